@@ -1,0 +1,36 @@
+# make run    server on http://127.0.0.1:8000 with the knowledge base loaded (SQLite)
+# make test   the suite on SQLite, then on PostgreSQL when reachable (required with PG=1 or CI=true)
+# make bench  the benchmarks
+
+VENV := .venv
+PY := $(VENV)/bin/python
+# PostgreSQL for `make test`: DATABASE_URL if it points at one, else the local server's db "test".
+PG_URL ?= $(if $(filter postgres%,$(DATABASE_URL)),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
+PG_REQUIRED := $(filter 1 true,$(PG) $(CI))
+
+.PHONY: venv run test bench
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@
+
+run: venv
+	$(PY) manage.py migrate
+	$(PY) manage.py load_knowledge_base
+	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:8000
+
+test: venv
+	@echo "== tests on SQLite =="
+	env -u DATABASE_URL $(PY) -m pytest
+	@if [ -n "$(PG_REQUIRED)" ] || $(PY) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
+		echo "== tests on PostgreSQL ($(PG_URL)) =="; \
+		DATABASE_URL='$(PG_URL)' $(PY) -m pytest; \
+	else \
+		echo "== PostgreSQL not reachable at $(PG_URL): ran SQLite only (PG=1 makes it required) =="; \
+	fi
+
+bench: venv
+	$(PY) -m benchmarks

@@ -1,0 +1,83 @@
+"""Run every benchmark and print its figures: python -m benchmarks (make bench).
+
+Each benchmark runs on a fresh SQLite database in a temporary directory, so the figures do not
+depend on what a developer's db.sqlite3 holds.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _setup(directory: str) -> None:
+    os.environ["DATABASE_URL"] = f"sqlite:///{directory}/bench.sqlite3"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pitboss.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def bench_ingest() -> None:
+    """Ingesting the 79-page Rule 8 PDF into an empty knowledge base, then again (no change)."""
+    from jurisdictions.models import Instrument
+    from regs.services import source_ingest
+
+    rule_8 = Instrument.objects.get(jurisdiction__code="US-CO", slug="rule-8")
+    data = (ROOT / "fixtures/sources/pdf/co-rule-8-blackjack.pdf").read_bytes()
+    for label in ("into an empty knowledge base", "again (nothing changes)"):
+        start = time.perf_counter()
+        report = source_ingest(instrument=rule_8, name="co-rule-8-blackjack.pdf", data=data)
+        seconds = time.perf_counter() - start
+        print(f"ingest Rule 8 PDF {label}: {seconds:.2f} s  (target < 10 s; {report.units} units)")
+
+
+def bench_lookup(requests: int = 1000) -> None:
+    """Point-in-time provision lookups through the WSGI app in-process (no server)."""
+    from django.core.management import call_command
+    from django.test import Client
+
+    call_command("load_knowledge_base", verbosity=0, stdout=open(os.devnull, "w"))
+    client = Client(HTTP_HOST="localhost")
+    queries = [
+        ("US-CO", "30-899.23", "2017-01-01"), ("US-CO", "30-832", "2016-06-01"), ("US-CO", "30-803", "1997-01-01"),
+        ("US-CO", "30-2107", "2024-06-01"), ("US-MA", "28(g)", "2024-06-01"), ("US-CO", "47.1-834.23", "2018-01-01"),
+    ]
+    samples: list[float] = []
+    for i in range(requests):
+        jurisdiction, citation, as_of = queries[i % len(queries)]
+        start = time.perf_counter()
+        response = client.get(
+            "/api/v1/provisions/", {"jurisdiction": jurisdiction, "citation": citation, "as_of": as_of}
+        )
+        samples.append((time.perf_counter() - start) * 1000)
+        assert response.status_code == 200, response.content
+    print(
+        f"point-in-time lookup GET /api/v1/provisions/?citation=&as_of= over {requests} requests: "
+        f"p50 {statistics.median(samples):.2f} ms, p99 {_percentile(samples, 0.99):.2f} ms  (target p50 < 10 ms)"
+    )
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        _setup(directory)
+        bench_ingest()
+        bench_lookup()
+
+
+if __name__ == "__main__":
+    main()

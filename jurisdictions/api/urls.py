@@ -1,0 +1,13 @@
+"""Registers this app's viewsets on the /api/v1/ router; see pitboss/urls.py."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern
+
+from jurisdictions.api import views
+from pitboss.api_router import router
+
+router.register("jurisdictions", views.JurisdictionViewSet, basename="jurisdiction")
+router.register("instruments", views.InstrumentViewSet, basename="instrument")
+
+urlpatterns: list[URLPattern] = []  # plain APIViews go here

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+# The apps whose models a compliance officer may edit.
+KNOWLEDGE_BASE_APPS = ("jurisdictions", "regs", "variants", "compliance")
+
+
+def _sync_officer_group(sender: AppConfig, using: str, **kwargs: Any) -> None:
+    # Django creates each app's permissions on that app's post_migrate, so sync after each of ours.
+    if sender.label in KNOWLEDGE_BASE_APPS:
+        from jurisdictions.services import compliance_officer_group_sync
+
+        compliance_officer_group_sync(using=using)
+
+
+class JurisdictionsConfig(AppConfig):
+    """Jurisdictions, their regulators and the instruments (regulations) they publish."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "jurisdictions"
+
+    def ready(self) -> None:
+        post_migrate.connect(_sync_officer_group, dispatch_uid="jurisdictions.sync_officer_group")

@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from jurisdictions.services import api_user_create
+
+
+class Command(BaseCommand):
+    help = "Create a game vendor (API token only, no password) and print their API token."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("username")
+
+    def handle(self, *args: Any, username: str, **options: Any) -> None:
+        try:
+            user, token = api_user_create(username=username)
+        except ValidationError as e:
+            raise CommandError(" ".join(e.messages)) from e
+        self.stderr.write(f"Created vendor {user.username}. API token:")
+        self.stdout.write(token.key)

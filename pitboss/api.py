@@ -1,0 +1,104 @@
+"""Project-wide API pieces: pagination and the one JSON error shape.
+
+Every API error body is `{"error": {"code": ..., "message": ..., "fields": {...}}}`; `fields` is
+present only where the error concerns particular request fields.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from rest_framework import exceptions
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from pitboss.errors import DomainError
+
+# What to do next, added to DRF's message for these codes.
+_HINTS = {
+    "not_authenticated": "Log in, or send the header 'Authorization: Token <your token>'.",
+    "permission_denied": "Ask an administrator for the permission this request needs.",
+}
+
+
+class Pagination(PageNumberPagination):
+    """Pages of 50; `?page_size=` asks for another size up to 1000."""
+
+    page_size_query_param = "page_size"
+    max_page_size = 1000
+
+
+def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON body of every API error."""
+    error: dict[str, Any] = {"code": code, "message": message}
+    if fields:
+        error["fields"] = fields
+    return {"error": error}
+
+
+def _first_error(detail: Any, path: str = "") -> str:
+    """The first message in a (nested) DRF error detail, prefixed with the field path it is on."""
+    if not detail:
+        return f"{path}: invalid" if path else "The request is invalid."
+    if isinstance(detail, dict):
+        key, value = next(iter(detail.items()))
+        name = path if key == "non_field_errors" else f"{path}.{key}" if path else str(key)
+        return _first_error(value, name)
+    if isinstance(detail, list):
+        for index, item in enumerate(detail):
+            if item:  # a list of nested objects has {} for the valid ones
+                nested = isinstance(item, (dict, list))
+                return _first_error(item, f"{path}[{index}]" if nested else path)
+    return f"{path}: {detail}" if path else str(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's handler with Django ValidationError and DomainError mapped, in the project's shape.
+
+    Anything else stays unhandled, a 500: an unmapped exception is a bug.
+    """
+    if isinstance(exc, DomainError):
+        set_rollback()
+        return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(as_serializer_error(exc))
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    data = response.data
+    if response.status_code == 404:
+        body = _not_found_body(context["request"].path)
+    elif isinstance(exc, exceptions.ValidationError) or "detail" not in data:
+        body = error_body("invalid", _first_error(data), data if isinstance(data, dict) else None)
+    else:
+        detail = data["detail"]
+        code = getattr(detail, "code", None) or "error"
+        body = error_body(code, " ".join(filter(None, [str(detail), _HINTS.get(code)])))
+    response.data = body
+    return response
+
+
+def _not_found_body(path: str) -> dict[str, Any]:
+    return error_body("not_found", f"Nothing exists at {path}; check the identifier in the URL.")
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler404: the JSON error shape under /api/, Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(_not_found_body(request.path), status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: the JSON error shape under /api/, Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        message = "The server failed on this request. This is a bug; please report the request."
+        return JsonResponse(error_body("server_error", message), status=500)
+    return defaults.server_error(request)

@@ -1,0 +1,11 @@
+"""ASGI entry point for Pitboss."""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pitboss.settings")
+
+application = get_asgi_application()

@@ -1,0 +1,156 @@
+"""Pitboss settings, read from the environment. The defaults are safe for development and tests.
+
+DATABASE_URL        dj-database-url URL; default SQLite file db.sqlite3 at the repo root
+SECRET_KEY          default: a development key
+DEBUG               true/false; default false
+ALLOWED_HOSTS       comma-separated; default 127.0.0.1,localhost
+CELERY_BROKER_URL   default empty: tasks run in-process (eager)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def envstr(name: str, default: str | None = None) -> str:
+    """The variable's value, or `default`; raises ImproperlyConfigured if unset with no default."""
+    value = os.environ.get(name, default)
+    if value is None:
+        raise ImproperlyConfigured(f"Set the environment variable {name}.")
+    return value
+
+
+def envbool(name: str, default: bool) -> bool:
+    """The variable as a boolean (1/0, true/false, yes/no, on/off); else ImproperlyConfigured."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    if value.strip().lower() in _TRUE:
+        return True
+    if value.strip().lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean; use true or false.")
+
+
+SECRET_KEY = envstr("SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production")
+DEBUG = envbool("DEBUG", False)
+ALLOWED_HOSTS = [h.strip() for h in envstr("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "simple_history",
+    "jurisdictions",
+    "regs",
+    "variants",
+    "compliance",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Records who made each knowledge-base edit (record time).
+    "simple_history.middleware.HistoryRequestMiddleware",
+]
+
+ROOT_URLCONF = "pitboss.urls"
+WSGI_APPLICATION = "pitboss.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+try:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            envstr("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+        )
+    }
+except ValueError as e:
+    raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {e}") from e
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REST_FRAMEWORK = {
+    # Token first, so an anonymous write gets 401 with a WWW-Authenticate header.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.DjangoModelPermissionsOrAnonReadOnly",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "pitboss.api.Pagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "pitboss.api.exception_handler",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Pitboss API",
+    "DESCRIPTION": "Casino blackjack rules as of any date: jurisdictions, provisions, wagers, "
+    "paytables, and checks of table configurations.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc are served from drf-spectacular-sidecar, never a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+CELERY_BROKER_URL = envstr("CELERY_BROKER_URL", "")
+# No broker: tasks run in-process, and their errors surface where they were called.
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = True

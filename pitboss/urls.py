@@ -1,0 +1,32 @@
+"""URLs. An app plugs its API in with one `include` line in `api_v1` below.
+
+The app's `<app>/api/urls.py` registers its viewsets on `pitboss.api_router.router` and lists any
+plain APIViews in its own `urlpatterns`. `router.urls` comes last, after every include has
+imported (and so registered) its app's viewsets.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from pitboss.api_router import router
+
+api_v1 = [
+    path("", include("jurisdictions.api.urls")),
+    path("", include("regs.api.urls")),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("", include(router.urls)),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+]
+
+handler404 = "pitboss.api.page_not_found"
+handler500 = "pitboss.api.server_error"

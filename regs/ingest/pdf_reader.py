@@ -1,0 +1,444 @@
+"""Read the regulator's PDF of a regulation into blocks: the same stream `read_text` gives for the
+text form of the same regulation.
+
+Reads: a PDF (a path, or a binary file object) as the regulator prints it: a running header and a
+"Page N of M" footer on every page, paragraphs of wrapped lines, "•" list bullets, bold headings,
+italic date notes ("Amended 03/01/2012"), ruled tables.
+Writes: one Block per heading, paragraph and table row, in reading order, each with its page.
+
+How:
+- pdfplumber parses each page once; its characters and ruling lines are taken from the parsed
+  layout (`page.layout`) directly, which is several times cheaper than pdfplumber's per-object
+  dictionaries and gives the same coordinates.
+- Characters form printed lines by vertical overlap (a superscript "nd" stays on its line), and
+  words split at space glyphs or gaps.
+- The running header and footer are the first and last line repeated, digits aside, at the same
+  height on most pages; a bottom line "Page N of M" is always a footer.
+- Lines form blocks: a new block starts after a vertical gap wider than a wrapped line's, at a
+  bullet, or where boldness or type size changes. Within a block, a line whose first word would
+  have fitted at the end of the line above follows a hard line break, kept as "\\n" as the text
+  form keeps a markdown hard break. Across a page break the paragraph goes on when its last line
+  was filled to the margin, and stops when it was not.
+- Ruled tables are found with pdfplumber's table geometry (edges → intersections → cells); each
+  row becomes a ROW block of its cells' texts.
+"""
+from __future__ import annotations
+
+import io
+import pathlib
+import re
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+import pdfplumber
+from pdfminer.layout import LTChar, LTComponent, LTContainer, LTCurve, LTRect
+from pdfminer.pdfparser import PDFSyntaxError
+from pdfminer.psparser import PSException
+from pdfplumber.page import Page
+from pdfplumber.table import cells_to_tables, edges_to_intersections, intersections_to_cells, merge_edges
+from pdfplumber.utils.exceptions import PdfminerException
+
+from .blocks import Block, BlockKind, normalise, row_block
+
+__all__ = ["UnreadablePdfError", "read_pdf"]
+
+
+class UnreadablePdfError(ValueError):
+    """The source is not a PDF, or is a PDF too damaged (empty, truncated) to read."""
+
+
+# Vertical layout, as shares of the type size. Measured on the regulator's PDFs (10.5pt text):
+# 3.7pt between the wrapped lines of a paragraph, 5.7pt between list items, 14.2pt between
+# paragraphs. A gap wider than this starts a new block.
+_PARAGRAPH_GAP = 0.45
+# A character overlapping a line by more than this share of its size is on that line.
+_LINE_OVERLAP = 0.3
+# A horizontal gap between glyphs wider than this share of the size is a word space.
+_WORD_GAP = 0.15
+# A space is this share of the size unless the PDF's own space glyphs say otherwise.
+_SPACE_WIDTH = 0.3
+# A running header or footer is on at least this share of the pages.
+_RUNNING_SHARE = 0.5
+_FOOTER = re.compile(r"^Page \d+ of \d+$")
+_BULLET = re.compile(r"^[•●▪◦‣]\s*")
+# Wrapped lines join with a space, except where the line broke inside a word or number, which
+# the text form has unbroken: after a hyphen or dash ("44-30-" + "816" is "44-30-816", "in-" +
+# "between"), after a slash ("his/" + "her"), and inside a label chain ("(b)" + "(3)(i)"). Not
+# after a dash standing alone ("(Spades) -" + "AK/Q"), nor after a hyphen before a digit: line
+# breaking never splits "-2" (Unicode line breaking, rule LB25), so the break was at a space
+# ("PT- BJS-" + "213-01" is "PT- BJS- 213-01").
+_BROKEN_AFTER = re.compile(r"(?<=\S)([-‐‑–—/])$")
+_LABEL_END = re.compile(r"\)$")
+_LABEL_START = re.compile(r"^\(\w{1,4}\)")
+# The PDF prints the markdown escape of a dollar sign ("\$100"), once across a line break ("the
+# \" + "$50"); the text form's reader removes it, and so does this one.
+_ESCAPED_DOLLAR = re.compile(r"\\\s?(?=\$)")
+# An ordered-list number before a subsection label or a lowercase continuation ("2. (a) Blackjack
+# shall be …", "4. provided that …") is the PDF's list numbering, where the text form has a bullet.
+_LIST_NUMBER = re.compile(r"^\d+\.\s+(?=\(\w{1,4}\)|[a-z])")
+# A list item printed inside a paragraph after a sentence ("… wager. - (3) The player …"): the
+# text form has it on a line of its own, as a "- " bullet.
+_INLINE_ITEM = re.compile(r"(?<=[.:;]) - (?=\(\w{1,4}\) )")
+_TABLE_TOLERANCE = 3.0
+
+BBox = tuple[float, float, float, float]
+
+
+@dataclass(slots=True)
+class _Char:
+    text: str
+    bold: bool
+    italic: bool
+    size: float
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x0 + self.x1) / 2, (self.top + self.bottom) / 2
+
+
+@dataclass(slots=True)
+class _Line:
+    """One printed line: its text and where it stands on its page."""
+
+    text: str
+    page: int
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float
+    starts_bold: bool
+    """Its first character (after a bullet) is bold: the text form marks such a line a heading."""
+    all_bold: bool
+    first_word_width: float
+    starts_block: bool = False
+    """It follows another line at the same height that it must not be joined to."""
+
+    @property
+    def bulleted(self) -> bool:
+        return bool(_BULLET.match(self.text))
+
+
+@dataclass(slots=True)
+class _Table:
+    top: float
+    rows: list[list[str]]
+    page: int
+
+
+def _open(source: str | pathlib.Path | BinaryIO) -> pdfplumber.PDF:
+    """Open the source, refusing with a clear error anything that is not a readable PDF."""
+    if isinstance(source, (str, pathlib.Path)):
+        name = str(source)
+        try:
+            data = pathlib.Path(source).read_bytes()
+        except OSError as error:
+            raise UnreadablePdfError(f"cannot read {name}: {error.strerror or error}") from error
+    else:
+        name = str(getattr(source, "name", "the PDF stream"))
+        data = source.read()
+    if not data.strip():
+        raise UnreadablePdfError(f"{name} is empty, not a PDF")
+    if not data.lstrip().startswith(b"%PDF-"):
+        raise UnreadablePdfError(f"{name} is not a PDF: it does not start with %PDF-")
+    try:
+        pdf = pdfplumber.open(io.BytesIO(data))
+    except (PdfminerException, PDFSyntaxError, PSException, ValueError, TypeError, KeyError) as error:
+        raise UnreadablePdfError(f"{name} is a damaged or truncated PDF: {error or type(error).__name__}") from error
+    try:
+        count = len(pdf.pages)
+    except (PdfminerException, PDFSyntaxError, PSException, ValueError, TypeError, KeyError) as error:
+        pdf.close()
+        raise UnreadablePdfError(f"{name} is a damaged or truncated PDF: {error or type(error).__name__}") from error
+    if not count:
+        pdf.close()
+        raise UnreadablePdfError(f"{name} is a damaged or truncated PDF: it has no pages")
+    return pdf
+
+
+def _leaves(objects: Iterable[LTComponent]) -> Iterator[LTComponent]:
+    for obj in objects:
+        if isinstance(obj, LTContainer):
+            yield from _leaves(obj)
+        else:
+            yield obj
+
+
+def _page_content(page: Page) -> tuple[list[_Char], list[dict[str, Any]]]:
+    """A page's characters and ruling edges, in pdfplumber's top-down coordinates."""
+    height = float(page.height)
+    left, above = float(page.mediabox[0]), float(page.mediabox[1])
+    chars: list[_Char] = []
+    edges: list[dict[str, Any]] = []
+
+    def edge(x0: float, y0: float, x1: float, y1: float) -> None:
+        vertical, horizontal = abs(x0 - x1) < 0.01, abs(y0 - y1) < 0.01
+        if vertical == horizontal:  # a point, or a slanted stroke: no ruling
+            return
+        top, bottom = height - max(y0, y1) + above, height - min(y0, y1) + above
+        edges.append({
+            "object_type": "line", "orientation": "v" if vertical else "h",
+            "x0": min(x0, x1) + left, "x1": max(x0, x1) + left, "top": top, "bottom": bottom,
+            "doctop": top, "width": abs(x1 - x0), "height": bottom - top,
+        })
+
+    for obj in _leaves(page.layout):
+        if isinstance(obj, LTChar):
+            font = obj.fontname if isinstance(obj.fontname, str) else str(obj.fontname)
+            chars.append(_Char(
+                obj.get_text(), "Bold" in font, "Italic" in font or "Oblique" in font, float(obj.size),
+                obj.x0 + left, obj.x1 + left, height - obj.y1 + above, height - obj.y0 + above,
+            ))
+        elif isinstance(obj, LTRect):
+            x0, y0, x1, y1 = obj.bbox
+            for a, b in (((x0, y0), (x1, y0)), ((x0, y1), (x1, y1)), ((x0, y0), (x0, y1)), ((x1, y0), (x1, y1))):
+                edge(*a, *b)
+        elif isinstance(obj, LTCurve):  # lines are curves of two points
+            for (ax, ay), (bx, by) in zip(obj.pts, obj.pts[1:]):
+                edge(ax, ay, bx, by)
+    return chars, edges
+
+
+def _tables(edges: list[dict[str, Any]]) -> list[list[BBox]]:
+    """Tables drawn with ruling lines, each as its cells' bounding boxes (pdfplumber's method)."""
+    if not edges:
+        return []
+    t = _TABLE_TOLERANCE
+    merged = merge_edges(edges, snap_x_tolerance=t, snap_y_tolerance=t, join_x_tolerance=t, join_y_tolerance=t)
+    long_enough = [e for e in merged if e["width" if e["orientation"] == "h" else "height"] >= t]
+    return cells_to_tables(intersections_to_cells(edges_to_intersections(long_enough, t, t)))
+
+
+def _inside(char: _Char, box: BBox) -> bool:
+    x, y = char.centre
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _lines(chars: Iterable[_Char], page: int) -> list[_Line]:
+    """Characters grouped into printed lines, top to bottom."""
+    groups: list[list[_Char]] = []
+    bottom = float("-inf")
+    for char in sorted(chars, key=lambda c: c.top):
+        if groups and char.top < bottom - _LINE_OVERLAP * char.size:
+            groups[-1].append(char)
+            bottom = max(bottom, char.bottom)
+        else:
+            groups.append([char])
+            bottom = char.bottom
+    return [line for group in groups for line in _split_line(group, page)]
+
+
+def _split_line(chars: list[_Char], page: int) -> list[_Line]:
+    """The line of these characters; two where an italic run runs into upright text with no
+    space ("… Effective 9/14/2012" + "Version 1"): the text form has two headings there."""
+    inked = sorted((c for c in chars if not c.text.isspace()), key=lambda c: c.x0)
+    runs: list[list[_Char]] = []
+    for before, char in zip([None, *inked], inked):
+        if before is None or (
+            before.italic and not char.italic and _style_boundary(before, char)
+            and char.x0 - before.x1 <= _WORD_GAP * char.size
+        ):
+            runs.append([])
+        runs[-1].append(char)
+    lines = [_line(run, page) for run in runs]
+    for line in lines[1:]:
+        line.starts_block = True
+    return lines
+
+
+def _line(inked: list[_Char], page: int) -> _Line:
+    """One line from its inked characters, left to right: words split at gaps (a space glyph
+    leaves one) and where an italic run meets upright text."""
+    parts: list[str] = []
+    first_word_end: float | None = None
+    for before, char in zip([None, *inked], inked):
+        if before is not None and (
+            char.x0 - before.x1 > _WORD_GAP * char.size or _style_boundary(before, char)
+        ):
+            parts.append(" ")
+            if first_word_end is None:
+                first_word_end = before.x1
+        parts.append(char.text)
+    body = [c for c in inked if not _BULLET.match(c.text)] or inked
+    return _Line(
+        text=normalise("".join(parts)),
+        page=page,
+        x0=inked[0].x0,
+        x1=inked[-1].x1,
+        top=min(c.top for c in inked),
+        bottom=max(c.bottom for c in inked),
+        size=max(c.size for c in inked),
+        starts_bold=body[0].bold,
+        all_bold=all(c.bold for c in body),
+        first_word_width=(first_word_end if first_word_end is not None else inked[-1].x1) - inked[0].x0,
+    )
+
+
+def _style_boundary(before: _Char, after: _Char) -> bool:
+    """An italic run and upright text meeting inside what looks like one word: the PDF prints no
+    space there ("9/14/2012Version"), the text form has a markup boundary, so a word ends."""
+    return before.italic != after.italic and before.text.isalnum() and after.text.isalnum()
+
+
+def _running_key(line: _Line) -> tuple[str, int]:
+    return re.sub(r"\d+", "#", line.text), round(line.top)
+
+
+def _drop_running_lines(pages: Sequence[list[_Line]]) -> None:
+    """Remove the running header and footer: a first or last line repeated on most pages."""
+    counts: Counter[tuple[str, int]] = Counter()
+    for lines in pages:
+        if lines:
+            counts[_running_key(lines[0])] += 1
+        if len(lines) > 1:
+            counts[_running_key(lines[-1])] += 1
+    needed = max(2.0, _RUNNING_SHARE * len(pages))
+    running = {key for key, count in counts.items() if count >= needed}
+    for lines in pages:
+        while lines and _running_key(lines[0]) in running:
+            lines.pop(0)
+        while lines and (_running_key(lines[-1]) in running or _FOOTER.match(lines[-1].text)):
+            lines.pop()
+
+
+@dataclass(frozen=True)
+class _Measure:
+    """The page's text column: where lines end when they wrap, and how wide a space is."""
+
+    right_margin: float
+    space: float
+    """Width of a space, as a share of the type size."""
+
+    def fits(self, before: _Line, after: _Line) -> bool:
+        """Whether the first word of `after` would have fitted at the end of `before`, so that
+        the line did not wrap there but was broken on purpose."""
+        end = before.x1 + self.space * before.size + after.first_word_width
+        return end < self.right_margin - 0.5
+
+
+def _glued(before: str, after: str) -> bool:
+    """Whether a line break between two texts fell inside a word, so no space joins them."""
+    broken = _BROKEN_AFTER.search(before)
+    if broken:
+        return broken.group(1) == "/" or not after[:1].isdigit()
+    return bool(_LABEL_END.search(before) and _LABEL_START.match(after))
+
+
+def _join(lines: Sequence[_Line], measure: _Measure | None) -> str:
+    """The text of a block's lines: wrapped lines joined by a space (or nothing, inside a word),
+    a hard line break (when a measure is given) kept as "\\n"."""
+    text = ""
+    for before, line in zip([None, *lines], lines):
+        if before is not None:
+            if measure and before.page == line.page and measure.fits(before, line):
+                text += "\n"
+            elif not _glued(before.text, line.text):
+                text += " "
+        text += line.text
+    return text
+
+
+def _tidy(text: str) -> str:
+    """Whitespace collapsed as `normalise` does, but a hard line break kept."""
+    text = _ESCAPED_DOLLAR.sub("", text)
+    return "\n".join(part for part in (normalise(p) for p in text.split("\n")) if part)
+
+
+def _blocks(lines: list[_Line], measure: _Measure) -> list[Block]:
+    """The blocks of a run of lines: one, or more where list items were printed inline."""
+    kind = BlockKind.HEADING if lines[0].starts_bold else BlockKind.PARAGRAPH
+    blocks = []
+    for part in _INLINE_ITEM.split(_join(lines, measure)):
+        text = _tidy(_LIST_NUMBER.sub("", _BULLET.sub("", part.lstrip()), count=1))
+        if text:
+            blocks.append(Block(kind, text, page=lines[0].page))
+    return blocks
+
+
+def _starts_block(line: _Line, previous: _Line | None, measure: _Measure) -> bool:
+    """Whether a line begins a new block rather than continuing the one above it."""
+    if previous is None or line.starts_block or line.bulleted or line.all_bold != previous.all_bold:
+        return True
+    if abs(line.size - previous.size) > 0.25:
+        return True
+    if line.page != previous.page:
+        # No gap to measure across a page break: the paragraph goes on if its last line was
+        # filled up to the margin, so that this line's first word could not have fitted on it.
+        return measure.fits(previous, line)
+    return line.top - previous.bottom > _PARAGRAPH_GAP * line.size
+
+
+def _read_page(page: Page, number: int) -> tuple[list[_Line], list[_Table], list[float]]:
+    """A page's lines outside tables, its tables, and the widths of its spaces (per point size)."""
+    chars, edges = _page_content(page)
+    spaces = [(c.x1 - c.x0) / c.size for c in chars if c.text == " " and c.size > 0 and c.x1 > c.x0]
+    tables: list[_Table] = []
+    for cells in _tables(edges):
+        box = (min(c[0] for c in cells), min(c[1] for c in cells), max(c[2] for c in cells), max(c[3] for c in cells))
+        inside = [c for c in chars if _inside(c, box)]
+        if all(c.text.isspace() for c in inside):
+            continue  # a ruled box with no text, such as a rule under a heading
+        chars = [c for c in chars if not _inside(c, box)]
+        rows: dict[float, list[tuple[float, str]]] = {}
+        for cell in cells:
+            text = normalise(_ESCAPED_DOLLAR.sub("", _join(_lines((c for c in inside if _inside(c, cell)), number), None)))
+            rows.setdefault(round(cell[1], 1), []).append((cell[0], text))
+        tables.append(_Table(box[1], [[text for _, text in sorted(row)] for _, row in sorted(rows.items())], number))
+    return _lines(chars, number), tables, spaces
+
+
+def read_pdf(source: str | pathlib.Path | BinaryIO) -> list[Block]:
+    """Blocks of a regulation's PDF, the same as `read_text` gives for its text form.
+
+    :raises UnreadablePdfError: the source is not a PDF, or is empty, truncated or damaged.
+    """
+    pdf = _open(source)
+    pages: list[list[_Line]] = []
+    tables: list[list[_Table]] = []
+    spaces: list[float] = []
+    try:
+        for number, page in enumerate(pdf.pages, start=1):
+            try:
+                lines, page_tables, page_spaces = _read_page(page, number)
+            except (PdfminerException, PDFSyntaxError, PSException, ValueError, TypeError, KeyError) as error:
+                raise UnreadablePdfError(f"page {number} of the PDF cannot be read: {error}") from error
+            pages.append(lines)
+            tables.append(page_tables)
+            spaces += page_spaces
+            page.close()
+    finally:
+        pdf.close()
+
+    _drop_running_lines(pages)
+    measure = _Measure(
+        right_margin=max((line.x1 for lines in pages for line in lines), default=0.0),
+        space=statistics.median(spaces) if spaces else _SPACE_WIDTH,
+    )
+    blocks: list[Block] = []
+    current: list[_Line] = []
+    previous: _Line | None = None
+    for lines, page_tables in zip(pages, tables):
+        items: list[_Line | _Table] = sorted([*lines, *page_tables], key=lambda item: item.top)  # stable
+        for item in items:
+            if isinstance(item, _Table):
+                if current:
+                    blocks += _blocks(current, measure)
+                    current = []
+                previous = None
+                blocks += [row for row in (row_block(cells, page=item.page) for cells in item.rows) if row]
+                continue
+            if current and _starts_block(item, previous, measure):
+                blocks += _blocks(current, measure)
+                current = []
+            current.append(item)
+            previous = item
+    if current:
+        blocks += _blocks(current, measure)
+    return blocks

@@ -1,0 +1,310 @@
+"""Turn a block stream into sections and their units, with every date note placed on a unit.
+
+Reads: the blocks of one regulation (either source form) and the instrument's citation scheme.
+Writes: a ParsedDocument — sections with units (the section itself, its labelled subsections and
+its further unnumbered paragraphs), the notes placed on them, source defects as remarks, and the
+blocks that could not be placed.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .blocks import Block, BlockKind
+from .datenotes import DateEvent, Note, split_notes
+from .labels import LABEL, LabelStack, path_label
+
+
+class Scheme(StrEnum):
+    CO_SECTION = "co_section"
+    """Colorado: 30-803, 30-832.09, 30-899.23, 30-2104; proposed texts use 47.1-834.23."""
+    MA_SECTION = "ma_section"
+    """Massachusetts: numbered sections 1 … 31 and 6a."""
+
+
+_CO_HEADING = re.compile(r"^((?:30|47\.1)-\s?\d{3,4}(?:\.\d{1,2})?)\s+(\S.*)$")
+_MA_HEADING = re.compile(r"^(\d{1,2}[a-z]?)\.\s+(\S.{0,120})$")
+_FORMER = re.compile(r"^Former regulations\b", re.IGNORECASE)
+_TOC_LEADER = re.compile(r"\.{4,}")
+
+
+@dataclass
+class PlacedNote:
+    note: Note
+    ambiguous: bool = False
+    """The source does not tell whether the note covers this unit or only part of it."""
+    where: str = ""
+    """Where the note sits: heading, paragraph, own line, history."""
+
+
+@dataclass
+class ParsedUnit:
+    path: tuple[str, ...]
+    text: str = ""
+    page: int | None = None
+    line: int | None = None
+    notes: list[PlacedNote] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return path_label(self.path)
+
+
+@dataclass
+class ParsedSection:
+    label: str
+    printed_label: str
+    title: str
+    page: int | None
+    line: int | None
+    units: list[ParsedUnit] = field(default_factory=list)
+    history: list[Note] = field(default_factory=list)
+    """Parenthetical histories found in the section: "(30-1204 amended, perm. 11/30/96. …)"."""
+    remarks: list[str] = field(default_factory=list)
+
+    def unit(self, path: tuple[str, ...]) -> ParsedUnit | None:
+        return next((u for u in self.units if u.path == path), None)
+
+
+@dataclass
+class ParsedDocument:
+    sections: list[ParsedSection] = field(default_factory=list)
+    front_matter: list[Block] = field(default_factory=list)
+    """Blocks before the first section: table of contents, basis and purpose."""
+    document_notes: list[tuple[str, Note]] = field(default_factory=list)
+    """Notes that belong to no section ("Former regulations 30-835 through 30-844 …"), with their heading."""
+    unplaced: list[Block] = field(default_factory=list)
+
+
+@dataclass
+class _Paragraph:
+    kind: BlockKind
+    text: str
+    page: int | None
+    line: int | None
+
+
+def _join_continuations(blocks: list[Block]) -> list[_Paragraph]:
+    """Merge a paragraph that starts in lowercase into the one before it (a page break split it)."""
+    out: list[_Paragraph] = []
+    for block in blocks:
+        starts_lower = block.text[:1].islower()
+        if (
+            block.kind is BlockKind.PARAGRAPH
+            and starts_lower
+            and out
+            and out[-1].kind is BlockKind.PARAGRAPH
+        ):
+            out[-1].text = f"{out[-1].text} {block.text}"
+            continue
+        out.append(_Paragraph(block.kind, block.text, block.page, block.line))
+    return out
+
+
+def section_heading(scheme: Scheme, text: str) -> tuple[str, str] | None:
+    """(label, title) if the text is a section heading under the scheme."""
+    pattern = _CO_HEADING if scheme is Scheme.CO_SECTION else _MA_HEADING
+    match = pattern.match(text)
+    if not match or _TOC_LEADER.search(text):
+        return None
+    return match.group(1), match.group(2)
+
+
+def _history_subject_path(subject: str) -> tuple[str, ...] | None:
+    """The unit path a history clause's subject names: "(1)" or "30-803 (1)" → ("1",)."""
+    tokens = re.findall(r"\(([0-9a-z]{1,3})\)", subject)
+    if len(tokens) == 1 and not re.search(r"\)\s*[-–]\s*\(", subject):
+        return (tokens[0],)
+    return None
+
+
+def _history_subject_range(subject: str) -> list[str]:
+    """"(2)-(3)" or "(2)–(4)" → ["2", "3"] / ["2", "3", "4"]."""
+    match = re.search(r"\((\d+)\)\s*[-–]\s*\((\d+)\)", subject)
+    if not match:
+        return []
+    return [str(n) for n in range(int(match.group(1)), int(match.group(2)) + 1)]
+
+
+class _SectionBuilder:
+    def __init__(self, label: str, printed: str, title: str, para: _Paragraph) -> None:
+        self.section = ParsedSection(label, printed, title, para.page, para.line)
+        self.stack = LabelStack()
+        self.current: ParsedUnit = ParsedUnit((), page=para.page, line=para.line)
+        self.section.units.append(self.current)
+        self.paragraph_count = 0
+        self.last_heading: tuple[str, ...] = ()
+        if printed != label:
+            self.section.remarks.append(f"label printed as {printed!r}")
+
+    def add_notes(self, unit: ParsedUnit, notes: list[Note], *, where: str, ambiguous: bool = False) -> None:
+        for note in notes:
+            if note.is_history:
+                self.section.history.append(note)
+                continue
+            unit.notes.append(PlacedNote(note, ambiguous=ambiguous, where=where))
+
+    def heading_notes(self, notes: list[Note]) -> None:
+        for note in notes:
+            amended = any(e.kind == "amended" for e in note.events)
+            self.current.notes.append(PlacedNote(note, ambiguous=amended, where="heading"))
+
+    def paragraph(self, para: _Paragraph) -> None:
+        body, _, last_line = para.text.rpartition("\n")
+        own_line: list[Note] = []
+        if body:
+            rest, own_line = split_notes(last_line)
+            if rest:  # the last line is text, not a note on a line of its own
+                own_line, body = [], para.text
+        text, notes = split_notes((body or para.text).replace("\n", " "))
+        if not text:
+            self.note_only(notes + own_line)
+            return
+        self._paragraph(para, text, notes)
+        if own_line:
+            self.note_only(own_line)
+
+    def _paragraph(self, para: _Paragraph, text: str, notes: list[Note]) -> None:
+        match = LABEL.match(text) if para.kind is BlockKind.PARAGRAPH else None
+        if match:
+            if self.last_heading and self.stack.scope != self.last_heading and self.stack.would_repeat(match.group(1)):
+                self.stack.restart(self.last_heading)
+            path, remarks = self.stack.place(match.group(1))
+            unit = ParsedUnit(path, text[match.end():], para.page, para.line, remarks=remarks)
+            self.section.units.append(unit)
+        elif not self.current.path and not self.current.text and self.paragraph_count == 0:
+            unit = self.current
+            unit.text = text
+        else:
+            self.paragraph_count += 1
+            path = (f"¶{self.paragraph_count + 1}",)
+            unit = ParsedUnit(path, text, para.page, para.line)
+            if para.kind is BlockKind.HEADING:
+                self.last_heading = path
+            self.section.units.append(unit)
+        self.current = unit
+        self.add_notes(unit, notes, where="paragraph")
+
+    def note_only(self, notes: list[Note]) -> None:
+        """A paragraph that is only a note: a history goes to the section, a dated run to the
+        unit enclosing the one before it (the source does not say how far it reaches)."""
+        history = [n for n in notes if n.is_history]
+        self.section.history.extend(history)
+        runs = [n for n in notes if n not in history]
+        if not runs:
+            return
+        parent = self.current.path[:-1] if self.current.path and not path_is_paragraph(self.current.path) else ()
+        target = self.section.unit(parent) or self.section.units[0]
+        for note in runs:
+            target.notes.append(PlacedNote(note, ambiguous=True, where="own line"))
+
+    def row(self, para: _Paragraph) -> None:
+        """A table row joins the text of the unit it follows; a date note in a cell (a dated
+        column heading) becomes a note on that unit."""
+        cells = []
+        for cell in para.text.split(" | "):
+            text, notes = split_notes(cell)
+            self.add_notes(self.current, notes, where="table")
+            cells.append(text or cell)
+        row = " | ".join(cells)
+        unit = self.current
+        unit.text = f"{unit.text}\n{row}" if unit.text else row
+
+    def finish(self) -> ParsedSection:
+        self._place_history()
+        return self.section
+
+    def _place_history(self) -> None:
+        """Events of a parenthetical history that name a subsection go to that subsection."""
+        for note in self.section.history:
+            for event in note.events:
+                targets: list[tuple[str, ...]] = []
+                single = _history_subject_path(event.subject)
+                if single:
+                    targets = [single]
+                else:
+                    targets = [(n,) for n in _history_subject_range(event.subject)]
+                for path in targets:
+                    unit = self.section.unit(path)
+                    if unit is None:
+                        self.section.remarks.append(
+                            f"history note names {path_label(path)}, which the section does not have: {note.raw!r}"
+                        )
+
+
+def path_is_paragraph(path: tuple[str, ...]) -> bool:
+    return bool(path) and path[0].startswith("¶")
+
+
+def structure(blocks: list[Block], scheme: Scheme) -> ParsedDocument:
+    """Sections and units of a regulation, with every date note placed."""
+    doc = ParsedDocument()
+    builder: _SectionBuilder | None = None
+    former_heading: str | None = None
+    paragraphs = _join_continuations(blocks)
+    # Section headings are bold where the source has any bold one; a plain text (Massachusetts'
+    # text form, a proposed rule) has plain ones.
+    plain_headings = not any(
+        p.kind is BlockKind.HEADING and section_heading(scheme, p.text) for p in paragraphs
+    )
+    for para in paragraphs:
+        can_head = para.kind is BlockKind.HEADING or (plain_headings and para.kind is BlockKind.PARAGRAPH)
+        heading = section_heading(scheme, para.text) if can_head else None
+        if heading and scheme is Scheme.MA_SECTION and builder and not _ma_follows(builder.section.label, heading[0]):
+            heading = None
+        if heading:
+            if builder:
+                doc.sections.append(builder.finish())
+            label, rest = heading
+            title, notes = split_notes(rest)
+            builder = _SectionBuilder(re.sub(r"\s", "", label), label, title, para)
+            builder.heading_notes(notes)
+            former_heading = None
+            continue
+        if para.kind is BlockKind.HEADING and _FORMER.match(para.text):
+            if builder:
+                doc.sections.append(builder.finish())
+                builder = None
+            former_heading = para.text
+            continue
+        if builder is None:
+            if former_heading is not None:
+                text, notes = split_notes(para.text)
+                if notes and not text:
+                    doc.document_notes.extend((former_heading, n) for n in notes)
+                    continue
+                doc.unplaced.append(_block(para))
+            else:
+                doc.front_matter.append(_block(para))
+            continue
+        if para.kind is BlockKind.ROW:
+            builder.row(para)
+        else:
+            builder.paragraph(para)
+    if builder:
+        doc.sections.append(builder.finish())
+    return doc
+
+
+def _ma_follows(previous: str, label: str) -> bool:
+    """Massachusetts sections run 1, 2, … 6, 6a, 7 …: a numbered line out of that order is text."""
+    prev_n, prev_s = int(re.sub(r"\D", "", previous)), re.sub(r"\d", "", previous)
+    n, s = int(re.sub(r"\D", "", label)), re.sub(r"\d", "", label)
+    return (n == prev_n + 1 and not s) or (n == prev_n and s > prev_s)
+
+
+def _block(para: _Paragraph) -> Block:
+    return Block(para.kind, para.text, page=para.page, line=para.line)
+
+
+__all__ = [
+    "DateEvent",
+    "ParsedDocument",
+    "ParsedSection",
+    "ParsedUnit",
+    "PlacedNote",
+    "Scheme",
+    "structure",
+]

@@ -1,0 +1,390 @@
+"""Reads of the rule text at a point in valid time.
+
+Every selector takes `as_of` from its caller and never reads the clock. Results are frozen
+dataclasses, ordered as the source orders them.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import F, Q, QuerySet
+
+from pitboss.errors import DomainError
+
+from .models import Annotation, Citation, Event, Provision, Status, Unit, UnitVersion
+
+_SPACE = re.compile(r"\s+")
+# An unknown start (null) sorts first on every database.
+_EARLIEST_FIRST = F("effective_from").asc(nulls_first=True)
+
+
+class UnknownCitation(DomainError):
+    def __init__(self, jurisdiction: str, label: str) -> None:
+        super().__init__(
+            "unknown_citation",
+            f"No provision of {jurisdiction} has ever been cited as {label!r}. "
+            f"Cite a section as printed, e.g. 30-899.23 or 30-803(3)(b)(i) in US-CO, 28(g) in US-MA.",
+            404,
+        )
+
+
+@dataclass(frozen=True)
+class UnitState:
+    path: str
+    citation: str
+    """The unit's citation on the date: section label on that date plus the path."""
+    text: str | None
+    """None when not in force on the date or when the text then in force is not on file."""
+    state: str
+    """in_force, not_on_file, not_in_force, proposed."""
+    effective_from: dt.date | None
+    effective_to: dt.date | None
+    status: str
+    page: int | None
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CitationState:
+    label: str
+    effective_from: dt.date | None
+    effective_to: dt.date | None
+    status: str
+
+
+@dataclass(frozen=True)
+class ProvisionState:
+    id: int
+    key: str
+    jurisdiction: str
+    instrument: str
+    citation: str
+    """The label the provision went by on the date (its current label if it had none then)."""
+    current_citation: str
+    title: str
+    as_of: dt.date
+    state: str
+    """in_force, not_in_force (not yet, or no longer), proposed."""
+    status: str
+    effective_from: dt.date | None
+    effective_to: dt.date | None
+    undated: bool
+    text: str
+    units: tuple[UnitState, ...]
+    citations: tuple[CitationState, ...]
+    notes: tuple[dict[str, object], ...]
+    annotations: tuple[dict[str, str], ...]
+    warnings: tuple[str, ...]
+    other_meanings: tuple[dict[str, object], ...] = field(default=())
+
+
+def _covers(start: dt.date | None, end: dt.date | None, day: dt.date) -> bool:
+    return (start is None or start <= day) and (end is None or day < end)
+
+
+def normalise_label(label: str) -> tuple[str, str]:
+    """("30-803", "(3)(b)(i)") from "30-803(3)(b)(i)" or "30- 803 (3)(b)"; MA "28(g)" → ("28", "(g)")."""
+    label = _SPACE.sub("", label)
+    match = re.match(r"^([^()]+)((?:\([^()]+\))*)$", label)
+    if not match:
+        return label, ""
+    return match.group(1), match.group(2).lower()
+
+
+class _Row:
+    """A row read with .values(): attribute access without building a model instance."""
+
+    def __init__(self, values: dict[str, object]) -> None:
+        self.__dict__.update(values)
+
+
+@dataclass
+class ProvisionRecord:
+    """Everything a point-in-time answer needs about one provision, read in six queries."""
+
+    pk: int
+    key: str
+    title: str
+    jurisdiction: str
+    instrument: str
+    citations: list[Any]
+    units: list[Any]
+
+
+def provision_records(pks: list[int]) -> list[ProvisionRecord]:
+    """The provisions with these ids, in the order given, with citations, units, versions, events
+    and annotations. Plain rows, not model instances: this is the hot path of every lookup."""
+    heads = Provision.objects.filter(pk__in=pks).values(
+        "pk", "key", "title", "instrument__name", "instrument__jurisdiction__code"
+    )
+    records = {
+        h["pk"]: ProvisionRecord(h["pk"], h["key"], h["title"], h["instrument__jurisdiction__code"],
+                                 h["instrument__name"], [], [])
+        for h in heads
+    }
+    for c in Citation.objects.filter(provision_id__in=pks).order_by(_EARLIEST_FIRST, "id").values(
+        "provision_id", "label", "effective_from", "effective_to", "status"
+    ):
+        records[c["provision_id"]].citations.append(_Row(c))
+    units: dict[int, Any] = {}
+    for u in Unit.objects.filter(provision_id__in=pks).order_by("order").values("id", "provision_id", "path"):
+        row = _Row(u | {"versions": [], "events": [], "annotations": []})
+        units[u["id"]] = row
+        records[u["provision_id"]].units.append(row)
+    ids = list(units)
+    for v in UnitVersion.objects.filter(unit_id__in=ids).order_by(_EARLIEST_FIRST, "id").values(
+        "unit_id", "text", "on_file", "effective_from", "effective_to", "status", "ambiguous", "page"
+    ):
+        units[v["unit_id"]].versions.append(_Row(v))
+    for e in Event.objects.filter(unit_id__in=ids).order_by("order").values(
+        "unit_id", "kind", "date", "permanent", "subject", "new_label", "raw", "ambiguous"
+    ):
+        units[e["unit_id"]].events.append(_Row(e))
+    for a in Annotation.objects.filter(unit_id__in=ids).order_by("id").values("unit_id", "kind", "text"):
+        units[a["unit_id"]].annotations.append(_Row(a))
+    return [records[pk] for pk in pks if pk in records]
+
+
+def _citation_on(provision: ProvisionRecord, day: dt.date) -> Any:
+    adopted = [c for c in provision.citations if c.status == Status.ADOPTED]
+    for c in adopted:
+        if _covers(c.effective_from, c.effective_to, day):
+            return c
+    return None
+
+
+def _current_citation(provision: ProvisionRecord) -> Any:
+    adopted = [c for c in provision.citations if c.status == Status.ADOPTED]
+    if adopted:
+        return next((c for c in adopted if c.effective_to is None), adopted[-1])
+    return next(iter(provision.citations))
+
+
+def _version_on(versions: list[Any], day: dt.date) -> UnitVersion | None:
+    for v in versions:
+        if v.status != Status.PROPOSED and _covers(v.effective_from, v.effective_to, day):
+            return v
+    return None
+
+
+def provision_state(provision: ProvisionRecord, *, as_of: dt.date, include_proposed: bool = False) -> ProvisionState:
+    """What the provision said on `as_of`, unit by unit, under the label it had that day.
+
+    A unit whose text then in force is in no source says so (state not_on_file) rather than
+    showing today's text; a unit not yet added is not_in_force. With include_proposed, units
+    with a proposed version show that text.
+    """
+    on_date = _citation_on(provision, as_of)
+    current = _current_citation(provision)
+    label = (on_date or current).label
+    units = list(provision.units)
+    section_versions = [v for v in units[0].versions if v.status != Status.PROPOSED] if units else []
+    starts = [v.effective_from for v in section_versions]
+    start = None if not starts or None in starts else min(s for s in starts if s)
+    citation_starts = [c.effective_from for c in provision.citations if c.status == Status.ADOPTED]
+    if start is None and citation_starts and None not in citation_starts:
+        start = min(d for d in citation_starts if d)
+    undated = not any(v.effective_from for u in units for v in u.versions) and not any(
+        c.effective_from or c.effective_to for c in provision.citations
+    )
+    adopted_exists = bool(section_versions)
+    warnings: list[str] = []
+    if not adopted_exists:
+        state = "proposed"
+    elif start is not None and as_of < start:
+        state = "not_in_force"
+        warnings.append(f"{label} was not yet in force on {as_of.isoformat()}; it took effect on {start.isoformat()}.")
+    else:
+        state = "in_force"
+    if undated:
+        warnings.append("The source gives no dates for this provision (undated): it is shown as published.")
+    unit_states = tuple(
+        _unit_state(unit, label, as_of, state, include_proposed or not adopted_exists) for unit in units
+    )
+    for u in unit_states:
+        if u.state == "not_on_file" and state == "in_force":
+            warnings.append(f"{u.citation}: the text in force on {as_of.isoformat()} is not on file.")
+        warnings.extend(f"{u.citation}: {w}" for w in u.warnings if state == "in_force")
+    text = "\n".join(
+        f"{_unit_prefix(u.path)}{u.text if u.text is not None else _placeholder(u)}".strip()
+        for u in unit_states if u.state != "not_in_force"
+    )
+    others = tuple(
+        {"label": c.label, "effective_from": c.effective_from, "effective_to": c.effective_to, "status": c.status}
+        for c in provision.citations if c.label != label
+    )
+    return ProvisionState(
+        id=provision.pk, key=provision.key, jurisdiction=provision.jurisdiction,
+        instrument=provision.instrument, citation=label, current_citation=current.label,
+        title=provision.title, as_of=as_of, state=state,
+        status=Status.PROPOSED if state == "proposed" else Status.ADOPTED,
+        effective_from=start, effective_to=None, undated=undated, text=text, units=unit_states,
+        citations=tuple(
+            CitationState(c.label, c.effective_from, c.effective_to, c.status) for c in provision.citations
+        ),
+        notes=tuple(
+            {"unit": unit.path, "kind": e.kind, "date": e.date, "permanent": e.permanent, "subject": e.subject,
+             "new_label": e.new_label, "raw": e.raw, "ambiguous": e.ambiguous}
+            for unit in units for e in unit.events
+        ),
+        annotations=tuple(
+            {"unit": unit.path, "kind": a.kind, "text": a.text} for unit in units for a in unit.annotations
+        ),
+        warnings=tuple(warnings),
+        other_meanings=others,
+    )
+
+
+def _unit_prefix(path: str) -> str:
+    return f"{path} " if path and not path.startswith("¶") else ""
+
+
+def _placeholder(u: UnitState) -> str:
+    return f"[text in force on this date not on file; on file from {u.effective_to or 'a later date'}]"
+
+
+def _unit_state(unit: Any, label: str, as_of: dt.date, provision_state: str, proposed: bool) -> UnitState:
+    versions = list(unit.versions)
+    citation = f"{label}{unit.path}"
+    if proposed:
+        draft = next((v for v in versions if v.status == Status.PROPOSED), None)
+        if draft is not None:
+            return UnitState(unit.path, citation, draft.text, "proposed", None, None, Status.PROPOSED, draft.page, ())
+    version = _version_on(versions, as_of)
+    if provision_state == "not_in_force" or version is None:
+        later = next((v for v in versions if v.status != Status.PROPOSED), None)
+        return UnitState(
+            unit.path, citation, None, "not_in_force", later.effective_from if later else None, None,
+            "", None, (),
+        )
+    if not version.on_file:
+        return UnitState(
+            unit.path, citation, None, "not_on_file", version.effective_from, version.effective_to,
+            version.status, None, (),
+        )
+    warnings = (version.ambiguous,) if version.ambiguous else ()
+    return UnitState(
+        unit.path, citation, version.text, "in_force", version.effective_from, version.effective_to,
+        version.status, version.page, warnings,
+    )
+
+
+@dataclass(frozen=True)
+class Resolution:
+    provision: Provision
+    path: str
+    label: str
+    meanings: tuple[dict[str, object], ...]
+    """Every provision the label has named, with its period: for a label reused over time."""
+
+
+def citation_resolve(*, jurisdiction: str, citation: str, as_of: dt.date | None, today: dt.date) -> Resolution:
+    """The provision a citation names on `as_of` (on `today` when no date is given).
+
+    A label reused over time (30-832) picks the provision that bore it on the date; a label no
+    provision bore that day picks the provision that bore it nearest the date. Proposed labels
+    (47.1-834.23) name the provision their text proposes.
+
+    :raises UnknownCitation: no provision of the jurisdiction was ever cited so.
+    """
+    section, path = normalise_label(citation)
+    rows = list(
+        Citation.objects.select_related("provision")
+        .filter(label=section, provision__instrument__jurisdiction__code=jurisdiction)
+        .order_by(_EARLIEST_FIRST, "id")
+    )
+    if not rows:
+        raise UnknownCitation(jurisdiction, citation)
+    day = as_of or today
+    covering = [c for c in rows if c.status == Status.ADOPTED and _covers(c.effective_from, c.effective_to, day)]
+
+    def distance(c: Citation) -> int:
+        if c.status == Status.PROPOSED:
+            return 10**6
+        if c.effective_from and day < c.effective_from:
+            return (c.effective_from - day).days
+        if c.effective_to and day >= c.effective_to:
+            return (day - c.effective_to).days
+        return 0
+
+    chosen = covering[0] if covering else min(rows, key=distance)
+    meanings = tuple(
+        {"provision": c.provision_id, "title": c.provision.title, "label": c.label,
+         "effective_from": c.effective_from, "effective_to": c.effective_to, "status": c.status}
+        for c in rows
+    )
+    return Resolution(chosen.provision, path, chosen.label, meanings)
+
+
+def provisions_search(
+    *, jurisdiction: str | None = None, instrument: str | None = None, q: str | None = None
+) -> QuerySet[Provision]:
+    """Provisions filtered by jurisdiction code, instrument (name or slug) and words in title or text."""
+    qs = Provision.objects.all()
+    if jurisdiction:
+        qs = qs.filter(instrument__jurisdiction__code=jurisdiction)
+    if instrument:
+        qs = qs.filter(Q(instrument__slug=instrument) | Q(instrument__name__iexact=instrument))
+    for word in (q or "").split():
+        in_text = UnitVersion.objects.filter(text__icontains=word).values("unit__provision_id")
+        qs = qs.filter(Q(title__icontains=word) | Q(pk__in=in_text))
+    return qs.order_by("instrument__jurisdiction__code", "instrument_id", "order")
+
+
+@dataclass(frozen=True)
+class Record:
+    """One change to the knowledge base in record time (django-simple-history)."""
+
+    model: str
+    object: str
+    change: str
+    date: dt.datetime
+    user: str | None
+    reason: str | None
+    fields: tuple[str, ...]
+
+
+_CHANGE = {"+": "created", "~": "changed", "-": "deleted"}
+
+
+def provision_record_history(provision: Provision, *, limit: int = 500) -> list[Record]:
+    """Who changed what in the provision's rule text, and when: newest first.
+
+    This is record time (edits to the knowledge base), not valid time (when the text was law).
+    """
+    unit_ids = list(Unit.history.filter(provision_id=provision.pk).values_list("id", flat=True).distinct())
+    sources = [
+        ("provision", Provision.history.filter(id=provision.pk)),
+        ("citation", Citation.history.filter(provision_id=provision.pk)),
+        ("unit", Unit.history.filter(provision_id=provision.pk)),
+        ("version", UnitVersion.history.filter(unit_id__in=unit_ids)),
+        ("event", Event.history.filter(unit_id__in=unit_ids)),
+        ("annotation", Annotation.history.filter(unit_id__in=unit_ids)),
+    ]
+    records: list[Record] = []
+    for model, qs in sources:
+        for row in qs.select_related("history_user").order_by("-history_date")[:limit]:
+            changed: tuple[str, ...] = ()
+            if row.history_type == "~":
+                previous = row.prev_record
+                if previous is not None:
+                    changed = tuple(c.field for c in row.diff_against(previous).changes)
+            records.append(Record(
+                model=model, object=str(row.instance), change=_CHANGE[row.history_type], date=row.history_date,
+                user=row.history_user.get_username() if row.history_user else None,
+                reason=row.history_change_reason, fields=changed,
+            ))
+    records.sort(key=lambda r: r.date, reverse=True)
+    return records[:limit]
+
+
+def provision_versions(provision: Provision) -> QuerySet[UnitVersion]:
+    """Every version of every unit of the provision, in source order then date: its legal history."""
+    return (
+        UnitVersion.objects.filter(unit__provision=provision)
+        .select_related("unit", "source")
+        .order_by("unit__order", "status", _EARLIEST_FIRST)
+    )

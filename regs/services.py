@@ -1,0 +1,341 @@
+"""Writes to the rule text. Every write saves one object at a time so django-simple-history
+records who made it and why."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
+from django.utils.text import slugify
+from simple_history.utils import bulk_create_with_history
+
+from jurisdictions.models import Instrument
+from pitboss.errors import DomainError
+
+from .ingest.sources import SourceError, check_instrument, read_source
+from .ingest.structure import ParsedSection, Scheme, structure
+from .ingest.timeline import SectionTimeline, kind_of, section_timeline
+from .models import (
+    Annotation,
+    AnnotationKind,
+    Citation,
+    Event,
+    Provision,
+    SourceDocument,
+    Status,
+    Unit,
+    UnitVersion,
+)
+
+INGEST_USERNAME = "pitboss-ingest"
+# Proposed texts use the rule numbers of the old statute (12-47.1): 47.1-834.23 is 30-834.23.
+_LEGACY_PREFIX = re.compile(r"^47\.1-")
+
+
+class IngestError(DomainError):
+    def __init__(self, message: str) -> None:
+        super().__init__("ingest_refused", message)
+
+
+@dataclass
+class IngestReport:
+    source: str
+    kind: str
+    sections: int = 0
+    units: int = 0
+    dates: int = 0
+    created: dict[str, int] = field(default_factory=dict)
+    updated: dict[str, int] = field(default_factory=dict)
+    unplaced: list[str] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
+
+    def count(self, bucket: dict[str, int], name: str) -> None:
+        bucket[name] = bucket.get(name, 0) + 1
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.created or self.updated)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source, "kind": self.kind, "sections": self.sections, "units": self.units,
+            "dates": self.dates, "created": self.created, "updated": self.updated,
+            "unplaced": self.unplaced, "remarks": self.remarks,
+        }
+
+
+def ingest_user() -> Any:
+    """The account ingestion is recorded under when no person is named."""
+    user, _ = get_user_model().objects.get_or_create(username=INGEST_USERNAME, defaults={"is_active": False})
+    return user
+
+
+class _Writer:
+    """Saves objects only when something changed, recording the user and reason in record history.
+
+    New objects are validated, then created in bulk with their history rows (flush); changed
+    objects are saved one by one.
+    """
+
+    def __init__(self, report: IngestReport, user: Any, reason: str) -> None:
+        self.report, self.user, self.reason = report, user, reason
+        self.pending: dict[type[models.Model], list[models.Model]] = {}
+
+    @staticmethod
+    def _clean(obj: models.Model) -> None:
+        relations = [f.name for f in obj._meta.fields if f.is_relation]
+        obj.full_clean(exclude=relations, validate_unique=False, validate_constraints=False)
+
+    def save(self, obj: models.Model, *, created: bool) -> None:
+        obj._history_user = self.user  # type: ignore[attr-defined]
+        obj._change_reason = self.reason  # type: ignore[attr-defined]
+        self._clean(obj)
+        obj.save()
+        self.report.count(self.report.created if created else self.report.updated, type(obj).__name__)
+
+    def create_later(self, obj: models.Model) -> None:
+        self._clean(obj)
+        self.pending.setdefault(type(obj), []).append(obj)
+
+    def flush(self) -> None:
+        for model, objs in self.pending.items():
+            bulk_create_with_history(objs, model, default_user=self.user, default_change_reason=self.reason)
+            self.report.created[model.__name__] = self.report.created.get(model.__name__, 0) + len(objs)
+        self.pending = {}
+
+    def change(self, obj: models.Model, values: dict[str, Any]) -> None:
+        changed = [k for k, v in values.items() if getattr(obj, k) != v]
+        if changed:
+            for k in changed:
+                setattr(obj, k, values[k])
+            self.save(obj, created=False)
+
+    def upsert(self, model: type[models.Model], lookup: dict[str, Any], values: dict[str, Any]) -> Any:
+        obj = model.objects.filter(**lookup).first()
+        if obj is None:
+            obj = model(**lookup, **values)
+            self.save(obj, created=True)
+        else:
+            self.change(obj, values)
+        return obj
+
+
+def source_ingest(
+    *,
+    instrument: Instrument,
+    name: str,
+    data: bytes,
+    status: str = Status.ADOPTED,
+    user: Any = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> IngestReport:
+    """Ingest one regulation file (PDF or text form) into the knowledge base, in one transaction.
+
+    Re-ingesting the same text changes nothing; a changed text creates versions only where a unit's
+    text or dates changed. A file that cannot be read, or that is another instrument's, is refused
+    with IngestError and leaves the database as it was.
+    """
+    try:
+        source = read_source(name, data)
+        scheme = Scheme(instrument.citation_scheme)
+        doc = structure(source.blocks, scheme)
+        check_instrument(doc, instrument.jurisdiction.code, instrument.slug, scheme, name)
+    except SourceError as exc:
+        raise IngestError(str(exc)) from exc
+    report = IngestReport(source=name, kind=source.kind)
+    report.unplaced = [b.text for b in doc.unplaced]
+    writer = _Writer(report, user or ingest_user(), f"ingested from {name}")
+    with transaction.atomic():
+        document = writer.upsert(
+            SourceDocument,
+            {"instrument": instrument, "sha256": source.sha256},
+            {"name": name, "kind": source.kind, "status": status, "pages": source.pages},
+        )
+        for number, section in enumerate(doc.sections, start=1):
+            if progress:
+                progress(number, len(doc.sections), section.label)
+            timeline = section_timeline(section)
+            report.sections += 1
+            report.units += len(section.units)
+            report.dates += sum(len(u.events) for u in timeline.units)
+            if status == Status.PROPOSED:
+                _write_proposed(writer, instrument, document, timeline, number)
+            else:
+                _write_adopted(writer, instrument, document, timeline, number)
+        summary = {k: v for k, v in report.as_dict().items() if k in {"sections", "units", "dates", "unplaced"}}
+        if document.report != summary:
+            document.report = summary
+            writer.save(document, created=False)
+    return report
+
+
+def _provision_for(instrument: Instrument, labels: list[str], status: str, *, current: bool = False) -> Provision | None:
+    """The provision cited by one of `labels` (with `current`, only by the label it has today)."""
+    citations = Citation.objects.filter(provision__instrument=instrument, label__in=labels, status=status)
+    if current:
+        citations = citations.filter(effective_to__isnull=True)
+    found = citations.select_related("provision").first()
+    return found.provision if found else None
+
+
+def _write_adopted(
+    writer: _Writer, instrument: Instrument, document: SourceDocument, timeline: SectionTimeline, order: int
+) -> None:
+    section = timeline.section
+    provision = _provision_for(instrument, [section.label], Status.ADOPTED, current=True)
+    if provision is None:
+        key = slugify(f"{instrument.jurisdiction.code}-{instrument.slug}-{section.label}")
+        provision = writer.upsert(Provision, {"key": key}, {"instrument": instrument, "title": section.title, "order": order})
+    else:
+        writer.upsert(Provision, {"pk": provision.pk}, {"title": section.title, "order": order})
+    for period in timeline.citations:
+        writer.upsert(
+            Citation,
+            {"provision": provision, "label": period.label, "status": Status.ADOPTED},
+            {"effective_from": period.effective_from, "effective_to": period.effective_to, "basis": period.basis},
+        )
+    _write_units(writer, provision, document, timeline, proposed=False)
+
+
+def _write_proposed(
+    writer: _Writer, instrument: Instrument, document: SourceDocument, timeline: SectionTimeline, order: int
+) -> None:
+    section = timeline.section
+    current = _LEGACY_PREFIX.sub("30-", section.label)
+    provision = _provision_for(instrument, [section.label, current], Status.ADOPTED) or _provision_for(
+        instrument, [section.label], Status.PROPOSED
+    )
+    if provision is None:
+        key = slugify(f"{instrument.jurisdiction.code}-{instrument.slug}-{section.label}-proposed")
+        provision = writer.upsert(Provision, {"key": key}, {"instrument": instrument, "title": section.title, "order": order})
+    writer.upsert(
+        Citation,
+        {"provision": provision, "label": section.label, "status": Status.PROPOSED},
+        {"effective_from": None, "effective_to": None, "basis": f"label of the proposed text in {document.name}"},
+    )
+    if current != section.label:
+        timeline.section.remarks.append(
+            f"proposed under the older rule number {section.label} (now {current}); capitals mark proposed text"
+        )
+    _write_units(writer, provision, document, timeline, proposed=True)
+
+
+def _write_units(
+    writer: _Writer, provision: Provision, document: SourceDocument, timeline: SectionTimeline, *, proposed: bool
+) -> None:
+    """Units of the section and, per unit, its versions, events and annotations: each set loaded
+    once, compared in memory, and written only where it differs."""
+    section = timeline.section
+    units = {u.path: u for u in Unit.objects.filter(provision=provision)}
+    for order, tl in enumerate(timeline.units):
+        if tl.unit.label not in units:
+            writer.create_later(Unit(provision=provision, path=tl.unit.label, order=order))
+    writer.flush()
+    units = {u.path: u for u in Unit.objects.filter(provision=provision)}
+    versions: dict[int, list[UnitVersion]] = {}
+    for v in UnitVersion.objects.filter(unit__provision=provision):
+        versions.setdefault(v.unit_id, []).append(v)
+    events = {(e.unit_id, e.order): e for e in Event.objects.filter(unit__provision=provision)}
+    annotations = {(a.unit_id, a.kind, a.text) for a in Annotation.objects.filter(unit__provision=provision)}
+    for order, tl in enumerate(timeline.units):
+        unit = units[tl.unit.label]
+        writer.change(unit, {"order": order})
+        own_versions = versions.get(unit.pk, [])
+        if proposed:
+            _write_proposed_version(writer, unit, document, tl, own_versions)
+        else:
+            _write_versions(writer, unit, document, tl, own_versions)
+            for number, ue in enumerate(tl.events):
+                values = {
+                    "kind": kind_of(ue.event), "date": ue.event.date, "subject": ue.event.subject,
+                    "new_label": ue.event.new_label, "raw": ue.event.raw, "permanent": ue.event.permanent,
+                    "ambiguous": ue.ambiguous,
+                }
+                known = events.get((unit.pk, number))
+                if known is None:
+                    writer.create_later(Event(unit=unit, order=number, **values))
+                else:
+                    writer.change(known, values)
+        for kind, text in _annotations(tl, section, timeline.remarks):
+            if (unit.pk, kind, text) not in annotations:
+                annotations.add((unit.pk, kind, text))
+                writer.create_later(Annotation(unit=unit, kind=kind, text=text))
+    writer.flush()
+
+
+def _annotations(tl: Any, section: ParsedSection, section_remarks: list[str]) -> list[tuple[str, str]]:
+    """Source defects and ambiguities to record on a unit (whole-section ones on the section's unit)."""
+    remarks = list(tl.unit.remarks)
+    notes = [placed.note for placed in tl.unit.notes]
+    if not tl.unit.path:
+        remarks += section.remarks + section_remarks
+        notes += section.history
+    out = [
+        (AnnotationKind.AMBIGUITY if "ambiguous" in r else AnnotationKind.SOURCE_DEFECT, r) for r in remarks
+    ]
+    out += [(AnnotationKind.SOURCE_DEFECT, f"{d}: {n.raw}") for n in notes for d in n.defects]
+    out += [
+        (AnnotationKind.AMBIGUITY, f"the reach of the note {placed.note.raw!r} is not clear: it is kept on "
+         f"{tl.unit.label or 'the section'} and may cover only part of it")
+        for placed in tl.unit.notes if placed.ambiguous
+    ]
+    return out
+
+
+def _write_proposed_version(
+    writer: _Writer, unit: Unit, document: SourceDocument, tl: Any, existing: list[UnitVersion]
+) -> None:
+    values = {"text": tl.unit.text, "on_file": True, "effective_to": None, "source": document,
+              "page": tl.unit.page, "line": tl.unit.line}
+    known = next((v for v in existing if v.status == Status.PROPOSED), None)
+    if known is None:
+        writer.create_later(UnitVersion(unit=unit, status=Status.PROPOSED, effective_from=None, **values))
+    else:
+        writer.change(known, values)
+
+
+def _write_versions(
+    writer: _Writer, unit: Unit, document: SourceDocument, tl: Any, existing: list[UnitVersion]
+) -> None:
+    """Merge the periods a source implies with what is on file: a period already known keeps its
+    text; the period on file gains its end when a later version starts."""
+    text, page, line = tl.unit.text, tl.unit.page, tl.unit.line
+    known_by_start = {v.effective_from: v for v in existing if v.status != Status.PROPOSED}
+    for period in tl.versions:
+        status = Status.SUPERSEDED if period.effective_to else Status.ADOPTED
+        known = known_by_start.get(period.effective_from)
+        if known is not None and known.on_file and not period.on_file:
+            # An earlier source gave the words of a period this source only dates: keep them.
+            writer.change(known, {"effective_to": period.effective_to, "status": status, "ambiguous": period.ambiguous})
+            continue
+        values: dict[str, Any] = {
+            "effective_to": period.effective_to, "status": status, "on_file": period.on_file,
+            "ambiguous": period.ambiguous, "text": text if period.on_file else "",
+        }
+        if period.on_file:
+            same_words = known is not None and known.text == text and known.source_id is not None
+            values["source"] = known.source if same_words and known else document
+            values["page"] = page or (known.page if known else None)
+            values["line"] = line or (known.line if known else None)
+        if known is None:
+            writer.create_later(UnitVersion(unit=unit, effective_from=period.effective_from, **values))
+        else:
+            writer.change(known, values)
+
+
+def instrument_for(jurisdiction: str, instrument: str) -> Instrument:
+    """The instrument named by jurisdiction code and name or slug ("Rule 8" or "rule-8").
+
+    :raises DomainError: no such instrument; the message lists the ones there are.
+    """
+    candidates = Instrument.objects.select_related("jurisdiction").filter(jurisdiction__code=jurisdiction)
+    found = candidates.filter(models.Q(name__iexact=instrument) | models.Q(slug=slugify(instrument))).first()
+    if found is None:
+        names = ", ".join(f'"{i.name}"' for i in candidates) or "none (unknown jurisdiction)"
+        raise DomainError("unknown_instrument", f"No instrument {instrument!r} in {jurisdiction}; there are: {names}.", 404)
+    return found
+
+
