@@ -136,6 +136,9 @@ class UnitVersion(models.Model):
     ambiguous = models.TextField(
         blank=True, help_text="Why an earlier-date answer may be wrong (a note of uncertain reach); blank if none."
     )
+    ambiguous_until = models.DateField(
+        null=True, blank=True, help_text="Answers for dates before this carry the `ambiguous` warning; null if none."
+    )
     source = models.ForeignKey(SourceDocument, on_delete=models.PROTECT, null=True, blank=True)
     page = models.PositiveIntegerField(null=True, blank=True, help_text="PDF page the unit starts on.")
     line = models.PositiveIntegerField(null=True, blank=True, help_text="Line of the text form.")

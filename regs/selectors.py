@@ -136,7 +136,7 @@ def provision_records(pks: list[int]) -> list[ProvisionRecord]:
         records[u["provision_id"]].units.append(row)
     ids = list(units)
     for v in UnitVersion.objects.filter(unit_id__in=ids).order_by(_EARLIEST_FIRST, "id").values(
-        "unit_id", "text", "on_file", "effective_from", "effective_to", "status", "ambiguous", "page"
+        "unit_id", "text", "on_file", "effective_from", "effective_to", "status", "ambiguous", "ambiguous_until", "page"
     ):
         units[v["unit_id"]].versions.append(_Row(v))
     for e in Event.objects.filter(unit_id__in=ids).order_by("order").values(
@@ -265,7 +265,8 @@ def _unit_state(unit: Any, label: str, as_of: dt.date, provision_state: str, pro
             unit.path, citation, None, "not_on_file", version.effective_from, version.effective_to,
             version.status, None, (),
         )
-    warnings = (version.ambiguous,) if version.ambiguous else ()
+    uncertain = version.ambiguous and version.ambiguous_until and as_of < version.ambiguous_until
+    warnings = (version.ambiguous,) if uncertain else ()
     return UnitState(
         unit.path, citation, version.text, "in_force", version.effective_from, version.effective_to,
         version.status, version.page, warnings,
@@ -388,3 +389,17 @@ def provision_versions(provision: Provision) -> QuerySet[UnitVersion]:
         .select_related("unit", "source")
         .order_by("unit__order", "status", _EARLIEST_FIRST)
     )
+
+
+def provision_by_citation(*, jurisdiction: str, label: str) -> Provision:
+    """The provision that bears `label` today (its current citation).
+
+    :raises UnknownCitation: no provision of the jurisdiction bears it today.
+    """
+    found = Citation.objects.filter(
+        label=label, status=Status.ADOPTED, effective_to__isnull=True,
+        provision__instrument__jurisdiction__code=jurisdiction,
+    ).select_related("provision").first()
+    if found is None:
+        raise UnknownCitation(jurisdiction, label)
+    return found.provision

@@ -15,7 +15,7 @@ from simple_history.utils import bulk_create_with_history
 from jurisdictions.models import Instrument
 from pitboss.errors import DomainError
 
-from .ingest.sources import SourceError, check_instrument, read_source
+from .ingest.sources import SourceError, check_instrument, own_line_notes, read_source
 from .ingest.structure import ParsedSection, Scheme, structure
 from .ingest.timeline import SectionTimeline, kind_of, section_timeline
 from .models import (
@@ -25,6 +25,7 @@ from .models import (
     Event,
     Provision,
     SourceDocument,
+    SourceKind,
     Status,
     Unit,
     UnitVersion,
@@ -141,7 +142,7 @@ def source_ingest(
     try:
         source = read_source(name, data)
         scheme = Scheme(instrument.citation_scheme)
-        doc = structure(source.blocks, scheme)
+        doc = structure(source.blocks, scheme, own_line_notes(instrument.jurisdiction.code, instrument.slug))
         check_instrument(doc, instrument.jurisdiction.code, instrument.slug, scheme, name)
     except SourceError as exc:
         raise IngestError(str(exc)) from exc
@@ -236,7 +237,7 @@ def _write_units(
     writer.flush()
     units = {u.path: u for u in Unit.objects.filter(provision=provision)}
     versions: dict[int, list[UnitVersion]] = {}
-    for v in UnitVersion.objects.filter(unit__provision=provision):
+    for v in UnitVersion.objects.filter(unit__provision=provision).select_related("source"):
         versions.setdefault(v.unit_id, []).append(v)
     events = {(e.unit_id, e.order): e for e in Event.objects.filter(unit__provision=provision)}
     annotations = {(a.unit_id, a.kind, a.text) for a in Annotation.objects.filter(unit__provision=provision)}
@@ -247,7 +248,10 @@ def _write_units(
         if proposed:
             _write_proposed_version(writer, unit, document, tl, own_versions)
         else:
-            _write_versions(writer, unit, document, tl, own_versions)
+            for remark in _write_versions(writer, unit, document, tl, own_versions):
+                if (unit.pk, AnnotationKind.SOURCE_DEFECT, remark) not in annotations:
+                    annotations.add((unit.pk, AnnotationKind.SOURCE_DEFECT, remark))
+                    writer.create_later(Annotation(unit=unit, kind=AnnotationKind.SOURCE_DEFECT, text=remark))
             for number, ue in enumerate(tl.events):
                 values = {
                     "kind": kind_of(ue.event), "date": ue.event.date, "subject": ue.event.subject,
@@ -299,31 +303,58 @@ def _write_proposed_version(
 
 def _write_versions(
     writer: _Writer, unit: Unit, document: SourceDocument, tl: Any, existing: list[UnitVersion]
-) -> None:
+) -> list[str]:
     """Merge the periods a source implies with what is on file: a period already known keeps its
     text; the period on file gains its end when a later version starts."""
     text, page, line = tl.unit.text, tl.unit.page, tl.unit.line
+    remarks: list[str] = []
     known_by_start = {v.effective_from: v for v in existing if v.status != Status.PROPOSED}
     for period in tl.versions:
         status = Status.SUPERSEDED if period.effective_to else Status.ADOPTED
         known = known_by_start.get(period.effective_from)
         if known is not None and known.on_file and not period.on_file:
             # An earlier source gave the words of a period this source only dates: keep them.
-            writer.change(known, {"effective_to": period.effective_to, "status": status, "ambiguous": period.ambiguous})
+            writer.change(known, {"effective_to": period.effective_to, "status": status, "ambiguous": period.ambiguous,
+                                  "ambiguous_until": period.ambiguous_until})
             continue
         values: dict[str, Any] = {
             "effective_to": period.effective_to, "status": status, "on_file": period.on_file,
-            "ambiguous": period.ambiguous, "text": text if period.on_file else "",
+            "ambiguous": period.ambiguous, "ambiguous_until": period.ambiguous_until,
+            "text": text if period.on_file else "",
         }
         if period.on_file:
             same_words = known is not None and known.text == text and known.source_id is not None
             values["source"] = known.source if same_words and known else document
             values["page"] = page or (known.page if known else None)
             values["line"] = line or (known.line if known else None)
+            if _text_form_prevails(known, document, text):
+                # The PDF renders this unit differently from the text form of the same regulation
+                # (footnote marks, a break it cannot show): keep the text form's words, add the page.
+                values |= {"text": known.text, "source": known.source, "line": known.line}
+                remarks.append(
+                    f"the PDF ({document.name}, page {page}) prints this unit differently from the text "
+                    f"form; the text form is kept. PDF: {_excerpt(text, known.text)!r}"
+                )
         if known is None:
             writer.create_later(UnitVersion(unit=unit, effective_from=period.effective_from, **values))
         else:
             writer.change(known, values)
+    return remarks
+
+
+def _text_form_prevails(known: UnitVersion | None, document: SourceDocument, text: str) -> bool:
+    """A PDF does not overwrite words the text form of the same instrument put on file."""
+    return (
+        known is not None and known.on_file and known.text != text and document.kind == SourceKind.PDF
+        and known.source is not None and known.source.kind == SourceKind.TEXT
+        and known.source.instrument_id == document.instrument_id
+    )
+
+
+def _excerpt(text: str, other: str) -> str:
+    """Where `text` first departs from `other`, with a little context."""
+    at = next((i for i, (a, b) in enumerate(zip(text, other)) if a != b), min(len(text), len(other)))
+    return text[max(0, at - 30) : at + 50]
 
 
 def instrument_for(jurisdiction: str, instrument: str) -> Instrument:
@@ -339,3 +370,25 @@ def instrument_for(jurisdiction: str, instrument: str) -> Instrument:
     return found
 
 
+
+
+def annotations_apply(*, entries: list[dict[str, str]], user: Any = None) -> int:
+    """Record reviewed annotations (fixtures/annotations.yaml) on the units they name, once each.
+
+    :raises DomainError: an entry names a citation or unit the knowledge base does not have.
+    :returns: how many annotations were new.
+    """
+    from .selectors import provision_by_citation
+
+    report = IngestReport(source="annotations", kind="yaml")
+    writer = _Writer(report, user or ingest_user(), "reviewed annotation")
+    with transaction.atomic():
+        for entry in entries:
+            provision = provision_by_citation(jurisdiction=entry["jurisdiction"], label=entry["citation"])
+            unit = Unit.objects.filter(provision=provision, path=entry.get("unit", "")).first()
+            if unit is None:
+                raise DomainError(
+                    "unknown_unit", f"{entry['citation']} has no unit {entry.get('unit')!r}; check fixtures/annotations.yaml."
+                )
+            writer.upsert(Annotation, {"unit": unit, "kind": entry["kind"], "text": " ".join(entry["text"].split())}, {})
+    return report.created.get("Annotation", 0)

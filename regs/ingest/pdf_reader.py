@@ -7,20 +7,20 @@ italic date notes ("Amended 03/01/2012"), ruled tables.
 Writes: one Block per heading, paragraph and table row, in reading order, each with its page.
 
 How:
-- pdfplumber parses each page once; its characters and ruling lines are taken from the parsed
-  layout (`page.layout`) directly, which is several times cheaper than pdfplumber's per-object
-  dictionaries and gives the same coordinates.
-- Characters form printed lines by vertical overlap (a superscript "nd" stays on its line), and
-  words split at space glyphs or gaps.
-- The running header and footer are the first and last line repeated, digits aside, at the same
-  height on most pages; a bottom line "Page N of M" is always a footer.
-- Lines form blocks: a new block starts after a vertical gap wider than a wrapped line's, at a
-  bullet, or where boldness or type size changes. Within a block, a line whose first word would
+- pdfplumber parses each page once. Characters and ruling lines are taken from the parsed layout
+  (`page.layout`), which is much cheaper than pdfplumber's per-object dictionaries and gives the
+  same coordinates; parsing is then almost all of the time (about 5 s for 79 pages).
+- Characters form printed lines by vertical overlap (a superscript "nd" stays on its line); words
+  split at gaps, which space glyphs leave.
+- The running header and footer are a first or last line repeated, digits aside, at the same
+  height on most pages; a last line "Page N of M" is always a footer.
+- Lines form blocks: a new block starts after a vertical gap wider than between wrapped lines, at
+  a bullet, or where boldness or type size changes. In a block, a line whose first word would
   have fitted at the end of the line above follows a hard line break, kept as "\\n" as the text
-  form keeps a markdown hard break. Across a page break the paragraph goes on when its last line
-  was filled to the margin, and stops when it was not.
+  form keeps a markdown hard break. Across a page break a paragraph goes on when its last line
+  was filled to the margin, and ends when it was not.
 - Ruled tables are found with pdfplumber's table geometry (edges → intersections → cells); each
-  row becomes a ROW block of its cells' texts.
+  row is a ROW block of its cells' texts.
 """
 from __future__ import annotations
 
@@ -28,17 +28,24 @@ import io
 import pathlib
 import re
 import statistics
+import struct
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, BinaryIO
 
 import pdfplumber
-from pdfminer.layout import LTChar, LTComponent, LTContainer, LTCurve, LTRect
-from pdfminer.pdfparser import PDFSyntaxError
+from pdfminer.layout import LTChar, LTComponent, LTContainer, LTCurve, LTPage, LTRect
 from pdfminer.psparser import PSException
 from pdfplumber.page import Page
-from pdfplumber.table import cells_to_tables, edges_to_intersections, intersections_to_cells, merge_edges
+from pdfplumber.table import (
+    cells_to_tables,
+    edges_to_intersections,
+    intersections_to_cells,
+    merge_edges,
+)
 from pdfplumber.utils.exceptions import PdfminerException
 
 from .blocks import Block, BlockKind, normalise, row_block
@@ -52,13 +59,13 @@ class UnreadablePdfError(ValueError):
 
 # Vertical layout, as shares of the type size. Measured on the regulator's PDFs (10.5pt text):
 # 3.7pt between the wrapped lines of a paragraph, 5.7pt between list items, 14.2pt between
-# paragraphs. A gap wider than this starts a new block.
+# paragraphs. A wider gap than this starts a new block.
 _PARAGRAPH_GAP = 0.45
 # A character overlapping a line by more than this share of its size is on that line.
 _LINE_OVERLAP = 0.3
 # A horizontal gap between glyphs wider than this share of the size is a word space.
 _WORD_GAP = 0.15
-# A space is this share of the size unless the PDF's own space glyphs say otherwise.
+# A space is this share of the size, unless the PDF's own space glyphs say otherwise.
 _SPACE_WIDTH = 0.3
 # A running header or footer is on at least this share of the pages.
 _RUNNING_SHARE = 0.5
@@ -83,6 +90,12 @@ _LIST_NUMBER = re.compile(r"^\d+\.\s+(?=\(\w{1,4}\)|[a-z])")
 # text form has it on a line of its own, as a "- " bullet.
 _INLINE_ITEM = re.compile(r"(?<=[.:;]) - (?=\(\w{1,4}\) )")
 _TABLE_TOLERANCE = 3.0
+# What pdfminer (whose errors derive from PSException) and the decoders under it raise on a
+# damaged file.
+_PARSE_ERRORS = (
+    PSException, PdfminerException, ValueError, TypeError, KeyError, IndexError, AttributeError,
+    AssertionError, EOFError, struct.error, zlib.error,
+)
 
 BBox = tuple[float, float, float, float]
 
@@ -98,9 +111,9 @@ class _Char:
     top: float
     bottom: float
 
-    @property
-    def centre(self) -> tuple[float, float]:
-        return (self.x0 + self.x1) / 2, (self.top + self.bottom) / 2
+    def inside(self, box: BBox) -> bool:
+        x, y = (self.x0 + self.x1) / 2, (self.top + self.bottom) / 2
+        return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
 @dataclass(slots=True)
@@ -109,7 +122,6 @@ class _Line:
 
     text: str
     page: int
-    x0: float
     x1: float
     top: float
     bottom: float
@@ -133,6 +145,21 @@ class _Table:
     page: int
 
 
+@dataclass(frozen=True)
+class _Measure:
+    """The text column: where lines end when they wrap, and how wide a space is."""
+
+    right_margin: float
+    space: float
+    """Width of a space, as a share of the type size."""
+
+    def fits(self, before: _Line, after: _Line) -> bool:
+        """Whether the first word of `after` would have fitted at the end of `before`, so that
+        the line did not wrap there but was broken on purpose."""
+        end = before.x1 + self.space * before.size + after.first_word_width
+        return end < self.right_margin - 0.5
+
+
 def _open(source: str | pathlib.Path | BinaryIO) -> pdfplumber.PDF:
     """Open the source, refusing with a clear error anything that is not a readable PDF."""
     if isinstance(source, (str, pathlib.Path)):
@@ -142,25 +169,23 @@ def _open(source: str | pathlib.Path | BinaryIO) -> pdfplumber.PDF:
         except OSError as error:
             raise UnreadablePdfError(f"cannot read {name}: {error.strerror or error}") from error
     else:
-        name = str(getattr(source, "name", "the PDF stream"))
+        name = str(getattr(source, "name", "the file"))
         data = source.read()
     if not data.strip():
         raise UnreadablePdfError(f"{name} is empty, not a PDF")
     if not data.lstrip().startswith(b"%PDF-"):
         raise UnreadablePdfError(f"{name} is not a PDF: it does not start with %PDF-")
+    pdf: pdfplumber.PDF | None = None
     try:
         pdf = pdfplumber.open(io.BytesIO(data))
-    except (PdfminerException, PDFSyntaxError, PSException, ValueError, TypeError, KeyError) as error:
-        raise UnreadablePdfError(f"{name} is a damaged or truncated PDF: {error or type(error).__name__}") from error
-    try:
-        count = len(pdf.pages)
-    except (PdfminerException, PDFSyntaxError, PSException, ValueError, TypeError, KeyError) as error:
+        if pdf.pages:
+            return pdf
+        problem = "it has no pages"
+    except _PARSE_ERRORS as error:
+        problem = str(error) or type(error).__name__
+    if pdf is not None:
         pdf.close()
-        raise UnreadablePdfError(f"{name} is a damaged or truncated PDF: {error or type(error).__name__}") from error
-    if not count:
-        pdf.close()
-        raise UnreadablePdfError(f"{name} is a damaged or truncated PDF: it has no pages")
-    return pdf
+    raise UnreadablePdfError(f"{name} is a damaged or truncated PDF ({problem})")
 
 
 def _leaves(objects: Iterable[LTComponent]) -> Iterator[LTComponent]:
@@ -171,7 +196,7 @@ def _leaves(objects: Iterable[LTComponent]) -> Iterator[LTComponent]:
             yield obj
 
 
-def _page_content(page: Page) -> tuple[list[_Char], list[dict[str, Any]]]:
+def _page_content(page: Page, layout: LTPage) -> tuple[list[_Char], list[dict[str, Any]]]:
     """A page's characters and ruling edges, in pdfplumber's top-down coordinates."""
     height = float(page.height)
     left, above = float(page.mediabox[0]), float(page.mediabox[1])
@@ -189,19 +214,22 @@ def _page_content(page: Page) -> tuple[list[_Char], list[dict[str, Any]]]:
             "doctop": top, "width": abs(x1 - x0), "height": bottom - top,
         })
 
-    for obj in _leaves(page.layout):
+    for obj in _leaves(layout):
         if isinstance(obj, LTChar):
-            font = obj.fontname if isinstance(obj.fontname, str) else str(obj.fontname)
+            font = str(obj.fontname)
             chars.append(_Char(
-                obj.get_text(), "Bold" in font, "Italic" in font or "Oblique" in font, float(obj.size),
-                obj.x0 + left, obj.x1 + left, height - obj.y1 + above, height - obj.y0 + above,
+                obj.get_text(), "Bold" in font, "Italic" in font or "Oblique" in font,
+                float(obj.size), obj.x0 + left, obj.x1 + left,
+                height - obj.y1 + above, height - obj.y0 + above,
             ))
         elif isinstance(obj, LTRect):
             x0, y0, x1, y1 = obj.bbox
-            for a, b in (((x0, y0), (x1, y0)), ((x0, y1), (x1, y1)), ((x0, y0), (x0, y1)), ((x1, y0), (x1, y1))):
-                edge(*a, *b)
-        elif isinstance(obj, LTCurve):  # lines are curves of two points
-            for (ax, ay), (bx, by) in zip(obj.pts, obj.pts[1:]):
+            edge(x0, y0, x1, y0)
+            edge(x0, y1, x1, y1)
+            edge(x0, y0, x0, y1)
+            edge(x1, y0, x1, y1)
+        elif isinstance(obj, LTCurve):  # a line is a curve of two points
+            for (ax, ay), (bx, by) in pairwise(obj.pts):
                 edge(ax, ay, bx, by)
     return chars, edges
 
@@ -211,14 +239,11 @@ def _tables(edges: list[dict[str, Any]]) -> list[list[BBox]]:
     if not edges:
         return []
     t = _TABLE_TOLERANCE
-    merged = merge_edges(edges, snap_x_tolerance=t, snap_y_tolerance=t, join_x_tolerance=t, join_y_tolerance=t)
+    merged = merge_edges(
+        edges, snap_x_tolerance=t, snap_y_tolerance=t, join_x_tolerance=t, join_y_tolerance=t
+    )
     long_enough = [e for e in merged if e["width" if e["orientation"] == "h" else "height"] >= t]
     return cells_to_tables(intersections_to_cells(edges_to_intersections(long_enough, t, t)))
-
-
-def _inside(char: _Char, box: BBox) -> bool:
-    x, y = char.centre
-    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
 def _lines(chars: Iterable[_Char], page: int) -> list[_Line]:
@@ -240,7 +265,7 @@ def _split_line(chars: list[_Char], page: int) -> list[_Line]:
     space ("… Effective 9/14/2012" + "Version 1"): the text form has two headings there."""
     inked = sorted((c for c in chars if not c.text.isspace()), key=lambda c: c.x0)
     runs: list[list[_Char]] = []
-    for before, char in zip([None, *inked], inked):
+    for before, char in zip([None, *inked], inked, strict=False):
         if before is None or (
             before.italic and not char.italic and _style_boundary(before, char)
             and char.x0 - before.x1 <= _WORD_GAP * char.size
@@ -254,30 +279,29 @@ def _split_line(chars: list[_Char], page: int) -> list[_Line]:
 
 
 def _line(inked: list[_Char], page: int) -> _Line:
-    """One line from its inked characters, left to right: words split at gaps (a space glyph
-    leaves one) and where an italic run meets upright text."""
+    """A line from its inked characters, left to right: words end at gaps and where an italic
+    run meets upright text."""
     parts: list[str] = []
     first_word_end: float | None = None
-    for before, char in zip([None, *inked], inked):
-        if before is not None and (
-            char.x0 - before.x1 > _WORD_GAP * char.size or _style_boundary(before, char)
-        ):
+    for before, char in pairwise(inked):
+        if not parts:
+            parts.append(before.text)
+        if char.x0 - before.x1 > _WORD_GAP * char.size or _style_boundary(before, char):
             parts.append(" ")
             if first_word_end is None:
                 first_word_end = before.x1
         parts.append(char.text)
     body = [c for c in inked if not _BULLET.match(c.text)] or inked
     return _Line(
-        text=normalise("".join(parts)),
+        text=normalise("".join(parts) or inked[0].text),
         page=page,
-        x0=inked[0].x0,
         x1=inked[-1].x1,
         top=min(c.top for c in inked),
         bottom=max(c.bottom for c in inked),
         size=max(c.size for c in inked),
         starts_bold=body[0].bold,
         all_bold=all(c.bold for c in body),
-        first_word_width=(first_word_end if first_word_end is not None else inked[-1].x1) - inked[0].x0,
+        first_word_width=(inked[-1].x1 if first_word_end is None else first_word_end) - inked[0].x0,
     )
 
 
@@ -308,21 +332,6 @@ def _drop_running_lines(pages: Sequence[list[_Line]]) -> None:
             lines.pop()
 
 
-@dataclass(frozen=True)
-class _Measure:
-    """The page's text column: where lines end when they wrap, and how wide a space is."""
-
-    right_margin: float
-    space: float
-    """Width of a space, as a share of the type size."""
-
-    def fits(self, before: _Line, after: _Line) -> bool:
-        """Whether the first word of `after` would have fitted at the end of `before`, so that
-        the line did not wrap there but was broken on purpose."""
-        end = before.x1 + self.space * before.size + after.first_word_width
-        return end < self.right_margin - 0.5
-
-
 def _glued(before: str, after: str) -> bool:
     """Whether a line break between two texts fell inside a word, so no space joins them."""
     broken = _BROKEN_AFTER.search(before)
@@ -332,23 +341,16 @@ def _glued(before: str, after: str) -> bool:
 
 
 def _join(lines: Sequence[_Line], measure: _Measure | None) -> str:
-    """The text of a block's lines: wrapped lines joined by a space (or nothing, inside a word),
-    a hard line break (when a measure is given) kept as "\\n"."""
-    text = ""
-    for before, line in zip([None, *lines], lines):
-        if before is not None:
-            if measure and before.page == line.page and measure.fits(before, line):
-                text += "\n"
-            elif not _glued(before.text, line.text):
-                text += " "
+    """The text of a block's lines: wrapped lines joined by a space, or by nothing inside a word;
+    given a measure, a hard line break is kept as "\\n"."""
+    text = lines[0].text if lines else ""
+    for before, line in pairwise(lines):
+        if measure and before.page == line.page and measure.fits(before, line):
+            text += "\n"
+        elif not _glued(before.text, line.text):
+            text += " "
         text += line.text
-    return text
-
-
-def _tidy(text: str) -> str:
-    """Whitespace collapsed as `normalise` does, but a hard line break kept."""
-    text = _ESCAPED_DOLLAR.sub("", text)
-    return "\n".join(part for part in (normalise(p) for p in text.split("\n")) if part)
+    return _ESCAPED_DOLLAR.sub("", text)
 
 
 def _blocks(lines: list[_Line], measure: _Measure) -> list[Block]:
@@ -356,15 +358,16 @@ def _blocks(lines: list[_Line], measure: _Measure) -> list[Block]:
     kind = BlockKind.HEADING if lines[0].starts_bold else BlockKind.PARAGRAPH
     blocks = []
     for part in _INLINE_ITEM.split(_join(lines, measure)):
-        text = _tidy(_LIST_NUMBER.sub("", _BULLET.sub("", part.lstrip()), count=1))
+        part = _LIST_NUMBER.sub("", _BULLET.sub("", part.lstrip()), count=1)
+        text = "\n".join(p for p in (normalise(p) for p in part.split("\n")) if p)
         if text:
             blocks.append(Block(kind, text, page=lines[0].page))
     return blocks
 
 
-def _starts_block(line: _Line, previous: _Line | None, measure: _Measure) -> bool:
+def _starts_block(line: _Line, previous: _Line, measure: _Measure) -> bool:
     """Whether a line begins a new block rather than continuing the one above it."""
-    if previous is None or line.starts_block or line.bulleted or line.all_bold != previous.all_bold:
+    if line.starts_block or line.bulleted or line.all_bold != previous.all_bold:
         return True
     if abs(line.size - previous.size) > 0.25:
         return True
@@ -375,22 +378,28 @@ def _starts_block(line: _Line, previous: _Line | None, measure: _Measure) -> boo
     return line.top - previous.bottom > _PARAGRAPH_GAP * line.size
 
 
-def _read_page(page: Page, number: int) -> tuple[list[_Line], list[_Table], list[float]]:
-    """A page's lines outside tables, its tables, and the widths of its spaces (per point size)."""
-    chars, edges = _page_content(page)
-    spaces = [(c.x1 - c.x0) / c.size for c in chars if c.text == " " and c.size > 0 and c.x1 > c.x0]
+def _read_page(
+    page: Page, layout: LTPage, number: int
+) -> tuple[list[_Line], list[_Table], list[float]]:
+    """A page's lines outside tables, its tables, and its spaces' widths (shares of the size)."""
+    chars, edges = _page_content(page, layout)
+    spaces = [(c.x1 - c.x0) / c.size for c in chars if c.text == " " and c.size > 0]
     tables: list[_Table] = []
     for cells in _tables(edges):
-        box = (min(c[0] for c in cells), min(c[1] for c in cells), max(c[2] for c in cells), max(c[3] for c in cells))
-        inside = [c for c in chars if _inside(c, box)]
+        box = (
+            min(c[0] for c in cells), min(c[1] for c in cells),
+            max(c[2] for c in cells), max(c[3] for c in cells),
+        )
+        inside = [c for c in chars if c.inside(box)]
         if all(c.text.isspace() for c in inside):
-            continue  # a ruled box with no text, such as a rule under a heading
-        chars = [c for c in chars if not _inside(c, box)]
+            continue  # a ruled box without text
+        chars = [c for c in chars if not c.inside(box)]
         rows: dict[float, list[tuple[float, str]]] = {}
         for cell in cells:
-            text = normalise(_ESCAPED_DOLLAR.sub("", _join(_lines((c for c in inside if _inside(c, cell)), number), None)))
+            text = normalise(_join(_lines((c for c in inside if c.inside(cell)), number), None))
             rows.setdefault(round(cell[1], 1), []).append((cell[0], text))
-        tables.append(_Table(box[1], [[text for _, text in sorted(row)] for _, row in sorted(rows.items())], number))
+        cells_by_row = [[text for _, text in sorted(row)] for _, row in sorted(rows.items())]
+        tables.append(_Table(box[1], cells_by_row, number))
     return _lines(chars, number), tables, spaces
 
 
@@ -406,9 +415,11 @@ def read_pdf(source: str | pathlib.Path | BinaryIO) -> list[Block]:
     try:
         for number, page in enumerate(pdf.pages, start=1):
             try:
-                lines, page_tables, page_spaces = _read_page(page, number)
-            except (PdfminerException, PDFSyntaxError, PSException, ValueError, TypeError, KeyError) as error:
-                raise UnreadablePdfError(f"page {number} of the PDF cannot be read: {error}") from error
+                layout = page.layout  # the parse: all that can fail on a damaged file
+            except _PARSE_ERRORS as error:
+                problem = str(error) or type(error).__name__
+                raise UnreadablePdfError(f"page {number} is damaged ({problem})") from error
+            lines, page_tables, page_spaces = _read_page(page, layout, number)
             pages.append(lines)
             tables.append(page_tables)
             spaces += page_spaces
@@ -423,22 +434,17 @@ def read_pdf(source: str | pathlib.Path | BinaryIO) -> list[Block]:
     )
     blocks: list[Block] = []
     current: list[_Line] = []
-    previous: _Line | None = None
-    for lines, page_tables in zip(pages, tables):
-        items: list[_Line | _Table] = sorted([*lines, *page_tables], key=lambda item: item.top)  # stable
-        for item in items:
-            if isinstance(item, _Table):
+    for lines, page_tables in zip(pages, tables, strict=True):
+        for item in sorted([*lines, *page_tables], key=lambda item: item.top):
+            if isinstance(item, _Table) or (current and _starts_block(item, current[-1], measure)):
                 if current:
                     blocks += _blocks(current, measure)
-                    current = []
-                previous = None
-                blocks += [row for row in (row_block(cells, page=item.page) for cells in item.rows) if row]
-                continue
-            if current and _starts_block(item, previous, measure):
-                blocks += _blocks(current, measure)
                 current = []
-            current.append(item)
-            previous = item
+            if isinstance(item, _Table):
+                rows = (row_block(cells, page=item.page) for cells in item.rows)
+                blocks += [row for row in rows if row]
+            else:
+                current.append(item)
     if current:
         blocks += _blocks(current, measure)
     return blocks

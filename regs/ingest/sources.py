@@ -5,10 +5,14 @@ Writes: the blocks (via pdf_reader or text_reader) and what kind of file it was.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import re
 from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
 
 from .blocks import Block
 from .pdf_reader import read_pdf
@@ -61,6 +65,23 @@ _LABELS = {
 }
 
 
+HINTS = Path(__file__).resolve().parents[2] / "fixtures" / "sources" / "layout_hints.yaml"
+
+
+@functools.cache
+def own_line_notes(jurisdiction: str, slug: str) -> frozenset[tuple[str, str]]:
+    """(section, note) pairs printed on a line of their own where the PDF cannot show it."""
+    hints = yaml.safe_load(HINTS.read_text()) if HINTS.exists() else {}
+    return frozenset(
+        (h["section"], h["note"]) for h in hints.get("own_line_notes", []) if h["instrument"] == f"{jurisdiction}/{slug}"
+    )
+
+
+# A document with this many blocks per section heading found has lost its headings (the
+# Massachusetts PDF prints its section numbers as garbled list counters).
+_BLOCKS_PER_SECTION = 150
+
+
 def check_instrument(doc: ParsedDocument, jurisdiction: str, slug: str, scheme: Scheme, name: str) -> None:
     """Refuse a document whose sections do not belong to the instrument.
 
@@ -70,6 +91,12 @@ def check_instrument(doc: ParsedDocument, jurisdiction: str, slug: str, scheme: 
         raise SourceError(
             f"{name}: no section headings found for a {scheme.value} instrument; is this the right file "
             f"and the right --instrument?"
+        )
+    blocks = len(doc.front_matter) + len(doc.unplaced) + sum(len(s.units) for s in doc.sections)
+    if blocks / len(doc.sections) > _BLOCKS_PER_SECTION:
+        raise SourceError(
+            f"{name}: only {len(doc.sections)} section heading(s) found in {blocks} paragraphs; the section "
+            f"numbers in this file are missing or garbled. Ingest the text form of the regulation instead."
         )
     pattern = _LABELS.get((jurisdiction, slug))
     if pattern is None:

@@ -129,8 +129,11 @@ def _history_subject_range(subject: str) -> list[str]:
 
 
 class _SectionBuilder:
-    def __init__(self, label: str, printed: str, title: str, para: _Paragraph) -> None:
+    def __init__(
+        self, label: str, printed: str, title: str, para: _Paragraph, own_line_notes: frozenset[tuple[str, str]]
+    ) -> None:
         self.section = ParsedSection(label, printed, title, para.page, para.line)
+        self.own_line_notes = {note for section, note in own_line_notes if section == label}
         self.stack = LabelStack()
         self.current: ParsedUnit = ParsedUnit((), page=para.page, line=para.line)
         self.section.units.append(self.current)
@@ -159,6 +162,8 @@ class _SectionBuilder:
             if rest:  # the last line is text, not a note on a line of its own
                 own_line, body = [], para.text
         text, notes = split_notes((body or para.text).replace("\n", " "))
+        if notes and notes[-1].raw in self.own_line_notes:
+            own_line, notes = [notes[-1], *own_line], notes[:-1]
         if not text:
             self.note_only(notes + own_line)
             return
@@ -238,8 +243,14 @@ def path_is_paragraph(path: tuple[str, ...]) -> bool:
     return bool(path) and path[0].startswith("¶")
 
 
-def structure(blocks: list[Block], scheme: Scheme) -> ParsedDocument:
-    """Sections and units of a regulation, with every date note placed."""
+def structure(
+    blocks: list[Block], scheme: Scheme, own_line_notes: frozenset[tuple[str, str]] = frozenset()
+) -> ParsedDocument:
+    """Sections and units of a regulation, with every date note placed.
+
+    `own_line_notes` lists (section, note) pairs known to be printed on a line of their own where a
+    source form cannot show it (layout hints, fixtures/sources/layout_hints.yaml).
+    """
     doc = ParsedDocument()
     builder: _SectionBuilder | None = None
     former_heading: str | None = None
@@ -259,7 +270,7 @@ def structure(blocks: list[Block], scheme: Scheme) -> ParsedDocument:
                 doc.sections.append(builder.finish())
             label, rest = heading
             title, notes = split_notes(rest)
-            builder = _SectionBuilder(re.sub(r"\s", "", label), label, title, para)
+            builder = _SectionBuilder(re.sub(r"\s", "", label), label, title, para, own_line_notes)
             builder.heading_notes(notes)
             former_heading = None
             continue
@@ -285,7 +296,52 @@ def structure(blocks: list[Block], scheme: Scheme) -> ParsedDocument:
             builder.paragraph(para)
     if builder:
         doc.sections.append(builder.finish())
+    _check_contents(doc, scheme)
+    _check_references(doc, scheme)
     return doc
+
+
+_REFERENCE = {
+    Scheme.CO_SECTION: re.compile(r"\b(30-\d{3,4}(?:\.\d{1,2})?)((?:\([0-9a-z]{1,4}\))+)"),
+    Scheme.MA_SECTION: re.compile(r"\bSection (\d{1,2}[a-z]?)((?:\([0-9a-z]{1,4}\))+)"),
+}
+
+
+def _check_references(doc: ParsedDocument, scheme: Scheme) -> None:
+    """A cross-reference to a subsection the document does not have is a defect of the source
+    (recorded where the reference is printed). References to other instruments are not checked."""
+    units = {(s.label, u.path) for s in doc.sections for u in s.units}
+    sections = {s.label for s in doc.sections}
+    for section in doc.sections:
+        for unit in section.units:
+            for label, path in _REFERENCE[scheme].findall(unit.text):
+                key = tuple(re.findall(r"\(([0-9a-z]{1,4})\)", path))
+                if label in sections and (label, key) not in units:
+                    unit.remarks.append(f"refers to {label}{path}, which the source does not have")
+
+
+_LABELS_IN = re.compile(r"(?:30|47\.1)-\s?\d{3,4}(?:\.\d{1,2})?")
+
+
+def _check_contents(doc: ParsedDocument, scheme: Scheme) -> None:
+    """Compare the table of contents with the sections found: a section the contents omit, or an
+    entry printed garbled (several labels run together), is a defect of the source."""
+    if scheme is not Scheme.CO_SECTION:
+        return
+    entries = [b.text for b in doc.front_matter if _LABELS_IN.match(b.text)]
+    if not entries:
+        return
+    listed: dict[str, list[str]] = {}
+    for entry in entries:
+        labels = [re.sub(r"\s", "", label) for label in _LABELS_IN.findall(entry.split(" | ")[0])]
+        for label in labels:
+            listed.setdefault(label, []).append(entry if len(labels) == 1 else f"garbled: {entry}")
+    for section in doc.sections:
+        lines = listed.get(section.label)
+        if not lines:
+            section.remarks.append("the table of contents does not list this section")
+        elif all(line.startswith("garbled: ") for line in lines):
+            section.remarks.append(f"the table of contents prints this entry garbled: {lines[0][9:200]!r}")
 
 
 def _ma_follows(previous: str, label: str) -> bool:

@@ -11,20 +11,26 @@ import re
 from .blocks import Block, BlockKind, normalise, row_block
 
 _LINK = re.compile(r"\[([^\]]*)\]\(#\)")
-_TAGS = re.compile(r"</?[bi]>")
-_EMPHASIS = re.compile(r"(?<!\\)\*+")
+_TAGS = re.compile(r"</?(?:b|i|u|sup|sub)>")
+# Emphasis is a balanced pair of 1-3 asterisks; a lone asterisk is text (a footnote mark "888*").
+_EMPHASIS = re.compile(r"(?<![\\*])(\*{1,3})(?=[^\s*])(.+?)(?<=[^\s\\])\1(?!\*)")
 _ESCAPE = re.compile(r"\\([*$_#\[\]()])")
 _HEADING_MARK = re.compile(r"^#+\s*")
 _BULLET = re.compile(r"^\s*[-•]\s+")
-# A bold run closed and another opened on the same line ("...2012*****Version 1**") is two headings.
-_GLUED_HEADINGS = re.compile(r"(?<=\S)\*{4,}(?=\S)")
+# A bold run closed and another opened on the same line ("...2012*****Version 1**") is two
+# headings: the last two asterisks of the run open the second.
+_GLUED_HEADINGS = re.compile(r"(?<=\S\*\*)(?=\*\*[^\s*])")
 
 
 def strip_markup(text: str) -> str:
     """The plain text of a line: no emphasis, tags, links or escapes."""
     text = _LINK.sub(r"\1", text)
     text = _TAGS.sub("", text)
-    text = _EMPHASIS.sub("", text)
+    while True:
+        stripped = _EMPHASIS.sub(r"\2", text)
+        if stripped == text:
+            break
+        text = stripped
     return _ESCAPE.sub(r"\1", text)
 
 

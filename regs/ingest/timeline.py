@@ -53,6 +53,7 @@ class VersionPeriod:
     effective_to: dt.date | None
     on_file: bool
     ambiguous: str = ""
+    ambiguous_until: dt.date | None = None
 
 
 @dataclass
@@ -241,5 +242,7 @@ def _versions(tl: UnitTimeline, section_events: list[UnitEvent], start: dt.date 
             f"a note dated {dates} may or may not cover this text (the source does not say how far it "
             f"reaches); before {later[-1].isoformat()} the text in force may have differed"
         )
-    versions.append(VersionPeriod(current_from, None, on_file=True, ambiguous=warning))
+    versions.append(
+        VersionPeriod(current_from, None, on_file=True, ambiguous=warning, ambiguous_until=later[-1] if later else None)
+    )
     return versions

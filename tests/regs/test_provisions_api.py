@@ -218,7 +218,7 @@ def test_versions_list_the_legal_history_of_every_unit(anon_client: APIClient) -
     assert ("2021-05-01", None, True, "adopted") in three
     assert any(v["status"] == "proposed" for v in versions)
     pages = {v["page"] for v in versions if v["unit"] == "(2)" and v["on_file"] and v["status"] == "adopted"}
-    assert pages == {58}  # the PDF page the unit is printed on
+    assert pages == {63}  # the PDF page the unit is printed on
 
 
 def test_reading_needs_no_login_but_the_api_offers_no_anonymous_writes(anon_client: APIClient) -> None:
