@@ -3,6 +3,7 @@
 Each benchmark runs on a fresh SQLite database in a temporary directory, so the figures do not
 depend on what a developer's db.sqlite3 holds.
 """
+
 from __future__ import annotations
 
 import os
@@ -54,15 +55,20 @@ def bench_lookup(requests: int = 1000) -> None:
     call_command("load_knowledge_base", verbosity=0, stdout=open(os.devnull, "w"))
     client = Client(HTTP_HOST="localhost")
     queries = [
-        ("US-CO", "30-899.23", "2017-01-01"), ("US-CO", "30-832", "2016-06-01"), ("US-CO", "30-803", "1997-01-01"),
-        ("US-CO", "30-2107", "2024-06-01"), ("US-MA", "28(g)", "2024-06-01"), ("US-CO", "47.1-834.23", "2018-01-01"),
+        ("US-CO", "30-899.23", "2017-01-01"),
+        ("US-CO", "30-832", "2016-06-01"),
+        ("US-CO", "30-803", "1997-01-01"),
+        ("US-CO", "30-2107", "2024-06-01"),
+        ("US-MA", "28(g)", "2024-06-01"),
+        ("US-CO", "47.1-834.23", "2018-01-01"),
     ]
     samples: list[float] = []
     for i in range(requests):
         jurisdiction, citation, as_of = queries[i % len(queries)]
         start = time.perf_counter()
         response = client.get(
-            "/api/v1/provisions/", {"jurisdiction": jurisdiction, "citation": citation, "as_of": as_of}
+            "/api/v1/provisions/",
+            {"jurisdiction": jurisdiction, "citation": citation, "as_of": as_of},
         )
         samples.append((time.perf_counter() - start) * 1000)
         assert response.status_code == 200, response.content

@@ -67,7 +67,7 @@ def api_user_create(
     Without a password the user can use the API token only. Raises ValidationError for a taken or
     malformed username or a weak password.
     """
-    user = User(username=username)
+    user = User(username=username, is_staff=officer)  # officers edit in the admin too
     if password is None:
         user.set_unusable_password()
     else:

@@ -1,4 +1,5 @@
 """Admin for the rule text. Every change is recorded with its user (django-simple-history)."""
+
 from __future__ import annotations
 
 from django.contrib import admin
@@ -31,7 +32,17 @@ class ProvisionAdmin(SimpleHistoryAdmin):
 class VersionInline(admin.StackedInline):
     model = UnitVersion
     extra = 0
-    fields = ["status", "effective_from", "effective_to", "on_file", "text", "ambiguous", "source", "page", "line"]
+    fields = [
+        "status",
+        "effective_from",
+        "effective_to",
+        "on_file",
+        "text",
+        "ambiguous",
+        "source",
+        "page",
+        "line",
+    ]
 
 
 class EventInline(admin.TabularInline):

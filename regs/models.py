@@ -4,6 +4,7 @@ Two times are kept apart. Valid time (when a text is legally in force) is the ex
 `effective_from`/`effective_to`/`status` fields. Record time (when the knowledge base was edited,
 and by whom) is django-simple-history on every model here.
 """
+
 from __future__ import annotations
 
 from django.db import models
@@ -32,21 +33,35 @@ class Status(models.TextChoices):
 class SourceDocument(models.Model):
     """One ingested file: a regulation's PDF or text form, or a proposed text."""
 
-    instrument = models.ForeignKey("jurisdictions.Instrument", on_delete=models.PROTECT, related_name="sources")
-    name = models.CharField(max_length=200, help_text="File name as ingested, e.g. co-rule-8-blackjack.pdf.")
+    instrument = models.ForeignKey(
+        "jurisdictions.Instrument", on_delete=models.PROTECT, related_name="sources"
+    )
+    name = models.CharField(
+        max_length=200, help_text="File name as ingested, e.g. co-rule-8-blackjack.pdf."
+    )
     kind = models.CharField(max_length=8, choices=SourceKind.choices)
     status = models.CharField(
-        max_length=12, choices=Status.choices, default=Status.ADOPTED,
+        max_length=12,
+        choices=Status.choices,
+        default=Status.ADOPTED,
         help_text="Adopted for a regulation as published; proposed for a proposed text.",
     )
     sha256 = models.CharField(max_length=64)
-    pages = models.PositiveIntegerField(null=True, blank=True, help_text="Page count; null for the text form.")
+    pages = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Page count; null for the text form."
+    )
     ingested_at = models.DateTimeField(auto_now_add=True, help_text="Record time of the ingestion.")
-    report = models.JSONField(default=dict, blank=True, help_text="Units found, dates parsed, lines not placed.")
+    report = models.JSONField(
+        default=dict, blank=True, help_text="Units found, dates parsed, lines not placed."
+    )
     history = HistoricalRecords()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["instrument", "sha256"], name="source_once_per_instrument")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["instrument", "sha256"], name="source_once_per_instrument"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -56,12 +71,17 @@ class Provision(models.Model):
     """A section with a stable identity, whatever it is numbered: Raise the Roof is one provision
     whether cited as 47.1-834.23, 30-834.23 or 30-899.23."""
 
-    instrument = models.ForeignKey("jurisdictions.Instrument", on_delete=models.PROTECT, related_name="provisions")
+    instrument = models.ForeignKey(
+        "jurisdictions.Instrument", on_delete=models.PROTECT, related_name="provisions"
+    )
     key = models.SlugField(
-        max_length=120, unique=True,
+        max_length=120,
+        unique=True,
         help_text="Stable id: jurisdiction, instrument and the label the provision had when first ingested.",
     )
-    title = models.CharField(max_length=300, help_text="Title as the latest adopted source prints it.")
+    title = models.CharField(
+        max_length=300, help_text="Title as the latest adopted source prints it."
+    )
     order = models.PositiveIntegerField(default=0, help_text="Position in the instrument.")
     history = HistoricalRecords()
 
@@ -76,12 +96,18 @@ class Citation(models.Model):
     """A label a provision went by over a period: 30-834.23 from 2016-10-30 to 2017-12-15."""
 
     provision = models.ForeignKey(Provision, on_delete=models.CASCADE, related_name="citations")
-    label = models.CharField(max_length=40, db_index=True, help_text="Section label as printed, e.g. 30-899.23.")
+    label = models.CharField(
+        max_length=40, db_index=True, help_text="Section label as printed, e.g. 30-899.23."
+    )
     effective_from = models.DateField(
-        null=True, blank=True, help_text="First day the label applied; null when no source says (unknown)."
+        null=True,
+        blank=True,
+        help_text="First day the label applied; null when no source says (unknown).",
     )
     effective_to = models.DateField(
-        null=True, blank=True, help_text="Day the label stopped applying (exclusive); null while in use."
+        null=True,
+        blank=True,
+        help_text="Day the label stopped applying (exclusive); null while in use.",
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ADOPTED)
     basis = models.TextField(blank=True, help_text="The note the period was read from, verbatim.")
@@ -90,9 +116,12 @@ class Citation(models.Model):
     class Meta:
         ordering = ["provision", "effective_from"]
         constraints = [
-            models.UniqueConstraint(fields=["provision", "label", "status"], name="citation_label_once"),
+            models.UniqueConstraint(
+                fields=["provision", "label", "status"], name="citation_label_once"
+            ),
             models.CheckConstraint(
-                condition=Q(effective_to__isnull=True) | Q(effective_from__isnull=True)
+                condition=Q(effective_to__isnull=True)
+                | Q(effective_from__isnull=True)
                 | Q(effective_to__gt=models.F("effective_from")),
                 name="citation_period_ordered",
             ),
@@ -107,7 +136,9 @@ class Unit(models.Model):
     (3)(b)(i), or a further unnumbered paragraph (¶2)."""
 
     provision = models.ForeignKey(Provision, on_delete=models.CASCADE, related_name="units")
-    path = models.CharField(max_length=60, blank=True, help_text='"" for the section, else e.g. (3)(b)(i) or ¶2.')
+    path = models.CharField(
+        max_length=60, blank=True, help_text='"" for the section, else e.g. (3)(b)(i) or ¶2.'
+    )
     order = models.PositiveIntegerField(default=0)
     history = HistoricalRecords()
 
@@ -125,31 +156,45 @@ class UnitVersion(models.Model):
 
     unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="versions")
     text = models.TextField(blank=True)
-    on_file = models.BooleanField(default=True, help_text="False: the text then in force is in no source.")
+    on_file = models.BooleanField(
+        default=True, help_text="False: the text then in force is in no source."
+    )
     effective_from = models.DateField(
-        null=True, blank=True, help_text="First day in force; null when undated or unknown (see `undated`)."
+        null=True,
+        blank=True,
+        help_text="First day in force; null when undated or unknown (see `undated`).",
     )
     effective_to = models.DateField(
-        null=True, blank=True, help_text="Day it stopped being in force (exclusive); null while in force."
+        null=True,
+        blank=True,
+        help_text="Day it stopped being in force (exclusive); null while in force.",
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ADOPTED)
     ambiguous = models.TextField(
-        blank=True, help_text="Why an earlier-date answer may be wrong (a note of uncertain reach); blank if none."
+        blank=True,
+        help_text="Why an earlier-date answer may be wrong (a note of uncertain reach); blank if none.",
     )
     ambiguous_until = models.DateField(
-        null=True, blank=True, help_text="Answers for dates before this carry the `ambiguous` warning; null if none."
+        null=True,
+        blank=True,
+        help_text="Answers for dates before this carry the `ambiguous` warning; null if none.",
     )
     source = models.ForeignKey(SourceDocument, on_delete=models.PROTECT, null=True, blank=True)
-    page = models.PositiveIntegerField(null=True, blank=True, help_text="PDF page the unit starts on.")
+    page = models.PositiveIntegerField(
+        null=True, blank=True, help_text="PDF page the unit starts on."
+    )
     line = models.PositiveIntegerField(null=True, blank=True, help_text="Line of the text form.")
     history = HistoricalRecords()
 
     class Meta:
         ordering = ["unit", "effective_from"]
         constraints = [
-            models.UniqueConstraint(fields=["unit", "status", "effective_from"], name="version_once_per_start"),
+            models.UniqueConstraint(
+                fields=["unit", "status", "effective_from"], name="version_once_per_start"
+            ),
             models.CheckConstraint(
-                condition=Q(effective_to__isnull=True) | Q(effective_from__isnull=True)
+                condition=Q(effective_to__isnull=True)
+                | Q(effective_from__isnull=True)
                 | Q(effective_to__gt=models.F("effective_from")),
                 name="version_period_ordered",
             ),
@@ -187,12 +232,20 @@ class Event(models.Model):
 
     unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=EventKind.choices)
-    date = models.DateField(null=True, blank=True, help_text="Date the note gives; null when it gives none.")
-    permanent = models.BooleanField(null=True, blank=True, help_text='True for "perm.", False for "temp.", null if not said.')
-    subject = models.CharField(max_length=80, blank=True, help_text='What the clause names: "30-1204", "(1)".')
+    date = models.DateField(
+        null=True, blank=True, help_text="Date the note gives; null when it gives none."
+    )
+    permanent = models.BooleanField(
+        null=True, blank=True, help_text='True for "perm.", False for "temp.", null if not said.'
+    )
+    subject = models.CharField(
+        max_length=80, blank=True, help_text='What the clause names: "30-1204", "(1)".'
+    )
     new_label = models.CharField(max_length=80, blank=True)
     raw = models.TextField(help_text="The note exactly as printed.")
-    ambiguous = models.BooleanField(default=False, help_text="The note's reach over units is uncertain.")
+    ambiguous = models.BooleanField(
+        default=False, help_text="The note's reach over units is uncertain."
+    )
     order = models.PositiveIntegerField(default=0)
     history = HistoricalRecords()
 

@@ -3,6 +3,7 @@
 Every selector takes `as_of` from its caller and never reads the clock. Results are frozen
 dataclasses, ordered as the source orders them.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -121,29 +122,58 @@ def provision_records(pks: list[int]) -> list[ProvisionRecord]:
         "pk", "key", "title", "instrument__name", "instrument__jurisdiction__code"
     )
     records = {
-        h["pk"]: ProvisionRecord(h["pk"], h["key"], h["title"], h["instrument__jurisdiction__code"],
-                                 h["instrument__name"], [], [])
+        h["pk"]: ProvisionRecord(
+            h["pk"],
+            h["key"],
+            h["title"],
+            h["instrument__jurisdiction__code"],
+            h["instrument__name"],
+            [],
+            [],
+        )
         for h in heads
     }
-    for c in Citation.objects.filter(provision_id__in=pks).order_by(_EARLIEST_FIRST, "id").values(
-        "provision_id", "label", "effective_from", "effective_to", "status"
+    for c in (
+        Citation.objects.filter(provision_id__in=pks)
+        .order_by(_EARLIEST_FIRST, "id")
+        .values("provision_id", "label", "effective_from", "effective_to", "status")
     ):
         records[c["provision_id"]].citations.append(_Row(c))
     units: dict[int, Any] = {}
-    for u in Unit.objects.filter(provision_id__in=pks).order_by("order").values("id", "provision_id", "path"):
+    for u in (
+        Unit.objects.filter(provision_id__in=pks)
+        .order_by("order")
+        .values("id", "provision_id", "path")
+    ):
         row = _Row(u | {"versions": [], "events": [], "annotations": []})
         units[u["id"]] = row
         records[u["provision_id"]].units.append(row)
     ids = list(units)
-    for v in UnitVersion.objects.filter(unit_id__in=ids).order_by(_EARLIEST_FIRST, "id").values(
-        "unit_id", "text", "on_file", "effective_from", "effective_to", "status", "ambiguous", "ambiguous_until", "page"
+    for v in (
+        UnitVersion.objects.filter(unit_id__in=ids)
+        .order_by(_EARLIEST_FIRST, "id")
+        .values(
+            "unit_id",
+            "text",
+            "on_file",
+            "effective_from",
+            "effective_to",
+            "status",
+            "ambiguous",
+            "ambiguous_until",
+            "page",
+        )
     ):
         units[v["unit_id"]].versions.append(_Row(v))
-    for e in Event.objects.filter(unit_id__in=ids).order_by("order").values(
-        "unit_id", "kind", "date", "permanent", "subject", "new_label", "raw", "ambiguous"
+    for e in (
+        Event.objects.filter(unit_id__in=ids)
+        .order_by("order")
+        .values("unit_id", "kind", "date", "permanent", "subject", "new_label", "raw", "ambiguous")
     ):
         units[e["unit_id"]].events.append(_Row(e))
-    for a in Annotation.objects.filter(unit_id__in=ids).order_by("id").values("unit_id", "kind", "text"):
+    for a in (
+        Annotation.objects.filter(unit_id__in=ids).order_by("id").values("unit_id", "kind", "text")
+    ):
         units[a["unit_id"]].annotations.append(_Row(a))
     return [records[pk] for pk in pks if pk in records]
 
@@ -170,7 +200,9 @@ def _version_on(versions: list[Any], day: dt.date) -> UnitVersion | None:
     return None
 
 
-def provision_state(provision: ProvisionRecord, *, as_of: dt.date, include_proposed: bool = False) -> ProvisionState:
+def provision_state(
+    provision: ProvisionRecord, *, as_of: dt.date, include_proposed: bool = False
+) -> ProvisionState:
     """What the provision said on `as_of`, unit by unit, under the label it had that day.
 
     A unit whose text then in force is in no source says so (state not_on_file) rather than
@@ -181,7 +213,9 @@ def provision_state(provision: ProvisionRecord, *, as_of: dt.date, include_propo
     current = _current_citation(provision)
     label = (on_date or current).label
     units = list(provision.units)
-    section_versions = [v for v in units[0].versions if v.status != Status.PROPOSED] if units else []
+    section_versions = (
+        [v for v in units[0].versions if v.status != Status.PROPOSED] if units else []
+    )
     starts = [v.effective_from for v in section_versions]
     start = None if not starts or None in starts else min(s for s in starts if s)
     citation_starts = [c.effective_from for c in provision.citations if c.status == Status.ADOPTED]
@@ -196,42 +230,78 @@ def provision_state(provision: ProvisionRecord, *, as_of: dt.date, include_propo
         state = "proposed"
     elif start is not None and as_of < start:
         state = "not_in_force"
-        warnings.append(f"{label} was not yet in force on {as_of.isoformat()}; it took effect on {start.isoformat()}.")
+        warnings.append(
+            f"{label} was not yet in force on {as_of.isoformat()}; it took effect on {start.isoformat()}."
+        )
     else:
         state = "in_force"
     if undated:
-        warnings.append("The source gives no dates for this provision (undated): it is shown as published.")
+        warnings.append(
+            "The source gives no dates for this provision (undated): it is shown as published."
+        )
     unit_states = tuple(
-        _unit_state(unit, label, as_of, state, include_proposed or not adopted_exists) for unit in units
+        _unit_state(unit, label, as_of, state, include_proposed or not adopted_exists)
+        for unit in units
     )
     for u in unit_states:
         if u.state == "not_on_file" and state == "in_force":
-            warnings.append(f"{u.citation}: the text in force on {as_of.isoformat()} is not on file.")
+            warnings.append(
+                f"{u.citation}: the text in force on {as_of.isoformat()} is not on file."
+            )
         warnings.extend(f"{u.citation}: {w}" for w in u.warnings if state == "in_force")
     text = "\n".join(
         f"{_unit_prefix(u.path)}{u.text if u.text is not None else _placeholder(u)}".strip()
-        for u in unit_states if u.state != "not_in_force"
+        for u in unit_states
+        if u.state != "not_in_force"
     )
     others = tuple(
-        {"label": c.label, "effective_from": c.effective_from, "effective_to": c.effective_to, "status": c.status}
-        for c in provision.citations if c.label != label
+        {
+            "label": c.label,
+            "effective_from": c.effective_from,
+            "effective_to": c.effective_to,
+            "status": c.status,
+        }
+        for c in provision.citations
+        if c.label != label
     )
     return ProvisionState(
-        id=provision.pk, key=provision.key, jurisdiction=provision.jurisdiction,
-        instrument=provision.instrument, citation=label, current_citation=current.label,
-        title=provision.title, as_of=as_of, state=state,
+        id=provision.pk,
+        key=provision.key,
+        jurisdiction=provision.jurisdiction,
+        instrument=provision.instrument,
+        citation=label,
+        current_citation=current.label,
+        title=provision.title,
+        as_of=as_of,
+        state=state,
         status=Status.PROPOSED if state == "proposed" else Status.ADOPTED,
-        effective_from=start, effective_to=None, undated=undated, text=text, units=unit_states,
+        effective_from=start,
+        effective_to=None,
+        undated=undated,
+        text=text,
+        units=unit_states,
         citations=tuple(
-            CitationState(c.label, c.effective_from, c.effective_to, c.status) for c in provision.citations
+            CitationState(c.label, c.effective_from, c.effective_to, c.status)
+            for c in provision.citations
         ),
         notes=tuple(
-            {"unit": unit.path, "kind": e.kind, "date": e.date, "permanent": e.permanent, "subject": e.subject,
-             "new_label": e.new_label, "raw": e.raw, "ambiguous": e.ambiguous}
-            for unit in units for e in unit.events
+            {
+                "unit": unit.path,
+                "kind": e.kind,
+                "date": e.date,
+                "permanent": e.permanent,
+                "subject": e.subject,
+                "new_label": e.new_label,
+                "raw": e.raw,
+                "ambiguous": e.ambiguous,
+            }
+            for unit in units
+            for e in unit.events
         ),
         annotations=tuple(
-            {"unit": unit.path, "kind": a.kind, "text": a.text} for unit in units for a in unit.annotations
+            {"unit": unit.path, "kind": a.kind, "text": a.text}
+            for unit in units
+            for a in unit.annotations
         ),
         warnings=tuple(warnings),
         other_meanings=others,
@@ -243,33 +313,68 @@ def _unit_prefix(path: str) -> str:
 
 
 def _placeholder(u: UnitState) -> str:
-    return f"[text in force on this date not on file; on file from {u.effective_to or 'a later date'}]"
+    return (
+        f"[text in force on this date not on file; on file from {u.effective_to or 'a later date'}]"
+    )
 
 
-def _unit_state(unit: Any, label: str, as_of: dt.date, provision_state: str, proposed: bool) -> UnitState:
+def _unit_state(
+    unit: Any, label: str, as_of: dt.date, provision_state: str, proposed: bool
+) -> UnitState:
     versions = list(unit.versions)
     citation = f"{label}{unit.path}"
     if proposed:
         draft = next((v for v in versions if v.status == Status.PROPOSED), None)
         if draft is not None:
-            return UnitState(unit.path, citation, draft.text, "proposed", None, None, Status.PROPOSED, draft.page, ())
+            return UnitState(
+                unit.path,
+                citation,
+                draft.text,
+                "proposed",
+                None,
+                None,
+                Status.PROPOSED,
+                draft.page,
+                (),
+            )
     version = _version_on(versions, as_of)
     if provision_state == "not_in_force" or version is None:
         later = next((v for v in versions if v.status != Status.PROPOSED), None)
         return UnitState(
-            unit.path, citation, None, "not_in_force", later.effective_from if later else None, None,
-            "", None, (),
+            unit.path,
+            citation,
+            None,
+            "not_in_force",
+            later.effective_from if later else None,
+            None,
+            "",
+            None,
+            (),
         )
     if not version.on_file:
         return UnitState(
-            unit.path, citation, None, "not_on_file", version.effective_from, version.effective_to,
-            version.status, None, (),
+            unit.path,
+            citation,
+            None,
+            "not_on_file",
+            version.effective_from,
+            version.effective_to,
+            version.status,
+            None,
+            (),
         )
     uncertain = version.ambiguous and version.ambiguous_until and as_of < version.ambiguous_until
     warnings = (version.ambiguous,) if uncertain else ()
     return UnitState(
-        unit.path, citation, version.text, "in_force", version.effective_from, version.effective_to,
-        version.status, version.page, warnings,
+        unit.path,
+        citation,
+        version.text,
+        "in_force",
+        version.effective_from,
+        version.effective_to,
+        version.status,
+        version.page,
+        warnings,
     )
 
 
@@ -282,7 +387,9 @@ class Resolution:
     """Every provision the label has named, with its period: for a label reused over time."""
 
 
-def citation_resolve(*, jurisdiction: str, citation: str, as_of: dt.date | None, today: dt.date) -> Resolution:
+def citation_resolve(
+    *, jurisdiction: str, citation: str, as_of: dt.date | None, today: dt.date
+) -> Resolution:
     """The provision a citation names on `as_of` (on `today` when no date is given).
 
     A label reused over time (30-832) picks the provision that bore it on the date; a label no
@@ -300,7 +407,11 @@ def citation_resolve(*, jurisdiction: str, citation: str, as_of: dt.date | None,
     if not rows:
         raise UnknownCitation(jurisdiction, citation)
     day = as_of or today
-    covering = [c for c in rows if c.status == Status.ADOPTED and _covers(c.effective_from, c.effective_to, day)]
+    covering = [
+        c
+        for c in rows
+        if c.status == Status.ADOPTED and _covers(c.effective_from, c.effective_to, day)
+    ]
 
     def distance(c: Citation) -> int:
         if c.status == Status.PROPOSED:
@@ -313,8 +424,14 @@ def citation_resolve(*, jurisdiction: str, citation: str, as_of: dt.date | None,
 
     chosen = covering[0] if covering else min(rows, key=distance)
     meanings = tuple(
-        {"provision": c.provision_id, "title": c.provision.title, "label": c.label,
-         "effective_from": c.effective_from, "effective_to": c.effective_to, "status": c.status}
+        {
+            "provision": c.provision_id,
+            "title": c.provision.title,
+            "label": c.label,
+            "effective_from": c.effective_from,
+            "effective_to": c.effective_to,
+            "status": c.status,
+        }
         for c in rows
     )
     return Resolution(chosen.provision, path, chosen.label, meanings)
@@ -356,7 +473,9 @@ def provision_record_history(provision: Provision, *, limit: int = 500) -> list[
 
     This is record time (edits to the knowledge base), not valid time (when the text was law).
     """
-    unit_ids = list(Unit.history.filter(provision_id=provision.pk).values_list("id", flat=True).distinct())
+    unit_ids = list(
+        Unit.history.filter(provision_id=provision.pk).values_list("id", flat=True).distinct()
+    )
     sources = [
         ("provision", Provision.history.filter(id=provision.pk)),
         ("citation", Citation.history.filter(provision_id=provision.pk)),
@@ -373,11 +492,17 @@ def provision_record_history(provision: Provision, *, limit: int = 500) -> list[
                 previous = row.prev_record
                 if previous is not None:
                     changed = tuple(c.field for c in row.diff_against(previous).changes)
-            records.append(Record(
-                model=model, object=str(row.instance), change=_CHANGE[row.history_type], date=row.history_date,
-                user=row.history_user.get_username() if row.history_user else None,
-                reason=row.history_change_reason, fields=changed,
-            ))
+            records.append(
+                Record(
+                    model=model,
+                    object=str(row.instance),
+                    change=_CHANGE[row.history_type],
+                    date=row.history_date,
+                    user=row.history_user.get_username() if row.history_user else None,
+                    reason=row.history_change_reason,
+                    fields=changed,
+                )
+            )
     records.sort(key=lambda r: r.date, reverse=True)
     return records[:limit]
 
@@ -396,10 +521,16 @@ def provision_by_citation(*, jurisdiction: str, label: str) -> Provision:
 
     :raises UnknownCitation: no provision of the jurisdiction bears it today.
     """
-    found = Citation.objects.filter(
-        label=label, status=Status.ADOPTED, effective_to__isnull=True,
-        provision__instrument__jurisdiction__code=jurisdiction,
-    ).select_related("provision").first()
+    found = (
+        Citation.objects.filter(
+            label=label,
+            status=Status.ADOPTED,
+            effective_to__isnull=True,
+            provision__instrument__jurisdiction__code=jurisdiction,
+        )
+        .select_related("provision")
+        .first()
+    )
     if found is None:
         raise UnknownCitation(jurisdiction, label)
     return found.provision

@@ -1,5 +1,6 @@
 """Writes to the rule text. Every write saves one object at a time so django-simple-history
 records who made it and why."""
+
 from __future__ import annotations
 
 import re
@@ -62,15 +63,23 @@ class IngestReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "source": self.source, "kind": self.kind, "sections": self.sections, "units": self.units,
-            "dates": self.dates, "created": self.created, "updated": self.updated,
-            "unplaced": self.unplaced, "remarks": self.remarks,
+            "source": self.source,
+            "kind": self.kind,
+            "sections": self.sections,
+            "units": self.units,
+            "dates": self.dates,
+            "created": self.created,
+            "updated": self.updated,
+            "unplaced": self.unplaced,
+            "remarks": self.remarks,
         }
 
 
 def ingest_user() -> Any:
     """The account ingestion is recorded under when no person is named."""
-    user, _ = get_user_model().objects.get_or_create(username=INGEST_USERNAME, defaults={"is_active": False})
+    user, _ = get_user_model().objects.get_or_create(
+        username=INGEST_USERNAME, defaults={"is_active": False}
+    )
     return user
 
 
@@ -95,7 +104,9 @@ class _Writer:
         obj._change_reason = self.reason  # type: ignore[attr-defined]
         self._clean(obj)
         obj.save()
-        self.report.count(self.report.created if created else self.report.updated, type(obj).__name__)
+        self.report.count(
+            self.report.created if created else self.report.updated, type(obj).__name__
+        )
 
     def create_later(self, obj: models.Model) -> None:
         self._clean(obj)
@@ -103,8 +114,12 @@ class _Writer:
 
     def flush(self) -> None:
         for model, objs in self.pending.items():
-            bulk_create_with_history(objs, model, default_user=self.user, default_change_reason=self.reason)
-            self.report.created[model.__name__] = self.report.created.get(model.__name__, 0) + len(objs)
+            bulk_create_with_history(
+                objs, model, default_user=self.user, default_change_reason=self.reason
+            )
+            self.report.created[model.__name__] = self.report.created.get(model.__name__, 0) + len(
+                objs
+            )
         self.pending = {}
 
     def change(self, obj: models.Model, values: dict[str, Any]) -> None:
@@ -114,7 +129,9 @@ class _Writer:
                 setattr(obj, k, values[k])
             self.save(obj, created=False)
 
-    def upsert(self, model: type[models.Model], lookup: dict[str, Any], values: dict[str, Any]) -> Any:
+    def upsert(
+        self, model: type[models.Model], lookup: dict[str, Any], values: dict[str, Any]
+    ) -> Any:
         obj = model.objects.filter(**lookup).first()
         if obj is None:
             obj = model(**lookup, **values)
@@ -142,7 +159,9 @@ def source_ingest(
     try:
         source = read_source(name, data)
         scheme = Scheme(instrument.citation_scheme)
-        doc = structure(source.blocks, scheme, own_line_notes(instrument.jurisdiction.code, instrument.slug))
+        doc = structure(
+            source.blocks, scheme, own_line_notes(instrument.jurisdiction.code, instrument.slug)
+        )
         check_instrument(doc, instrument.jurisdiction.code, instrument.slug, scheme, name)
     except SourceError as exc:
         raise IngestError(str(exc)) from exc
@@ -166,16 +185,24 @@ def source_ingest(
                 _write_proposed(writer, instrument, document, timeline, number)
             else:
                 _write_adopted(writer, instrument, document, timeline, number)
-        summary = {k: v for k, v in report.as_dict().items() if k in {"sections", "units", "dates", "unplaced"}}
+        summary = {
+            k: v
+            for k, v in report.as_dict().items()
+            if k in {"sections", "units", "dates", "unplaced"}
+        }
         if document.report != summary:
             document.report = summary
             writer.save(document, created=False)
     return report
 
 
-def _provision_for(instrument: Instrument, labels: list[str], status: str, *, current: bool = False) -> Provision | None:
+def _provision_for(
+    instrument: Instrument, labels: list[str], status: str, *, current: bool = False
+) -> Provision | None:
     """The provision cited by one of `labels` (with `current`, only by the label it has today)."""
-    citations = Citation.objects.filter(provision__instrument=instrument, label__in=labels, status=status)
+    citations = Citation.objects.filter(
+        provision__instrument=instrument, label__in=labels, status=status
+    )
     if current:
         citations = citations.filter(effective_to__isnull=True)
     found = citations.select_related("provision").first()
@@ -183,39 +210,63 @@ def _provision_for(instrument: Instrument, labels: list[str], status: str, *, cu
 
 
 def _write_adopted(
-    writer: _Writer, instrument: Instrument, document: SourceDocument, timeline: SectionTimeline, order: int
+    writer: _Writer,
+    instrument: Instrument,
+    document: SourceDocument,
+    timeline: SectionTimeline,
+    order: int,
 ) -> None:
     section = timeline.section
     provision = _provision_for(instrument, [section.label], Status.ADOPTED, current=True)
     if provision is None:
         key = slugify(f"{instrument.jurisdiction.code}-{instrument.slug}-{section.label}")
-        provision = writer.upsert(Provision, {"key": key}, {"instrument": instrument, "title": section.title, "order": order})
+        provision = writer.upsert(
+            Provision,
+            {"key": key},
+            {"instrument": instrument, "title": section.title, "order": order},
+        )
     else:
         writer.upsert(Provision, {"pk": provision.pk}, {"title": section.title, "order": order})
     for period in timeline.citations:
         writer.upsert(
             Citation,
             {"provision": provision, "label": period.label, "status": Status.ADOPTED},
-            {"effective_from": period.effective_from, "effective_to": period.effective_to, "basis": period.basis},
+            {
+                "effective_from": period.effective_from,
+                "effective_to": period.effective_to,
+                "basis": period.basis,
+            },
         )
     _write_units(writer, provision, document, timeline, proposed=False)
 
 
 def _write_proposed(
-    writer: _Writer, instrument: Instrument, document: SourceDocument, timeline: SectionTimeline, order: int
+    writer: _Writer,
+    instrument: Instrument,
+    document: SourceDocument,
+    timeline: SectionTimeline,
+    order: int,
 ) -> None:
     section = timeline.section
     current = _LEGACY_PREFIX.sub("30-", section.label)
-    provision = _provision_for(instrument, [section.label, current], Status.ADOPTED) or _provision_for(
-        instrument, [section.label], Status.PROPOSED
-    )
+    provision = _provision_for(
+        instrument, [section.label, current], Status.ADOPTED
+    ) or _provision_for(instrument, [section.label], Status.PROPOSED)
     if provision is None:
         key = slugify(f"{instrument.jurisdiction.code}-{instrument.slug}-{section.label}-proposed")
-        provision = writer.upsert(Provision, {"key": key}, {"instrument": instrument, "title": section.title, "order": order})
+        provision = writer.upsert(
+            Provision,
+            {"key": key},
+            {"instrument": instrument, "title": section.title, "order": order},
+        )
     writer.upsert(
         Citation,
         {"provision": provision, "label": section.label, "status": Status.PROPOSED},
-        {"effective_from": None, "effective_to": None, "basis": f"label of the proposed text in {document.name}"},
+        {
+            "effective_from": None,
+            "effective_to": None,
+            "basis": f"label of the proposed text in {document.name}",
+        },
     )
     if current != section.label:
         timeline.section.remarks.append(
@@ -225,7 +276,12 @@ def _write_proposed(
 
 
 def _write_units(
-    writer: _Writer, provision: Provision, document: SourceDocument, timeline: SectionTimeline, *, proposed: bool
+    writer: _Writer,
+    provision: Provision,
+    document: SourceDocument,
+    timeline: SectionTimeline,
+    *,
+    proposed: bool,
 ) -> None:
     """Units of the section and, per unit, its versions, events and annotations: each set loaded
     once, compared in memory, and written only where it differs."""
@@ -240,7 +296,9 @@ def _write_units(
     for v in UnitVersion.objects.filter(unit__provision=provision).select_related("source"):
         versions.setdefault(v.unit_id, []).append(v)
     events = {(e.unit_id, e.order): e for e in Event.objects.filter(unit__provision=provision)}
-    annotations = {(a.unit_id, a.kind, a.text) for a in Annotation.objects.filter(unit__provision=provision)}
+    annotations = {
+        (a.unit_id, a.kind, a.text) for a in Annotation.objects.filter(unit__provision=provision)
+    }
     for order, tl in enumerate(timeline.units):
         unit = units[tl.unit.label]
         writer.change(unit, {"order": order})
@@ -251,11 +309,17 @@ def _write_units(
             for remark in _write_versions(writer, unit, document, tl, own_versions):
                 if (unit.pk, AnnotationKind.SOURCE_DEFECT, remark) not in annotations:
                     annotations.add((unit.pk, AnnotationKind.SOURCE_DEFECT, remark))
-                    writer.create_later(Annotation(unit=unit, kind=AnnotationKind.SOURCE_DEFECT, text=remark))
+                    writer.create_later(
+                        Annotation(unit=unit, kind=AnnotationKind.SOURCE_DEFECT, text=remark)
+                    )
             for number, ue in enumerate(tl.events):
                 values = {
-                    "kind": kind_of(ue.event), "date": ue.event.date, "subject": ue.event.subject,
-                    "new_label": ue.event.new_label, "raw": ue.event.raw, "permanent": ue.event.permanent,
+                    "kind": kind_of(ue.event),
+                    "date": ue.event.date,
+                    "subject": ue.event.subject,
+                    "new_label": ue.event.new_label,
+                    "raw": ue.event.raw,
+                    "permanent": ue.event.permanent,
                     "ambiguous": ue.ambiguous,
                 }
                 known = events.get((unit.pk, number))
@@ -270,7 +334,9 @@ def _write_units(
     writer.flush()
 
 
-def _annotations(tl: Any, section: ParsedSection, section_remarks: list[str]) -> list[tuple[str, str]]:
+def _annotations(
+    tl: Any, section: ParsedSection, section_remarks: list[str]
+) -> list[tuple[str, str]]:
     """Source defects and ambiguities to record on a unit (whole-section ones on the section's unit)."""
     remarks = list(tl.unit.remarks)
     notes = [placed.note for placed in tl.unit.notes]
@@ -278,13 +344,18 @@ def _annotations(tl: Any, section: ParsedSection, section_remarks: list[str]) ->
         remarks += section.remarks + section_remarks
         notes += section.history
     out = [
-        (AnnotationKind.AMBIGUITY if "ambiguous" in r else AnnotationKind.SOURCE_DEFECT, r) for r in remarks
+        (AnnotationKind.AMBIGUITY if "ambiguous" in r else AnnotationKind.SOURCE_DEFECT, r)
+        for r in remarks
     ]
     out += [(AnnotationKind.SOURCE_DEFECT, f"{d}: {n.raw}") for n in notes for d in n.defects]
     out += [
-        (AnnotationKind.AMBIGUITY, f"the reach of the note {placed.note.raw!r} is not clear: it is kept on "
-         f"{tl.unit.label or 'the section'} and may cover only part of it")
-        for placed in tl.unit.notes if placed.ambiguous
+        (
+            AnnotationKind.AMBIGUITY,
+            f"the reach of the note {placed.note.raw!r} is not clear: it is kept on "
+            f"{tl.unit.label or 'the section'} and may cover only part of it",
+        )
+        for placed in tl.unit.notes
+        if placed.ambiguous
     ]
     return out
 
@@ -292,11 +363,19 @@ def _annotations(tl: Any, section: ParsedSection, section_remarks: list[str]) ->
 def _write_proposed_version(
     writer: _Writer, unit: Unit, document: SourceDocument, tl: Any, existing: list[UnitVersion]
 ) -> None:
-    values = {"text": tl.unit.text, "on_file": True, "effective_to": None, "source": document,
-              "page": tl.unit.page, "line": tl.unit.line}
+    values = {
+        "text": tl.unit.text,
+        "on_file": True,
+        "effective_to": None,
+        "source": document,
+        "page": tl.unit.page,
+        "line": tl.unit.line,
+    }
     known = next((v for v in existing if v.status == Status.PROPOSED), None)
     if known is None:
-        writer.create_later(UnitVersion(unit=unit, status=Status.PROPOSED, effective_from=None, **values))
+        writer.create_later(
+            UnitVersion(unit=unit, status=Status.PROPOSED, effective_from=None, **values)
+        )
     else:
         writer.change(known, values)
 
@@ -314,12 +393,22 @@ def _write_versions(
         known = known_by_start.get(period.effective_from)
         if known is not None and known.on_file and not period.on_file:
             # An earlier source gave the words of a period this source only dates: keep them.
-            writer.change(known, {"effective_to": period.effective_to, "status": status, "ambiguous": period.ambiguous,
-                                  "ambiguous_until": period.ambiguous_until})
+            writer.change(
+                known,
+                {
+                    "effective_to": period.effective_to,
+                    "status": status,
+                    "ambiguous": period.ambiguous,
+                    "ambiguous_until": period.ambiguous_until,
+                },
+            )
             continue
         values: dict[str, Any] = {
-            "effective_to": period.effective_to, "status": status, "on_file": period.on_file,
-            "ambiguous": period.ambiguous, "ambiguous_until": period.ambiguous_until,
+            "effective_to": period.effective_to,
+            "status": status,
+            "on_file": period.on_file,
+            "ambiguous": period.ambiguous,
+            "ambiguous_until": period.ambiguous_until,
             "text": text if period.on_file else "",
         }
         if period.on_file:
@@ -336,7 +425,9 @@ def _write_versions(
                     f"form; the text form is kept. PDF: {_excerpt(text, known.text)!r}"
                 )
         if known is None:
-            writer.create_later(UnitVersion(unit=unit, effective_from=period.effective_from, **values))
+            writer.create_later(
+                UnitVersion(unit=unit, effective_from=period.effective_from, **values)
+            )
         else:
             writer.change(known, values)
     return remarks
@@ -345,15 +436,21 @@ def _write_versions(
 def _text_form_prevails(known: UnitVersion | None, document: SourceDocument, text: str) -> bool:
     """A PDF does not overwrite words the text form of the same instrument put on file."""
     return (
-        known is not None and known.on_file and known.text != text and document.kind == SourceKind.PDF
-        and known.source is not None and known.source.kind == SourceKind.TEXT
+        known is not None
+        and known.on_file
+        and known.text != text
+        and document.kind == SourceKind.PDF
+        and known.source is not None
+        and known.source.kind == SourceKind.TEXT
         and known.source.instrument_id == document.instrument_id
     )
 
 
 def _excerpt(text: str, other: str) -> str:
     """Where `text` first departs from `other`, with a little context."""
-    at = next((i for i, (a, b) in enumerate(zip(text, other)) if a != b), min(len(text), len(other)))
+    at = next(
+        (i for i, (a, b) in enumerate(zip(text, other, strict=False)) if a != b), min(len(text), len(other))
+    )
     return text[max(0, at - 30) : at + 50]
 
 
@@ -362,14 +459,20 @@ def instrument_for(jurisdiction: str, instrument: str) -> Instrument:
 
     :raises DomainError: no such instrument; the message lists the ones there are.
     """
-    candidates = Instrument.objects.select_related("jurisdiction").filter(jurisdiction__code=jurisdiction)
-    found = candidates.filter(models.Q(name__iexact=instrument) | models.Q(slug=slugify(instrument))).first()
+    candidates = Instrument.objects.select_related("jurisdiction").filter(
+        jurisdiction__code=jurisdiction
+    )
+    found = candidates.filter(
+        models.Q(name__iexact=instrument) | models.Q(slug=slugify(instrument))
+    ).first()
     if found is None:
         names = ", ".join(f'"{i.name}"' for i in candidates) or "none (unknown jurisdiction)"
-        raise DomainError("unknown_instrument", f"No instrument {instrument!r} in {jurisdiction}; there are: {names}.", 404)
+        raise DomainError(
+            "unknown_instrument",
+            f"No instrument {instrument!r} in {jurisdiction}; there are: {names}.",
+            404,
+        )
     return found
-
-
 
 
 def annotations_apply(*, entries: list[dict[str, str]], user: Any = None) -> int:
@@ -384,11 +487,18 @@ def annotations_apply(*, entries: list[dict[str, str]], user: Any = None) -> int
     writer = _Writer(report, user or ingest_user(), "reviewed annotation")
     with transaction.atomic():
         for entry in entries:
-            provision = provision_by_citation(jurisdiction=entry["jurisdiction"], label=entry["citation"])
+            provision = provision_by_citation(
+                jurisdiction=entry["jurisdiction"], label=entry["citation"]
+            )
             unit = Unit.objects.filter(provision=provision, path=entry.get("unit", "")).first()
             if unit is None:
                 raise DomainError(
-                    "unknown_unit", f"{entry['citation']} has no unit {entry.get('unit')!r}; check fixtures/annotations.yaml."
+                    "unknown_unit",
+                    f"{entry['citation']} has no unit {entry.get('unit')!r}; check fixtures/annotations.yaml.",
                 )
-            writer.upsert(Annotation, {"unit": unit, "kind": entry["kind"], "text": " ".join(entry["text"].split())}, {})
+            writer.upsert(
+                Annotation,
+                {"unit": unit, "kind": entry["kind"], "text": " ".join(entry["text"].split())},
+                {},
+            )
     return report.created.get("Annotation", 0)

@@ -1,4 +1,5 @@
 """Shapes of the rule-text API. Output serializers read the frozen results of regs.selectors."""
+
 from __future__ import annotations
 
 from rest_framework import serializers
@@ -8,10 +9,18 @@ class PointInTimeQuery(serializers.Serializer):
     """Query parameters shared by the point-in-time reads."""
 
     jurisdiction = serializers.CharField(required=False, help_text="Jurisdiction code, e.g. US-CO.")
-    instrument = serializers.CharField(required=False, help_text='Instrument name or slug, e.g. "Rule 8".')
-    citation = serializers.CharField(required=False, help_text="A label, old or new: 30-899.23, 30-834.23(3).")
-    as_of = serializers.DateField(required=False, help_text="Valid-time date (YYYY-MM-DD); today if omitted.")
-    q = serializers.CharField(required=False, help_text="Words that must all appear in the title or text.")
+    instrument = serializers.CharField(
+        required=False, help_text='Instrument name or slug, e.g. "Rule 8".'
+    )
+    citation = serializers.CharField(
+        required=False, help_text="A label, old or new: 30-899.23, 30-834.23(3)."
+    )
+    as_of = serializers.DateField(
+        required=False, help_text="Valid-time date (YYYY-MM-DD); today if omitted."
+    )
+    q = serializers.CharField(
+        required=False, help_text="Words that must all appear in the title or text."
+    )
     include_proposed = serializers.BooleanField(required=False, default=False)
 
 
@@ -85,7 +94,9 @@ class MeaningSerializer(serializers.Serializer):
 class ResolutionSerializer(serializers.Serializer):
     provision = serializers.IntegerField(source="provision.pk")
     title = serializers.CharField(source="provision.title")
-    citation = serializers.CharField(help_text="Label on the date plus the subsection path asked for.")
+    citation = serializers.CharField(
+        help_text="Label on the date plus the subsection path asked for."
+    )
     current_citation = serializers.CharField()
     as_of = serializers.DateField()
     meanings = MeaningSerializer(many=True)

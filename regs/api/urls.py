@@ -1,4 +1,5 @@
 """Registers the rule-text API on the /api/v1/ router; see pitboss/urls.py."""
+
 from __future__ import annotations
 
 from django.urls import path

@@ -1,4 +1,5 @@
 """Read-only API of the rule text at a point in time. Views parse the query and call selectors."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -33,10 +34,14 @@ def _today() -> dt.date:
 _PARAMS = [
     OpenApiParameter("jurisdiction", str, description="Jurisdiction code, e.g. US-CO."),
     OpenApiParameter("instrument", str, description='Instrument name or slug, e.g. "Rule 8".'),
-    OpenApiParameter("citation", str, description="A label, old or new: 30-899.23, 47.1-834.23, 28(g)."),
+    OpenApiParameter(
+        "citation", str, description="A label, old or new: 30-899.23, 47.1-834.23, 28(g)."
+    ),
     OpenApiParameter("as_of", dt.date, description="Valid-time date; today if omitted."),
     OpenApiParameter("q", str, description="Words that must all appear in the title or text."),
-    OpenApiParameter("include_proposed", bool, description="Show proposed text where there is one."),
+    OpenApiParameter(
+        "include_proposed", bool, description="Show proposed text where there is one."
+    ),
 ]
 
 
@@ -54,20 +59,29 @@ class ProvisionViewSet(viewsets.GenericViewSet):
         if query.get("citation"):
             if not query.get("jurisdiction"):
                 raise DomainError(
-                    "jurisdiction_required", "Give ?jurisdiction= with ?citation= (a label means different "
-                    "things in different jurisdictions).", fields={"jurisdiction": "required with citation"},
+                    "jurisdiction_required",
+                    "Give ?jurisdiction= with ?citation= (a label means different "
+                    "things in different jurisdictions).",
+                    fields={"jurisdiction": "required with citation"},
                 )
             found = selectors.citation_resolve(
-                jurisdiction=query["jurisdiction"], citation=query["citation"], as_of=as_of, today=_today()
+                jurisdiction=query["jurisdiction"],
+                citation=query["citation"],
+                as_of=as_of,
+                today=_today(),
             )
             pks: Any = [found.provision.pk]
         else:
             pks = selectors.provisions_search(
-                jurisdiction=query.get("jurisdiction"), instrument=query.get("instrument"), q=query.get("q")
+                jurisdiction=query.get("jurisdiction"),
+                instrument=query.get("instrument"),
+                q=query.get("q"),
             ).values_list("pk", flat=True)
         page = self.paginate_queryset(pks)
         states = [
-            selectors.provision_state(record, as_of=as_of, include_proposed=query["include_proposed"])
+            selectors.provision_state(
+                record, as_of=as_of, include_proposed=query["include_proposed"]
+            )
             for record in selectors.provision_records(list(page or []))
         ]
         return self.get_paginated_response(s.ProvisionStateSerializer(states, many=True).data)
@@ -79,7 +93,9 @@ class ProvisionViewSet(viewsets.GenericViewSet):
         if not records:
             raise Http404
         state = selectors.provision_state(
-            records[0], as_of=query.get("as_of") or _today(), include_proposed=query["include_proposed"]
+            records[0],
+            as_of=query.get("as_of") or _today(),
+            include_proposed=query["include_proposed"],
         )
         return Response(s.ProvisionStateSerializer(state).data)
 
@@ -88,14 +104,18 @@ class ProvisionViewSet(viewsets.GenericViewSet):
     def versions(self, request: Request, pk: str) -> Response:
         """Legal (valid-time) history: every version of every unit, with its period and source."""
         provision = get_object_or_404(Provision, pk=pk)
-        return Response(s.VersionSerializer(selectors.provision_versions(provision), many=True).data)
+        return Response(
+            s.VersionSerializer(selectors.provision_versions(provision), many=True).data
+        )
 
     @extend_schema(responses=s.RecordSerializer(many=True))
     @action(detail=True)
     def history(self, request: Request, pk: str) -> Response:
         """Record-time history: who changed the knowledge base's copy of this provision, and when."""
         provision = get_object_or_404(Provision, pk=pk)
-        return Response(s.RecordSerializer(selectors.provision_record_history(provision), many=True).data)
+        return Response(
+            s.RecordSerializer(selectors.provision_record_history(provision), many=True).data
+        )
 
 
 class CitationResolveView(APIView):
@@ -110,16 +130,28 @@ class CitationResolveView(APIView):
         if not query.get("jurisdiction") or not query.get("citation"):
             missing = [k for k in ("jurisdiction", "citation") if not query.get(k)]
             raise DomainError(
-                "missing_parameter", f"Give ?{missing[0]}= (e.g. ?jurisdiction=US-CO&citation=30-832).",
+                "missing_parameter",
+                f"Give ?{missing[0]}= (e.g. ?jurisdiction=US-CO&citation=30-832).",
                 fields={k: "required" for k in missing},
             )
         as_of = query.get("as_of") or _today()
         found = selectors.citation_resolve(
-            jurisdiction=query["jurisdiction"], citation=query["citation"], as_of=as_of, today=_today()
+            jurisdiction=query["jurisdiction"],
+            citation=query["citation"],
+            as_of=as_of,
+            today=_today(),
         )
-        state = selectors.provision_state(selectors.provision_records([found.provision.pk])[0], as_of=as_of)
-        return Response(s.ResolutionSerializer({
-            "provision": found.provision, "citation": f"{state.citation}{found.path}",
-            "current_citation": f"{state.current_citation}{found.path}", "as_of": as_of,
-            "meanings": found.meanings,
-        }).data)
+        state = selectors.provision_state(
+            selectors.provision_records([found.provision.pk])[0], as_of=as_of
+        )
+        return Response(
+            s.ResolutionSerializer(
+                {
+                    "provision": found.provision,
+                    "citation": f"{state.citation}{found.path}",
+                    "current_citation": f"{state.current_citation}{found.path}",
+                    "as_of": as_of,
+                    "meanings": found.meanings,
+                }
+            ).data
+        )

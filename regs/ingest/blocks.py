@@ -1,4 +1,5 @@
 """The block stream both readers produce: what a regulation says, in reading order, without layout."""
+
 from __future__ import annotations
 
 import re
@@ -35,7 +36,9 @@ def normalise(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def row_block(cells: list[str], *, page: int | None = None, line: int | None = None) -> Block | None:
+def row_block(
+    cells: list[str], *, page: int | None = None, line: int | None = None
+) -> Block | None:
     """A table row from its cells; empty cells are dropped (the PDF cannot show them)."""
     kept = tuple(c for c in (normalise(c) for c in cells) if c)
     if not kept:

@@ -1,4 +1,5 @@
 """Compare what two source forms of one regulation say, unit by unit (text form against PDF)."""
+
 from __future__ import annotations
 
 from .structure import ParsedDocument
@@ -13,7 +14,8 @@ def fingerprint(doc: ParsedDocument) -> Fingerprint:
     for section in doc.sections:
         for tl in section_timeline(section).units:
             events = tuple(
-                (kind_of(e.event), str(e.event.date), e.event.subject, e.event.new_label) for e in tl.events
+                (kind_of(e.event), str(e.event.date), e.event.subject, e.event.new_label)
+                for e in tl.events
             )
             out[(section.label, tl.unit.label)] = (tl.unit.text, events)
     return out
@@ -27,8 +29,13 @@ def differences(a: ParsedDocument, b: ParsedDocument) -> list[str]:
     for key in fa.keys() & fb.keys():
         (text_a, events_a), (text_b, events_b) = fa[key], fb[key]
         if text_a != text_b:
-            at = next((i for i, (x, y) in enumerate(zip(text_a, text_b)) if x != y), min(len(text_a), len(text_b)))
-            lines.append(f"text differs in {key} at {at}: {text_a[at - 20:at + 40]!r} vs {text_b[at - 20:at + 40]!r}")
+            at = next(
+                (i for i, (x, y) in enumerate(zip(text_a, text_b, strict=False)) if x != y),
+                min(len(text_a), len(text_b)),
+            )
+            lines.append(
+                f"text differs in {key} at {at}: {text_a[at - 20 : at + 40]!r} vs {text_b[at - 20 : at + 40]!r}"
+            )
         if events_a != events_b:
             lines.append(f"events differ in {key}: {events_a} vs {events_b}")
     return sorted(lines)

@@ -19,6 +19,7 @@ amended, …" renumbers and amends 30-817); a bare "Amended 12/15/17" is about t
 on (subject ""). Source defects (a duplicated fragment, a missing parenthesis, clauses run together)
 are parsed through and reported in `Note.defects`, never silently fixed.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -212,8 +213,16 @@ class _NoteParser:
             return self.clause_label.text, start
         return ("" if bare else self.last_subject), token.start
 
-    def _add(self, start: int, end: int, kind: EventKind, date: datetime.date | None,
-             permanent: bool | None, subject: str, new_label: str = "") -> None:
+    def _add(
+        self,
+        start: int,
+        end: int,
+        kind: EventKind,
+        date: datetime.date | None,
+        permanent: bool | None,
+        subject: str,
+        new_label: str = "",
+    ) -> None:
         event = DateEvent(kind, date, permanent, subject, new_label, self.raw[start:end])
         self.events.append((start, event))
 
@@ -265,7 +274,7 @@ class _NoteParser:
             return
         if self.previous is not None and self.previous.kind == "date":
             self.defects.append(
-                f"no separator between clauses: {self.raw[self.previous.start:token.end]!r}"
+                f"no separator between clauses: {self.raw[self.previous.start : token.end]!r}"
             )
         self.clause_label = token
         self.label_used = False
@@ -308,25 +317,39 @@ class _NoteParser:
         self.qualifier = None
         self._reset_clause()
 
-    def _resolve(self, token: _Token, date: datetime.date | None, permanent: bool | None,
-                 *, temporary: bool = False) -> None:
+    def _resolve(
+        self,
+        token: _Token,
+        date: datetime.date | None,
+        permanent: bool | None,
+        *,
+        temporary: bool = False,
+    ) -> None:
         for pending in self.pending:
             kind = pending.kind
             if temporary and kind is EventKind.ADOPTED:
                 kind = EventKind.TEMPORARY  # "added, temp. 1/5/99"
-            self._add(pending.start, token.end, kind, date, permanent,
-                      pending.subject, pending.new_label)
+            self._add(
+                pending.start, token.end, kind, date, permanent, pending.subject, pending.new_label
+            )
         self.pending.clear()
 
     def _end_sentence(self) -> None:
         for pending in self.pending:
-            fragment = self.raw[pending.start:pending.end]
+            fragment = self.raw[pending.start : pending.end]
             self.defects.append(f"no date for {fragment!r}")
             # "added, perm." with no date: the note still says the adoption was permanent.
             perm = self.qualifier is not None and self.qualifier.kind == "perm"
             permanent = True if perm else None
-            self._add(pending.start, pending.end, pending.kind, None, permanent,
-                      pending.subject, pending.new_label)
+            self._add(
+                pending.start,
+                pending.end,
+                pending.kind,
+                None,
+                permanent,
+                pending.subject,
+                pending.new_label,
+            )
         self.pending.clear()
         self.qualifier = None
         self._reset_clause()
@@ -357,6 +380,7 @@ class _NoteParser:
 
 
 # --- parse_note -------------------------------------------------------------------------------
+
 
 def _match_close(text: str, close_at: int, lower: int = 0) -> int | None:
     """The index of the "(" that the ")" at `close_at` closes, or None if none does."""
@@ -390,8 +414,8 @@ def parse_note(raw: str) -> Note:
     defects: list[str] = []
     start = len(raw) - len(raw.lstrip())
     end = len(raw.rstrip())
-    if end > start and raw[end - 1] == "." and raw[start:end - 1].rstrip().endswith(")"):
-        end = len(raw[:end - 1].rstrip())
+    if end > start and raw[end - 1] == "." and raw[start : end - 1].rstrip().endswith(")"):
+        end = len(raw[: end - 1].rstrip())
     opens, closes = raw.count("("), raw.count(")")
     if opens != closes:
         defects.append(f"unbalanced parentheses: {opens} '(' and {closes} ')'")
@@ -409,7 +433,7 @@ def parse_note(raw: str) -> Note:
     # An unclosed "(" inside the body: a fragment printed twice, or a stray parenthesis.
     for stray in _unmatched_opens(raw, body_start, body_end):
         before = raw[body_start:stray].strip()
-        after = raw[stray + 1:body_end].lstrip()
+        after = raw[stray + 1 : body_end].lstrip()
         if before and after.lower().startswith(before.lower()):
             fragment = raw[start:stray].rstrip()
             defects.append(
@@ -417,7 +441,7 @@ def parse_note(raw: str) -> Note:
             )
             body_start = stray + 1
         else:
-            defects.append(f"stray '(' before {raw[stray + 1:stray + 21]!r}")
+            defects.append(f"stray '(' before {raw[stray + 1 : stray + 21]!r}")
     parser = _NoteParser(raw)
     parser.run(body_start, body_end)
     defects.extend(parser.defects)
@@ -492,7 +516,7 @@ def _paren_note_start(text: str) -> int | None:
             begin = match.start()
             if begin and not text[begin - 1].isspace():
                 continue
-            if _is_history(text[begin:end]) and _all_history(text[begin:end - 1]):
+            if _is_history(text[begin:end]) and _all_history(text[begin : end - 1]):
                 return begin
         return None
     if not _is_history(text[open_at:end]):

@@ -4,6 +4,7 @@ A source does not show nesting reliably (the PDF prints (1) and (a) at the same 
 nesting is inferred from the label's style: a style already open closes what is under it, a new
 style opens a level below. "(i)" is a letter after "(h)" and a roman numeral elsewhere.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,7 +34,7 @@ def roman_value(token: str) -> int | None:
     if not token or any(ch not in _ROMAN for ch in token):
         return None
     total = 0
-    for ch, nxt in zip(token, token[1:] + " "):
+    for ch, nxt in zip(token, token[1:] + " ", strict=False):
         value = _ROMAN[ch]
         total += -value if nxt != " " and _ROMAN[nxt] > value else value
     return total
@@ -96,7 +97,9 @@ class LabelStack:
         """Whether `token` restarts a list here: its path is already taken."""
         saved = [Level(lv.style, lv.value, lv.token) for lv in self.levels]
         style, value = self._style_of(token)
-        depth = next((d for d in range(len(saved) - 1, -1, -1) if saved[d].style == style), len(saved))
+        depth = next(
+            (d for d in range(len(saved) - 1, -1, -1) if saved[d].style == style), len(saved)
+        )
         path = self.scope + tuple(lv.token.lower() for lv in saved[:depth]) + (token.lower(),)
         return value == 1 and path in self.seen
 
@@ -109,7 +112,9 @@ class LabelStack:
                 previous = self.levels[depth].value
                 del self.levels[depth:]
                 if value != previous + 1:
-                    remarks.append(f"label ({token}) follows ({_token(style, previous)}) out of sequence")
+                    remarks.append(
+                        f"label ({token}) follows ({_token(style, previous)}) out of sequence"
+                    )
                 break
         else:
             if value != 1:
@@ -120,7 +125,9 @@ class LabelStack:
             suffix = 2
             while path[:-1] + (f"{path[-1]}-{suffix}",) in self.seen:
                 suffix += 1
-            remarks.append(f"label ({token}) is printed twice here; this one is cited as ({token}-{suffix})")
+            remarks.append(
+                f"label ({token}) is printed twice here; this one is cited as ({token}-{suffix})"
+            )
             self.levels[-1].token = f"{token}-{suffix}"
             path = path[:-1] + (f"{path[-1]}-{suffix}",)
         self.seen.add(path)

@@ -22,6 +22,7 @@ How:
 - Ruled tables are found with pdfplumber's table geometry (edges → intersections → cells); each
   row is a ROW block of its cells' texts.
 """
+
 from __future__ import annotations
 
 import io
@@ -93,8 +94,17 @@ _TABLE_TOLERANCE = 3.0
 # What pdfminer (whose errors derive from PSException) and the decoders under it raise on a
 # damaged file.
 _PARSE_ERRORS = (
-    PSException, PdfminerException, ValueError, TypeError, KeyError, IndexError, AttributeError,
-    AssertionError, EOFError, struct.error, zlib.error,
+    PSException,
+    PdfminerException,
+    ValueError,
+    TypeError,
+    KeyError,
+    IndexError,
+    AttributeError,
+    AssertionError,
+    EOFError,
+    struct.error,
+    zlib.error,
 )
 
 BBox = tuple[float, float, float, float]
@@ -208,20 +218,35 @@ def _page_content(page: Page, layout: LTPage) -> tuple[list[_Char], list[dict[st
         if vertical == horizontal:  # a point, or a slanted stroke: no ruling
             return
         top, bottom = height - max(y0, y1) + above, height - min(y0, y1) + above
-        edges.append({
-            "object_type": "line", "orientation": "v" if vertical else "h",
-            "x0": min(x0, x1) + left, "x1": max(x0, x1) + left, "top": top, "bottom": bottom,
-            "doctop": top, "width": abs(x1 - x0), "height": bottom - top,
-        })
+        edges.append(
+            {
+                "object_type": "line",
+                "orientation": "v" if vertical else "h",
+                "x0": min(x0, x1) + left,
+                "x1": max(x0, x1) + left,
+                "top": top,
+                "bottom": bottom,
+                "doctop": top,
+                "width": abs(x1 - x0),
+                "height": bottom - top,
+            }
+        )
 
     for obj in _leaves(layout):
         if isinstance(obj, LTChar):
             font = str(obj.fontname)
-            chars.append(_Char(
-                obj.get_text(), "Bold" in font, "Italic" in font or "Oblique" in font,
-                float(obj.size), obj.x0 + left, obj.x1 + left,
-                height - obj.y1 + above, height - obj.y0 + above,
-            ))
+            chars.append(
+                _Char(
+                    obj.get_text(),
+                    "Bold" in font,
+                    "Italic" in font or "Oblique" in font,
+                    float(obj.size),
+                    obj.x0 + left,
+                    obj.x1 + left,
+                    height - obj.y1 + above,
+                    height - obj.y0 + above,
+                )
+            )
         elif isinstance(obj, LTRect):
             x0, y0, x1, y1 = obj.bbox
             edge(x0, y0, x1, y0)
@@ -267,7 +292,9 @@ def _split_line(chars: list[_Char], page: int) -> list[_Line]:
     runs: list[list[_Char]] = []
     for before, char in zip([None, *inked], inked, strict=False):
         if before is None or (
-            before.italic and not char.italic and _style_boundary(before, char)
+            before.italic
+            and not char.italic
+            and _style_boundary(before, char)
             and char.x0 - before.x1 <= _WORD_GAP * char.size
         ):
             runs.append([])
@@ -387,8 +414,10 @@ def _read_page(
     tables: list[_Table] = []
     for cells in _tables(edges):
         box = (
-            min(c[0] for c in cells), min(c[1] for c in cells),
-            max(c[2] for c in cells), max(c[3] for c in cells),
+            min(c[0] for c in cells),
+            min(c[1] for c in cells),
+            max(c[2] for c in cells),
+            max(c[3] for c in cells),
         )
         inside = [c for c in chars if c.inside(box)]
         if all(c.text.isspace() for c in inside):

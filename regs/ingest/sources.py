@@ -3,6 +3,7 @@
 Reads: the bytes of a PDF or of the markdown text form.
 Writes: the blocks (via pdf_reader or text_reader) and what kind of file it was.
 """
+
 from __future__ import annotations
 
 import functools
@@ -53,7 +54,9 @@ def read_source(name: str, data: bytes) -> ReadSource:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SourceError(f"{name} is neither a PDF nor UTF-8 text ({exc.reason} at byte {exc.start}).") from exc
+        raise SourceError(
+            f"{name} is neither a PDF nor UTF-8 text ({exc.reason} at byte {exc.start})."
+        ) from exc
     return ReadSource("text", sha, None, read_text(text))
 
 
@@ -73,7 +76,9 @@ def own_line_notes(jurisdiction: str, slug: str) -> frozenset[tuple[str, str]]:
     """(section, note) pairs printed on a line of their own where the PDF cannot show it."""
     hints = yaml.safe_load(HINTS.read_text()) if HINTS.exists() else {}
     return frozenset(
-        (h["section"], h["note"]) for h in hints.get("own_line_notes", []) if h["instrument"] == f"{jurisdiction}/{slug}"
+        (h["section"], h["note"])
+        for h in hints.get("own_line_notes", [])
+        if h["instrument"] == f"{jurisdiction}/{slug}"
     )
 
 
@@ -82,7 +87,9 @@ def own_line_notes(jurisdiction: str, slug: str) -> frozenset[tuple[str, str]]:
 _BLOCKS_PER_SECTION = 150
 
 
-def check_instrument(doc: ParsedDocument, jurisdiction: str, slug: str, scheme: Scheme, name: str) -> None:
+def check_instrument(
+    doc: ParsedDocument, jurisdiction: str, slug: str, scheme: Scheme, name: str
+) -> None:
     """Refuse a document whose sections do not belong to the instrument.
 
     :raises SourceError: no section found, or sections of another instrument.

@@ -5,6 +5,7 @@ Writes: a ParsedDocument — sections with units (the section itself, its labell
 its further unnumbered paragraphs), the notes placed on them, source defects as remarks, and the
 blocks that could not be placed.
 """
+
 from __future__ import annotations
 
 import re
@@ -121,7 +122,7 @@ def _history_subject_path(subject: str) -> tuple[str, ...] | None:
 
 
 def _history_subject_range(subject: str) -> list[str]:
-    """"(2)-(3)" or "(2)–(4)" → ["2", "3"] / ["2", "3", "4"]."""
+    """ "(2)-(3)" or "(2)–(4)" → ["2", "3"] / ["2", "3", "4"]."""
     match = re.search(r"\((\d+)\)\s*[-–]\s*\((\d+)\)", subject)
     if not match:
         return []
@@ -130,7 +131,12 @@ def _history_subject_range(subject: str) -> list[str]:
 
 class _SectionBuilder:
     def __init__(
-        self, label: str, printed: str, title: str, para: _Paragraph, own_line_notes: frozenset[tuple[str, str]]
+        self,
+        label: str,
+        printed: str,
+        title: str,
+        para: _Paragraph,
+        own_line_notes: frozenset[tuple[str, str]],
     ) -> None:
         self.section = ParsedSection(label, printed, title, para.page, para.line)
         self.own_line_notes = {note for section, note in own_line_notes if section == label}
@@ -142,7 +148,9 @@ class _SectionBuilder:
         if printed != label:
             self.section.remarks.append(f"label printed as {printed!r}")
 
-    def add_notes(self, unit: ParsedUnit, notes: list[Note], *, where: str, ambiguous: bool = False) -> None:
+    def add_notes(
+        self, unit: ParsedUnit, notes: list[Note], *, where: str, ambiguous: bool = False
+    ) -> None:
         for note in notes:
             if note.is_history:
                 self.section.history.append(note)
@@ -174,10 +182,14 @@ class _SectionBuilder:
     def _paragraph(self, para: _Paragraph, text: str, notes: list[Note]) -> None:
         match = LABEL.match(text) if para.kind is BlockKind.PARAGRAPH else None
         if match:
-            if self.last_heading and self.stack.scope != self.last_heading and self.stack.would_repeat(match.group(1)):
+            if (
+                self.last_heading
+                and self.stack.scope != self.last_heading
+                and self.stack.would_repeat(match.group(1))
+            ):
                 self.stack.restart(self.last_heading)
             path, remarks = self.stack.place(match.group(1))
-            unit = ParsedUnit(path, text[match.end():], para.page, para.line, remarks=remarks)
+            unit = ParsedUnit(path, text[match.end() :], para.page, para.line, remarks=remarks)
             self.section.units.append(unit)
         elif not self.current.path and not self.current.text and self.paragraph_count == 0:
             unit = self.current
@@ -200,7 +212,11 @@ class _SectionBuilder:
         runs = [n for n in notes if n not in history]
         if not runs:
             return
-        parent = self.current.path[:-1] if self.current.path and not path_is_paragraph(self.current.path) else ()
+        parent = (
+            self.current.path[:-1]
+            if self.current.path and not path_is_paragraph(self.current.path)
+            else ()
+        )
         target = self.section.unit(parent) or self.section.units[0]
         for note in runs:
             target.notes.append(PlacedNote(note, ambiguous=True, where="own line"))
@@ -261,9 +277,16 @@ def structure(
         p.kind is BlockKind.HEADING and section_heading(scheme, p.text) for p in paragraphs
     )
     for para in paragraphs:
-        can_head = para.kind is BlockKind.HEADING or (plain_headings and para.kind is BlockKind.PARAGRAPH)
+        can_head = para.kind is BlockKind.HEADING or (
+            plain_headings and para.kind is BlockKind.PARAGRAPH
+        )
         heading = section_heading(scheme, para.text) if can_head else None
-        if heading and scheme is Scheme.MA_SECTION and builder and not _ma_follows(builder.section.label, heading[0]):
+        if (
+            heading
+            and scheme is Scheme.MA_SECTION
+            and builder
+            and not _ma_follows(builder.section.label, heading[0])
+        ):
             heading = None
         if heading:
             if builder:
@@ -341,7 +364,9 @@ def _check_contents(doc: ParsedDocument, scheme: Scheme) -> None:
         if not lines:
             section.remarks.append("the table of contents does not list this section")
         elif all(line.startswith("garbled: ") for line in lines):
-            section.remarks.append(f"the table of contents prints this entry garbled: {lines[0][9:200]!r}")
+            section.remarks.append(
+                f"the table of contents prints this entry garbled: {lines[0][9:200]!r}"
+            )
 
 
 def _ma_follows(previous: str, label: str) -> bool:

@@ -4,6 +4,7 @@ Reads: the text (a conversion of the regulator's PDF: `#` headings, `**bold**`, 
 `<b>`/`<i>` tags, `[text](#)` links, `- ` list bullets, tab-separated table rows).
 Writes: one Block per non-empty line, markup removed.
 """
+
 from __future__ import annotations
 
 import re
@@ -36,7 +37,11 @@ def strip_markup(text: str) -> str:
 
 def _starts_block(raw: str) -> bool:
     """A line that opens its own block: a list item, a heading or a table row."""
-    return "\t" in raw or bool(_BULLET.match(raw) or _HEADING_MARK.match(raw)) or raw.lstrip().startswith("**")
+    return (
+        "\t" in raw
+        or bool(_BULLET.match(raw) or _HEADING_MARK.match(raw))
+        or raw.lstrip().startswith("**")
+    )
 
 
 def read_text(source: str) -> list[Block]:
@@ -49,10 +54,17 @@ def read_text(source: str) -> list[Block]:
         if not raw.strip():
             continue
         before = lines[index - 1] if index else ""
-        if before.strip() and blocks and blocks[-1].kind is BlockKind.PARAGRAPH and not _starts_block(raw):
+        if (
+            before.strip()
+            and blocks
+            and blocks[-1].kind is BlockKind.PARAGRAPH
+            and not _starts_block(raw)
+        ):
             joiner = "\n" if before.endswith("  ") else " "
             last = blocks[-1]
-            blocks[-1] = Block(last.kind, f"{last.text}{joiner}{normalise(strip_markup(raw))}", line=last.line)
+            blocks[-1] = Block(
+                last.kind, f"{last.text}{joiner}{normalise(strip_markup(raw))}", line=last.line
+            )
             continue
         if "\t" in raw:
             row = row_block([strip_markup(cell) for cell in raw.split("\t")], line=number)

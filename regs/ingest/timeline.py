@@ -11,6 +11,7 @@ section; a note on a line of its own covers the unit enclosing the one before it
 a date says the text changed and the earlier text is in no source, the period before it is kept
 with `on_file=False`: the knowledge base knows the period, not the words.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -134,7 +135,11 @@ def section_timeline(section: ParsedSection) -> SectionTimeline:
                 labels.add(event.subject.replace(" ", ""))
     for note in section.history:
         for event in note.events:
-            paths = [] if _is_section_subject(event.subject, labels) else _unit_subjects(event.subject, section.units)
+            paths = (
+                []
+                if _is_section_subject(event.subject, labels)
+                else _unit_subjects(event.subject, section.units)
+            )
             if not paths:
                 section_events.append(UnitEvent(event, False, "history"))
                 continue
@@ -142,13 +147,19 @@ def section_timeline(section: ParsedSection) -> SectionTimeline:
                 if path in timelines:
                     timelines[path].events.append(UnitEvent(event, False, "history"))
                 else:
-                    remarks.append(f"history note names {path_label(path)}, which this section does not have")
+                    remarks.append(
+                        f"history note names {path_label(path)}, which this section does not have"
+                    )
                     section_events.append(UnitEvent(event, True, "history"))
 
     citations, chain_start = _citations(section, section_events, remarks)
     start = _section_start(section_events, chain_start)
     oldest = citations[0]
-    if oldest.effective_from is None and start and (oldest.effective_to is None or start < oldest.effective_to):
+    if (
+        oldest.effective_from is None
+        and start
+        and (oldest.effective_to is None or start < oldest.effective_to)
+    ):
         citations[0] = CitationPeriod(oldest.label, start, oldest.effective_to, oldest.basis)
     for tl in timelines.values():
         if not tl.unit.path:
@@ -159,8 +170,11 @@ def section_timeline(section: ParsedSection) -> SectionTimeline:
 
 def _section_start(events: list[UnitEvent], chain_start: dt.date | None) -> dt.date | None:
     adoptions = [
-        e.event.date for e in events
-        if kind_of(e.event) in _STARTS and e.event.date and e.event.permanent is not False
+        e.event.date
+        for e in events
+        if kind_of(e.event) in _STARTS
+        and e.event.date
+        and e.event.permanent is not False
         and not (kind_of(e.event) == "effective" and e.scope == "history")
     ]
     if adoptions:
@@ -172,7 +186,9 @@ def _citations(
     section: ParsedSection, events: list[UnitEvent], remarks: list[str]
 ) -> tuple[list[CitationPeriod], dt.date | None]:
     """Walk renumberings back from the current label: each label's period ends where the next begins."""
-    renumberings = [e.event for e in events if kind_of(e.event) in _RENUMBERING and e.event.new_label]
+    renumberings = [
+        e.event for e in events if kind_of(e.event) in _RENUMBERING and e.event.new_label
+    ]
     periods: list[CitationPeriod] = []
     label, until, basis = section.label, None, ""
     seen = {label}
@@ -198,8 +214,11 @@ def _citations(
     periods.reverse()
     oldest = periods[0]
     adoptions = [
-        e.event.date for e in events
-        if kind_of(e.event) == "adopted" and e.event.date and e.event.permanent is not False
+        e.event.date
+        for e in events
+        if kind_of(e.event) == "adopted"
+        and e.event.date
+        and e.event.permanent is not False
         and e.event.subject.replace(" ", "") in {oldest.label, ""}
     ]
     if adoptions and oldest.effective_from is None:
@@ -209,7 +228,9 @@ def _citations(
     return periods, periods[0].effective_from
 
 
-def _versions(tl: UnitTimeline, section_events: list[UnitEvent], start: dt.date | None) -> list[VersionPeriod]:
+def _versions(
+    tl: UnitTimeline, section_events: list[UnitEvent], start: dt.date | None
+) -> list[VersionPeriod]:
     """Periods of one unit: not in force before its start, not on file before its last definite
     change, then the text on file (with a warning for later changes of uncertain reach)."""
     own = [e for e in tl.events if e.scope == "unit" or (tl.unit.path and e.scope == "history")]
@@ -243,6 +264,12 @@ def _versions(tl: UnitTimeline, section_events: list[UnitEvent], start: dt.date 
             f"reaches); before {later[-1].isoformat()} the text in force may have differed"
         )
     versions.append(
-        VersionPeriod(current_from, None, on_file=True, ambiguous=warning, ambiguous_until=later[-1] if later else None)
+        VersionPeriod(
+            current_from,
+            None,
+            on_file=True,
+            ambiguous=warning,
+            ambiguous_until=later[-1] if later else None,
+        )
     )
     return versions

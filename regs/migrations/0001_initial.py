@@ -7,316 +7,1049 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('jurisdictions', '0003_compliance_officer_group'),
+        ("jurisdictions", "0003_compliance_officer_group"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='HistoricalProvision',
+            name="HistoricalProvision",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('key', models.SlugField(help_text='Stable id: jurisdiction, instrument and the label the provision had when first ingested.', max_length=120)),
-                ('title', models.CharField(help_text='Title as the latest adopted source prints it.', max_length=300)),
-                ('order', models.PositiveIntegerField(default=0, help_text='Position in the instrument.')),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('instrument', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='jurisdictions.instrument')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "key",
+                    models.SlugField(
+                        help_text="Stable id: jurisdiction, instrument and the label the provision had when first ingested.",
+                        max_length=120,
+                    ),
+                ),
+                (
+                    "title",
+                    models.CharField(
+                        help_text="Title as the latest adopted source prints it.", max_length=300
+                    ),
+                ),
+                (
+                    "order",
+                    models.PositiveIntegerField(default=0, help_text="Position in the instrument."),
+                ),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "instrument",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="jurisdictions.instrument",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical provision',
-                'verbose_name_plural': 'historical provisions',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical provision",
+                "verbose_name_plural": "historical provisions",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalSourceDocument',
+            name="HistoricalSourceDocument",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('name', models.CharField(help_text='File name as ingested, e.g. co-rule-8-blackjack.pdf.', max_length=200)),
-                ('kind', models.CharField(choices=[('pdf', 'PDF'), ('text', 'Text')], max_length=8)),
-                ('status', models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', help_text='Adopted for a regulation as published; proposed for a proposed text.', max_length=12)),
-                ('sha256', models.CharField(max_length=64)),
-                ('pages', models.PositiveIntegerField(blank=True, help_text='Page count; null for the text form.', null=True)),
-                ('ingested_at', models.DateTimeField(blank=True, editable=False, help_text='Record time of the ingestion.')),
-                ('report', models.JSONField(blank=True, default=dict, help_text='Units found, dates parsed, lines not placed.')),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('instrument', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='jurisdictions.instrument')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "name",
+                    models.CharField(
+                        help_text="File name as ingested, e.g. co-rule-8-blackjack.pdf.",
+                        max_length=200,
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(choices=[("pdf", "PDF"), ("text", "Text")], max_length=8),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("proposed", "Proposed"),
+                            ("adopted", "Adopted"),
+                            ("superseded", "Superseded"),
+                            ("repealed", "Repealed"),
+                        ],
+                        default="adopted",
+                        help_text="Adopted for a regulation as published; proposed for a proposed text.",
+                        max_length=12,
+                    ),
+                ),
+                ("sha256", models.CharField(max_length=64)),
+                (
+                    "pages",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="Page count; null for the text form.", null=True
+                    ),
+                ),
+                (
+                    "ingested_at",
+                    models.DateTimeField(
+                        blank=True, editable=False, help_text="Record time of the ingestion."
+                    ),
+                ),
+                (
+                    "report",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text="Units found, dates parsed, lines not placed.",
+                    ),
+                ),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "instrument",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="jurisdictions.instrument",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical source document',
-                'verbose_name_plural': 'historical source documents',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical source document",
+                "verbose_name_plural": "historical source documents",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='Provision',
+            name="Provision",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.SlugField(help_text='Stable id: jurisdiction, instrument and the label the provision had when first ingested.', max_length=120, unique=True)),
-                ('title', models.CharField(help_text='Title as the latest adopted source prints it.', max_length=300)),
-                ('order', models.PositiveIntegerField(default=0, help_text='Position in the instrument.')),
-                ('instrument', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='provisions', to='jurisdictions.instrument')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "key",
+                    models.SlugField(
+                        help_text="Stable id: jurisdiction, instrument and the label the provision had when first ingested.",
+                        max_length=120,
+                        unique=True,
+                    ),
+                ),
+                (
+                    "title",
+                    models.CharField(
+                        help_text="Title as the latest adopted source prints it.", max_length=300
+                    ),
+                ),
+                (
+                    "order",
+                    models.PositiveIntegerField(default=0, help_text="Position in the instrument."),
+                ),
+                (
+                    "instrument",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="provisions",
+                        to="jurisdictions.instrument",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['instrument', 'order'],
+                "ordering": ["instrument", "order"],
             },
         ),
         migrations.CreateModel(
-            name='HistoricalUnit',
+            name="HistoricalUnit",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('path', models.CharField(blank=True, help_text='"" for the section, else e.g. (3)(b)(i) or ¶2.', max_length=60)),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('provision', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='regs.provision')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "path",
+                    models.CharField(
+                        blank=True,
+                        help_text='"" for the section, else e.g. (3)(b)(i) or ¶2.',
+                        max_length=60,
+                    ),
+                ),
+                ("order", models.PositiveIntegerField(default=0)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "provision",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="regs.provision",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical unit',
-                'verbose_name_plural': 'historical units',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
-            },
-            bases=(simple_history.models.HistoricalChanges, models.Model),
-        ),
-        migrations.CreateModel(
-            name='HistoricalCitation',
-            fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('label', models.CharField(db_index=True, help_text='Section label as printed, e.g. 30-899.23.', max_length=40)),
-                ('effective_from', models.DateField(blank=True, help_text='First day the label applied; null when no source says (unknown).', null=True)),
-                ('effective_to', models.DateField(blank=True, help_text='Day the label stopped applying (exclusive); null while in use.', null=True)),
-                ('status', models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', max_length=12)),
-                ('basis', models.TextField(blank=True, help_text='The note the period was read from, verbatim.')),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('provision', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='regs.provision')),
-            ],
-            options={
-                'verbose_name': 'historical citation',
-                'verbose_name_plural': 'historical citations',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
-            },
-            bases=(simple_history.models.HistoricalChanges, models.Model),
-        ),
-        migrations.CreateModel(
-            name='SourceDocument',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(help_text='File name as ingested, e.g. co-rule-8-blackjack.pdf.', max_length=200)),
-                ('kind', models.CharField(choices=[('pdf', 'PDF'), ('text', 'Text')], max_length=8)),
-                ('status', models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', help_text='Adopted for a regulation as published; proposed for a proposed text.', max_length=12)),
-                ('sha256', models.CharField(max_length=64)),
-                ('pages', models.PositiveIntegerField(blank=True, help_text='Page count; null for the text form.', null=True)),
-                ('ingested_at', models.DateTimeField(auto_now_add=True, help_text='Record time of the ingestion.')),
-                ('report', models.JSONField(blank=True, default=dict, help_text='Units found, dates parsed, lines not placed.')),
-                ('instrument', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='sources', to='jurisdictions.instrument')),
-            ],
-        ),
-        migrations.CreateModel(
-            name='Unit',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('path', models.CharField(blank=True, help_text='"" for the section, else e.g. (3)(b)(i) or ¶2.', max_length=60)),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('provision', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='units', to='regs.provision')),
-            ],
-            options={
-                'ordering': ['provision', 'order'],
-            },
-        ),
-        migrations.CreateModel(
-            name='HistoricalUnitVersion',
-            fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('text', models.TextField(blank=True)),
-                ('on_file', models.BooleanField(default=True, help_text='False: the text then in force is in no source.')),
-                ('effective_from', models.DateField(blank=True, help_text='First day in force; null when undated or unknown (see `undated`).', null=True)),
-                ('effective_to', models.DateField(blank=True, help_text='Day it stopped being in force (exclusive); null while in force.', null=True)),
-                ('status', models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', max_length=12)),
-                ('ambiguous', models.TextField(blank=True, help_text='Why an earlier-date answer may be wrong (a note of uncertain reach); blank if none.')),
-                ('ambiguous_until', models.DateField(blank=True, help_text='Answers for dates before this carry the `ambiguous` warning; null if none.', null=True)),
-                ('page', models.PositiveIntegerField(blank=True, help_text='PDF page the unit starts on.', null=True)),
-                ('line', models.PositiveIntegerField(blank=True, help_text='Line of the text form.', null=True)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('source', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='regs.sourcedocument')),
-                ('unit', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='regs.unit')),
-            ],
-            options={
-                'verbose_name': 'historical unit version',
-                'verbose_name_plural': 'historical unit versions',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical unit",
+                "verbose_name_plural": "historical units",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalEvent',
+            name="HistoricalCitation",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('adopted', 'Adopted'), ('temporary', 'Temporary adoption'), ('amended', 'Amended'), ('effective', 'Effective'), ('renumbered', 'Renumbered'), ('relocated', 'Relocated and renumbered'), ('repealed', 'Repealed'), ('repealed_readopted', 'Repealed and readopted')], max_length=20)),
-                ('date', models.DateField(blank=True, help_text='Date the note gives; null when it gives none.', null=True)),
-                ('permanent', models.BooleanField(blank=True, help_text='True for "perm.", False for "temp.", null if not said.', null=True)),
-                ('subject', models.CharField(blank=True, help_text='What the clause names: "30-1204", "(1)".', max_length=80)),
-                ('new_label', models.CharField(blank=True, max_length=80)),
-                ('raw', models.TextField(help_text='The note exactly as printed.')),
-                ('ambiguous', models.BooleanField(default=False, help_text="The note's reach over units is uncertain.")),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('unit', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='regs.unit')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "label",
+                    models.CharField(
+                        db_index=True,
+                        help_text="Section label as printed, e.g. 30-899.23.",
+                        max_length=40,
+                    ),
+                ),
+                (
+                    "effective_from",
+                    models.DateField(
+                        blank=True,
+                        help_text="First day the label applied; null when no source says (unknown).",
+                        null=True,
+                    ),
+                ),
+                (
+                    "effective_to",
+                    models.DateField(
+                        blank=True,
+                        help_text="Day the label stopped applying (exclusive); null while in use.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("proposed", "Proposed"),
+                            ("adopted", "Adopted"),
+                            ("superseded", "Superseded"),
+                            ("repealed", "Repealed"),
+                        ],
+                        default="adopted",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "basis",
+                    models.TextField(
+                        blank=True, help_text="The note the period was read from, verbatim."
+                    ),
+                ),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "provision",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="regs.provision",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical event',
-                'verbose_name_plural': 'historical events',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical citation",
+                "verbose_name_plural": "historical citations",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalAnnotation',
+            name="SourceDocument",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('source_defect', 'Source defect'), ('ambiguity', 'Ambiguity'), ('editorial', 'Editorial')], max_length=20)),
-                ('text', models.TextField()),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('unit', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='regs.unit')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "name",
+                    models.CharField(
+                        help_text="File name as ingested, e.g. co-rule-8-blackjack.pdf.",
+                        max_length=200,
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(choices=[("pdf", "PDF"), ("text", "Text")], max_length=8),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("proposed", "Proposed"),
+                            ("adopted", "Adopted"),
+                            ("superseded", "Superseded"),
+                            ("repealed", "Repealed"),
+                        ],
+                        default="adopted",
+                        help_text="Adopted for a regulation as published; proposed for a proposed text.",
+                        max_length=12,
+                    ),
+                ),
+                ("sha256", models.CharField(max_length=64)),
+                (
+                    "pages",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="Page count; null for the text form.", null=True
+                    ),
+                ),
+                (
+                    "ingested_at",
+                    models.DateTimeField(
+                        auto_now_add=True, help_text="Record time of the ingestion."
+                    ),
+                ),
+                (
+                    "report",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text="Units found, dates parsed, lines not placed.",
+                    ),
+                ),
+                (
+                    "instrument",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="sources",
+                        to="jurisdictions.instrument",
+                    ),
+                ),
+            ],
+        ),
+        migrations.CreateModel(
+            name="Unit",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "path",
+                    models.CharField(
+                        blank=True,
+                        help_text='"" for the section, else e.g. (3)(b)(i) or ¶2.',
+                        max_length=60,
+                    ),
+                ),
+                ("order", models.PositiveIntegerField(default=0)),
+                (
+                    "provision",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="units",
+                        to="regs.provision",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical annotation',
-                'verbose_name_plural': 'historical annotations',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "ordering": ["provision", "order"],
+            },
+        ),
+        migrations.CreateModel(
+            name="HistoricalUnitVersion",
+            fields=[
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                ("text", models.TextField(blank=True)),
+                (
+                    "on_file",
+                    models.BooleanField(
+                        default=True, help_text="False: the text then in force is in no source."
+                    ),
+                ),
+                (
+                    "effective_from",
+                    models.DateField(
+                        blank=True,
+                        help_text="First day in force; null when undated or unknown (see `undated`).",
+                        null=True,
+                    ),
+                ),
+                (
+                    "effective_to",
+                    models.DateField(
+                        blank=True,
+                        help_text="Day it stopped being in force (exclusive); null while in force.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("proposed", "Proposed"),
+                            ("adopted", "Adopted"),
+                            ("superseded", "Superseded"),
+                            ("repealed", "Repealed"),
+                        ],
+                        default="adopted",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "ambiguous",
+                    models.TextField(
+                        blank=True,
+                        help_text="Why an earlier-date answer may be wrong (a note of uncertain reach); blank if none.",
+                    ),
+                ),
+                (
+                    "ambiguous_until",
+                    models.DateField(
+                        blank=True,
+                        help_text="Answers for dates before this carry the `ambiguous` warning; null if none.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "page",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="PDF page the unit starts on.", null=True
+                    ),
+                ),
+                (
+                    "line",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="Line of the text form.", null=True
+                    ),
+                ),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "source",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="regs.sourcedocument",
+                    ),
+                ),
+                (
+                    "unit",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="regs.unit",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "historical unit version",
+                "verbose_name_plural": "historical unit versions",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='Event',
+            name="HistoricalEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('adopted', 'Adopted'), ('temporary', 'Temporary adoption'), ('amended', 'Amended'), ('effective', 'Effective'), ('renumbered', 'Renumbered'), ('relocated', 'Relocated and renumbered'), ('repealed', 'Repealed'), ('repealed_readopted', 'Repealed and readopted')], max_length=20)),
-                ('date', models.DateField(blank=True, help_text='Date the note gives; null when it gives none.', null=True)),
-                ('permanent', models.BooleanField(blank=True, help_text='True for "perm.", False for "temp.", null if not said.', null=True)),
-                ('subject', models.CharField(blank=True, help_text='What the clause names: "30-1204", "(1)".', max_length=80)),
-                ('new_label', models.CharField(blank=True, max_length=80)),
-                ('raw', models.TextField(help_text='The note exactly as printed.')),
-                ('ambiguous', models.BooleanField(default=False, help_text="The note's reach over units is uncertain.")),
-                ('order', models.PositiveIntegerField(default=0)),
-                ('unit', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='regs.unit')),
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("adopted", "Adopted"),
+                            ("temporary", "Temporary adoption"),
+                            ("amended", "Amended"),
+                            ("effective", "Effective"),
+                            ("renumbered", "Renumbered"),
+                            ("relocated", "Relocated and renumbered"),
+                            ("repealed", "Repealed"),
+                            ("repealed_readopted", "Repealed and readopted"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "date",
+                    models.DateField(
+                        blank=True,
+                        help_text="Date the note gives; null when it gives none.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "permanent",
+                    models.BooleanField(
+                        blank=True,
+                        help_text='True for "perm.", False for "temp.", null if not said.',
+                        null=True,
+                    ),
+                ),
+                (
+                    "subject",
+                    models.CharField(
+                        blank=True,
+                        help_text='What the clause names: "30-1204", "(1)".',
+                        max_length=80,
+                    ),
+                ),
+                ("new_label", models.CharField(blank=True, max_length=80)),
+                ("raw", models.TextField(help_text="The note exactly as printed.")),
+                (
+                    "ambiguous",
+                    models.BooleanField(
+                        default=False, help_text="The note's reach over units is uncertain."
+                    ),
+                ),
+                ("order", models.PositiveIntegerField(default=0)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "unit",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="regs.unit",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['unit', 'order'],
+                "verbose_name": "historical event",
+                "verbose_name_plural": "historical events",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
+            },
+            bases=(simple_history.models.HistoricalChanges, models.Model),
+        ),
+        migrations.CreateModel(
+            name="HistoricalAnnotation",
+            fields=[
+                (
+                    "id",
+                    models.BigIntegerField(
+                        auto_created=True, blank=True, db_index=True, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("source_defect", "Source defect"),
+                            ("ambiguity", "Ambiguity"),
+                            ("editorial", "Editorial"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("text", models.TextField()),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(
+                        choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1
+                    ),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "unit",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="regs.unit",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name": "historical annotation",
+                "verbose_name_plural": "historical annotations",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
+            },
+            bases=(simple_history.models.HistoricalChanges, models.Model),
+        ),
+        migrations.CreateModel(
+            name="Event",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("adopted", "Adopted"),
+                            ("temporary", "Temporary adoption"),
+                            ("amended", "Amended"),
+                            ("effective", "Effective"),
+                            ("renumbered", "Renumbered"),
+                            ("relocated", "Relocated and renumbered"),
+                            ("repealed", "Repealed"),
+                            ("repealed_readopted", "Repealed and readopted"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "date",
+                    models.DateField(
+                        blank=True,
+                        help_text="Date the note gives; null when it gives none.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "permanent",
+                    models.BooleanField(
+                        blank=True,
+                        help_text='True for "perm.", False for "temp.", null if not said.',
+                        null=True,
+                    ),
+                ),
+                (
+                    "subject",
+                    models.CharField(
+                        blank=True,
+                        help_text='What the clause names: "30-1204", "(1)".',
+                        max_length=80,
+                    ),
+                ),
+                ("new_label", models.CharField(blank=True, max_length=80)),
+                ("raw", models.TextField(help_text="The note exactly as printed.")),
+                (
+                    "ambiguous",
+                    models.BooleanField(
+                        default=False, help_text="The note's reach over units is uncertain."
+                    ),
+                ),
+                ("order", models.PositiveIntegerField(default=0)),
+                (
+                    "unit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="events",
+                        to="regs.unit",
+                    ),
+                ),
+            ],
+            options={
+                "ordering": ["unit", "order"],
             },
         ),
         migrations.CreateModel(
-            name='Annotation',
+            name="Annotation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('source_defect', 'Source defect'), ('ambiguity', 'Ambiguity'), ('editorial', 'Editorial')], max_length=20)),
-                ('text', models.TextField()),
-                ('unit', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='annotations', to='regs.unit')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("source_defect", "Source defect"),
+                            ("ambiguity", "Ambiguity"),
+                            ("editorial", "Editorial"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("text", models.TextField()),
+                (
+                    "unit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="annotations",
+                        to="regs.unit",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['unit', 'id'],
+                "ordering": ["unit", "id"],
             },
         ),
         migrations.CreateModel(
-            name='UnitVersion',
+            name="UnitVersion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.TextField(blank=True)),
-                ('on_file', models.BooleanField(default=True, help_text='False: the text then in force is in no source.')),
-                ('effective_from', models.DateField(blank=True, help_text='First day in force; null when undated or unknown (see `undated`).', null=True)),
-                ('effective_to', models.DateField(blank=True, help_text='Day it stopped being in force (exclusive); null while in force.', null=True)),
-                ('status', models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', max_length=12)),
-                ('ambiguous', models.TextField(blank=True, help_text='Why an earlier-date answer may be wrong (a note of uncertain reach); blank if none.')),
-                ('ambiguous_until', models.DateField(blank=True, help_text='Answers for dates before this carry the `ambiguous` warning; null if none.', null=True)),
-                ('page', models.PositiveIntegerField(blank=True, help_text='PDF page the unit starts on.', null=True)),
-                ('line', models.PositiveIntegerField(blank=True, help_text='Line of the text form.', null=True)),
-                ('source', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to='regs.sourcedocument')),
-                ('unit', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='versions', to='regs.unit')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("text", models.TextField(blank=True)),
+                (
+                    "on_file",
+                    models.BooleanField(
+                        default=True, help_text="False: the text then in force is in no source."
+                    ),
+                ),
+                (
+                    "effective_from",
+                    models.DateField(
+                        blank=True,
+                        help_text="First day in force; null when undated or unknown (see `undated`).",
+                        null=True,
+                    ),
+                ),
+                (
+                    "effective_to",
+                    models.DateField(
+                        blank=True,
+                        help_text="Day it stopped being in force (exclusive); null while in force.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("proposed", "Proposed"),
+                            ("adopted", "Adopted"),
+                            ("superseded", "Superseded"),
+                            ("repealed", "Repealed"),
+                        ],
+                        default="adopted",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "ambiguous",
+                    models.TextField(
+                        blank=True,
+                        help_text="Why an earlier-date answer may be wrong (a note of uncertain reach); blank if none.",
+                    ),
+                ),
+                (
+                    "ambiguous_until",
+                    models.DateField(
+                        blank=True,
+                        help_text="Answers for dates before this carry the `ambiguous` warning; null if none.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "page",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="PDF page the unit starts on.", null=True
+                    ),
+                ),
+                (
+                    "line",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="Line of the text form.", null=True
+                    ),
+                ),
+                (
+                    "source",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        to="regs.sourcedocument",
+                    ),
+                ),
+                (
+                    "unit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="versions",
+                        to="regs.unit",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['unit', 'effective_from'],
+                "ordering": ["unit", "effective_from"],
             },
         ),
         migrations.CreateModel(
-            name='Citation',
+            name="Citation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('label', models.CharField(db_index=True, help_text='Section label as printed, e.g. 30-899.23.', max_length=40)),
-                ('effective_from', models.DateField(blank=True, help_text='First day the label applied; null when no source says (unknown).', null=True)),
-                ('effective_to', models.DateField(blank=True, help_text='Day the label stopped applying (exclusive); null while in use.', null=True)),
-                ('status', models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', max_length=12)),
-                ('basis', models.TextField(blank=True, help_text='The note the period was read from, verbatim.')),
-                ('provision', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='citations', to='regs.provision')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "label",
+                    models.CharField(
+                        db_index=True,
+                        help_text="Section label as printed, e.g. 30-899.23.",
+                        max_length=40,
+                    ),
+                ),
+                (
+                    "effective_from",
+                    models.DateField(
+                        blank=True,
+                        help_text="First day the label applied; null when no source says (unknown).",
+                        null=True,
+                    ),
+                ),
+                (
+                    "effective_to",
+                    models.DateField(
+                        blank=True,
+                        help_text="Day the label stopped applying (exclusive); null while in use.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("proposed", "Proposed"),
+                            ("adopted", "Adopted"),
+                            ("superseded", "Superseded"),
+                            ("repealed", "Repealed"),
+                        ],
+                        default="adopted",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "basis",
+                    models.TextField(
+                        blank=True, help_text="The note the period was read from, verbatim."
+                    ),
+                ),
+                (
+                    "provision",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="citations",
+                        to="regs.provision",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['provision', 'effective_from'],
-                'constraints': [models.UniqueConstraint(fields=('provision', 'label', 'status'), name='citation_label_once'), models.CheckConstraint(condition=models.Q(('effective_to__isnull', True), ('effective_from__isnull', True), ('effective_to__gt', models.F('effective_from')), _connector='OR'), name='citation_period_ordered')],
+                "ordering": ["provision", "effective_from"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("provision", "label", "status"), name="citation_label_once"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("effective_to__isnull", True),
+                            ("effective_from__isnull", True),
+                            ("effective_to__gt", models.F("effective_from")),
+                            _connector="OR",
+                        ),
+                        name="citation_period_ordered",
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='sourcedocument',
-            constraint=models.UniqueConstraint(fields=('instrument', 'sha256'), name='source_once_per_instrument'),
+            model_name="sourcedocument",
+            constraint=models.UniqueConstraint(
+                fields=("instrument", "sha256"), name="source_once_per_instrument"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='unit',
-            constraint=models.UniqueConstraint(fields=('provision', 'path'), name='unit_path_once'),
+            model_name="unit",
+            constraint=models.UniqueConstraint(fields=("provision", "path"), name="unit_path_once"),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.UniqueConstraint(fields=('unit', 'order'), name='event_order_once'),
+            model_name="event",
+            constraint=models.UniqueConstraint(fields=("unit", "order"), name="event_order_once"),
         ),
         migrations.AddConstraint(
-            model_name='annotation',
-            constraint=models.UniqueConstraint(fields=('unit', 'kind', 'text'), name='annotation_once'),
+            model_name="annotation",
+            constraint=models.UniqueConstraint(
+                fields=("unit", "kind", "text"), name="annotation_once"
+            ),
         ),
         migrations.AddIndex(
-            model_name='unitversion',
-            index=models.Index(fields=['unit', 'status', 'effective_from'], name='version_in_force'),
+            model_name="unitversion",
+            index=models.Index(
+                fields=["unit", "status", "effective_from"], name="version_in_force"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='unitversion',
-            constraint=models.UniqueConstraint(fields=('unit', 'status', 'effective_from'), name='version_once_per_start'),
+            model_name="unitversion",
+            constraint=models.UniqueConstraint(
+                fields=("unit", "status", "effective_from"), name="version_once_per_start"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='unitversion',
-            constraint=models.CheckConstraint(condition=models.Q(('effective_to__isnull', True), ('effective_from__isnull', True), ('effective_to__gt', models.F('effective_from')), _connector='OR'), name='version_period_ordered'),
+            model_name="unitversion",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("effective_to__isnull", True),
+                    ("effective_from__isnull", True),
+                    ("effective_to__gt", models.F("effective_from")),
+                    _connector="OR",
+                ),
+                name="version_period_ordered",
+            ),
         ),
     ]

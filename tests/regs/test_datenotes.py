@@ -1,4 +1,5 @@
 """Date notes: the golden table in data/date_notes.yaml, and every note in the shipped sources."""
+
 from __future__ import annotations
 
 import datetime
@@ -41,15 +42,14 @@ KNOWN_DEFECTS = {
 
 # --- helpers ----------------------------------------------------------------------------------
 
+
 def event_rows(note: Note) -> list[list[Any]]:
     """A note's events in the golden table's row form."""
     return [[e.kind.value, e.date, e.permanent, e.subject, e.new_label, e.raw] for e in note.events]
 
 
 def as_golden(notes: list[Note]) -> list[dict[str, Any]]:
-    return [
-        {"raw": n.raw, "defects": list(n.defects), "events": event_rows(n)} for n in notes
-    ]
+    return [{"raw": n.raw, "defects": list(n.defects), "events": event_rows(n)} for n in notes]
 
 
 def expected_notes(case: dict[str, Any]) -> list[dict[str, Any]]:
@@ -127,6 +127,7 @@ def golden_cases(*sections: str) -> list[Any]:
 
 # --- the golden table -------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("case", golden_cases("from_sources", "constructed"))
 def test_it_splits_every_golden_note(case: dict[str, Any]) -> None:
     text, notes = split_notes(case["paragraph"])
@@ -141,17 +142,13 @@ def test_it_parses_a_note_on_its_own_as_in_its_paragraph(case: dict[str, Any]) -
         assert parse_note(note.raw) == note
 
 
-@pytest.mark.parametrize(
-    "case", [pytest.param(c, id=c["why"]) for c in GOLDEN["no_notes"]]
-)
+@pytest.mark.parametrize("case", [pytest.param(c, id=c["why"]) for c in GOLDEN["no_notes"]])
 def test_it_leaves_a_paragraph_without_notes_unchanged(case: dict[str, Any]) -> None:
     assert split_notes(case["paragraph"]) == (case["paragraph"], [])
 
 
 def test_the_golden_table_covers_every_note_form_in_the_sources() -> None:
-    golden = {
-        shape(note["raw"]) for case in GOLDEN["from_sources"] for note in case["notes"]
-    }
+    golden = {shape(note["raw"]) for case in GOLDEN["from_sources"] for note in case["notes"]}
     found: dict[str, str] = {}
     for name, number, _, plain in source_lines():
         for note in split_notes(plain)[1]:
@@ -162,6 +159,7 @@ def test_the_golden_table_covers_every_note_form_in_the_sources() -> None:
 
 
 # --- the sources ------------------------------------------------------------------------------
+
 
 def test_it_captures_every_date_note_in_the_sources() -> None:
     missed: list[str] = []
@@ -216,6 +214,7 @@ def test_massachusetts_has_no_date_notes() -> None:
 
 # --- single behaviours ------------------------------------------------------------------------
 
+
 def test_it_right_strips_the_remaining_text() -> None:
     assert split_notes("The dealer shall deal.   Amended 1/1/20  ")[0] == "The dealer shall deal."
 
@@ -232,7 +231,9 @@ def test_a_temporary_adoption_is_not_permanent_and_the_permanent_one_is() -> Non
     temporary, adopted = note.events
     assert (temporary.kind, temporary.permanent) == (EventKind.TEMPORARY, False)
     assert (adopted.kind, adopted.permanent, adopted.date) == (
-        EventKind.ADOPTED, True, datetime.date(1993, 6, 30)
+        EventKind.ADOPTED,
+        True,
+        datetime.date(1993, 6, 30),
     )
 
 

@@ -1,5 +1,6 @@
 """`manage.py ingest` on the real sources: idempotent, the PDF agrees with the text, a changed
 source makes versions only where text changed, and a bad file changes nothing."""
+
 from __future__ import annotations
 
 import io
@@ -46,7 +47,9 @@ def test_re_ingesting_the_same_source_changes_nothing(name: str) -> None:
 
 
 def test_the_report_counts_units_dates_and_unplaced_lines() -> None:
-    report = ingest(SOURCES / "pdf/co-rule-8-blackjack.pdf", "--jurisdiction", "US-CO", "--instrument", "rule-8")
+    report = ingest(
+        SOURCES / "pdf/co-rule-8-blackjack.pdf", "--jurisdiction", "US-CO", "--instrument", "rule-8"
+    )
     first = report.splitlines()[0]
     assert first.startswith("co-rule-8-blackjack.pdf (pdf): 70 sections,")
     assert "dated events" in first
@@ -58,32 +61,65 @@ def test_ingesting_the_text_then_the_pdf_creates_no_new_version() -> None:
     Event.objects.all().delete()
     for name in ["text/co-rule-8-blackjack.md", "text/co-rule-21-blackjack-poker.md"]:
         instrument = "rule-8" if "rule-8" in name else "rule-21"
-        source_ingest(instrument=Instrument.objects.get(slug=instrument), name=name, data=(SOURCES / name).read_bytes())
-    versions = set(UnitVersion.objects.values_list("unit_id", "effective_from", "effective_to", "on_file", "text"))
+        source_ingest(
+            instrument=Instrument.objects.get(slug=instrument),
+            name=name,
+            data=(SOURCES / name).read_bytes(),
+        )
+    versions = set(
+        UnitVersion.objects.values_list(
+            "unit_id", "effective_from", "effective_to", "on_file", "text"
+        )
+    )
     events = set(Event.objects.values_list("unit_id", "kind", "date", "subject", "new_label"))
     for name in ["pdf/co-rule-8-blackjack.pdf", "pdf/co-rule-21-blackjack-poker.pdf"]:
         instrument = "rule-8" if "rule-8" in name else "rule-21"
         report = source_ingest(
-            instrument=Instrument.objects.get(slug=instrument), name=name, data=(SOURCES / name).read_bytes()
+            instrument=Instrument.objects.get(slug=instrument),
+            name=name,
+            data=(SOURCES / name).read_bytes(),
         )
         assert "UnitVersion" not in report.created and "Event" not in report.created, report.created
-    assert set(UnitVersion.objects.values_list("unit_id", "effective_from", "effective_to", "on_file", "text")) == versions
-    assert set(Event.objects.values_list("unit_id", "kind", "date", "subject", "new_label")) == events
-    assert not UnitVersion.objects.filter(on_file=True, page__isnull=True).exclude(status="proposed").exists()
+    assert (
+        set(
+            UnitVersion.objects.values_list(
+                "unit_id", "effective_from", "effective_to", "on_file", "text"
+            )
+        )
+        == versions
+    )
+    assert (
+        set(Event.objects.values_list("unit_id", "kind", "date", "subject", "new_label")) == events
+    )
+    assert (
+        not UnitVersion.objects.filter(on_file=True, page__isnull=True)
+        .exclude(status="proposed")
+        .exists()
+    )
 
 
 def test_a_changed_source_creates_a_version_only_where_the_text_changed() -> None:
     text = (SOURCES / "text/co-rule-8-blackjack.md").read_text()
     old = "- (1) IN BETWEEN is an optional wager for blackjack."
     assert old in text
-    changed = text.replace(old, "- (1) IN BETWEEN is an optional wager for blackjack and its variations. *Amended 1/14/26*")
+    changed = text.replace(
+        old,
+        "- (1) IN BETWEEN is an optional wager for blackjack and its variations. *Amended 1/14/26*",
+    )
     before = snapshot()
     report = source_ingest(instrument=rule_8(), name="co-rule-8-amended.md", data=changed.encode())
     assert report.created == {"SourceDocument": 1, "UnitVersion": 1, "Event": 1}
-    one = Unit.objects.get(provision=provision_by_citation(jurisdiction="US-CO", label="30-899.19"), path="(1)")
-    versions = list(one.versions.order_by("effective_from").values_list("effective_from", "effective_to", "status", "text"))
+    one = Unit.objects.get(
+        provision=provision_by_citation(jurisdiction="US-CO", label="30-899.19"), path="(1)"
+    )
+    versions = list(
+        one.versions.order_by("effective_from").values_list(
+            "effective_from", "effective_to", "status", "text"
+        )
+    )
     assert [(str(a), str(b), c) for a, b, c, _ in versions] == [
-        ("2015-08-14", "2026-01-14", "superseded"), ("2026-01-14", "None", "adopted"),
+        ("2015-08-14", "2026-01-14", "superseded"),
+        ("2026-01-14", "None", "adopted"),
     ]
     assert versions[0][3] == "IN BETWEEN is an optional wager for blackjack."
     assert versions[1][3] == "IN BETWEEN is an optional wager for blackjack and its variations."
@@ -92,8 +128,13 @@ def test_a_changed_source_creates_a_version_only_where_the_text_changed() -> Non
 
 
 def test_ingestion_is_recorded_under_the_user_who_ran_it(officer: object) -> None:
-    text = (SOURCES / "text/co-rule-8-blackjack.md").read_text().replace(
-        "Blackjack must be played at a table having", "Blackjack shall be played at a table having"
+    text = (
+        (SOURCES / "text/co-rule-8-blackjack.md")
+        .read_text()
+        .replace(
+            "Blackjack must be played at a table having",
+            "Blackjack shall be played at a table having",
+        )
     )
     path = Path(settings.BASE_DIR) / "tests" / "regs" / "data" / "co-rule-8-edited.md"
     path.write_text(text)
@@ -139,6 +180,12 @@ def test_another_instruments_file_is_refused() -> None:
 
 def test_the_command_names_what_is_wrong() -> None:
     with pytest.raises(CommandError, match="No instrument 'Rule 99' in US-CO"):
-        ingest(SOURCES / "text/co-rule-8-blackjack.md", "--jurisdiction", "US-CO", "--instrument", "Rule 99")
+        ingest(
+            SOURCES / "text/co-rule-8-blackjack.md",
+            "--jurisdiction",
+            "US-CO",
+            "--instrument",
+            "Rule 99",
+        )
     with pytest.raises(CommandError, match="does not exist"):
         ingest(SOURCES / "nowhere.pdf", "--jurisdiction", "US-CO", "--instrument", "Rule 8")

@@ -1,5 +1,6 @@
 """GET /api/v1/provisions/ and /api/v1/citations/resolve/: the rules as of a date, as a vendor or
 an anonymous reader sees them."""
+
 from __future__ import annotations
 
 import re
@@ -10,9 +11,11 @@ from rest_framework.test import APIClient
 
 pytestmark = pytest.mark.django_db
 
-RULE_8 = [f"30-8{n:02d}" for n in range(1, 33)] + [f"30-832.{n:02d}" for n in range(1, 10)] + [
-    f"30-899.{n:02d}" for n in range(1, 30)
-]
+RULE_8 = (
+    [f"30-8{n:02d}" for n in range(1, 33)]
+    + [f"30-832.{n:02d}" for n in range(1, 10)]
+    + [f"30-899.{n:02d}" for n in range(1, 30)]
+)
 RULE_21 = [f"30-21{n:02d}" for n in range(1, 16)]
 MASSACHUSETTS = [str(n) for n in range(1, 32)] + ["6a"]
 
@@ -31,13 +34,18 @@ def unit(item: dict[str, Any], path: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("jurisdiction", "instrument", "labels"),
-    [("US-CO", "rule-8", RULE_8), ("US-CO", "rule-21", RULE_21), ("US-MA", "blackjack", MASSACHUSETTS)],
+    [
+        ("US-CO", "rule-8", RULE_8),
+        ("US-CO", "rule-21", RULE_21),
+        ("US-MA", "blackjack", MASSACHUSETTS),
+    ],
 )
 def test_every_section_of_each_regulation_is_there_with_title_and_text(
     anon_client: APIClient, jurisdiction: str, instrument: str, labels: list[str]
 ) -> None:
     response = anon_client.get(
-        "/api/v1/provisions/", {"jurisdiction": jurisdiction, "instrument": instrument, "page_size": 500}
+        "/api/v1/provisions/",
+        {"jurisdiction": jurisdiction, "instrument": instrument, "page_size": 500},
     )
     items = response.json()["results"]
     assert sorted(i["current_citation"] for i in items) == sorted(labels)
@@ -81,8 +89,11 @@ def test_raise_the_roof_in_2018_answers_under_its_new_label(anon_client: APIClie
 
 @pytest.mark.parametrize(
     ("as_of", "label", "state"),
-    [("2016-01-01", "30-899.23", "not_in_force"), ("2017-01-01", "30-834.23", "in_force"),
-     ("2018-01-01", "30-899.23", "in_force")],
+    [
+        ("2016-01-01", "30-899.23", "not_in_force"),
+        ("2017-01-01", "30-834.23", "in_force"),
+        ("2018-01-01", "30-899.23", "in_force"),
+    ],
 )
 def test_the_same_questions_work_through_the_proposed_label(
     anon_client: APIClient, as_of: str, label: str, state: str
@@ -92,22 +103,36 @@ def test_the_same_questions_work_through_the_proposed_label(
     assert item["title"] == "The play – Raise The Roof."
 
 
-def test_the_proposed_text_is_a_proposed_version_of_the_same_provision(anon_client: APIClient) -> None:
+def test_the_proposed_text_is_a_proposed_version_of_the_same_provision(
+    anon_client: APIClient,
+) -> None:
     adopted = provision(anon_client, jurisdiction="US-CO", citation="30-899.23")
-    proposed = provision(anon_client, jurisdiction="US-CO", citation="47.1-834.23", include_proposed="true")
-    assert adopted["id"] == proposed["id"]
-    assert {"label": "47.1-834.23", "effective_from": None, "effective_to": None, "status": "proposed"} in (
-        adopted["citations"]
+    proposed = provision(
+        anon_client, jurisdiction="US-CO", citation="47.1-834.23", include_proposed="true"
     )
+    assert adopted["id"] == proposed["id"]
+    assert {
+        "label": "47.1-834.23",
+        "effective_from": None,
+        "effective_to": None,
+        "status": "proposed",
+    } in (adopted["citations"])
     two = unit(proposed, "(2)")
-    assert two["state"] == "proposed" and two["text"].startswith("RAISE THE ROOF SHALL BE PLAYED USING SIX")
+    assert two["state"] == "proposed" and two["text"].startswith(
+        "RAISE THE ROOF SHALL BE PLAYED USING SIX"
+    )
 
 
 @pytest.mark.parametrize(
     ("as_of", "title"),
-    [("2016-06-01", "The play - Multiple Action Blackjack."), ("2018-06-01", "Blackjack tournaments.")],
+    [
+        ("2016-06-01", "The play - Multiple Action Blackjack."),
+        ("2018-06-01", "Blackjack tournaments."),
+    ],
 )
-def test_30_832_means_what_it_meant_on_the_date(anon_client: APIClient, as_of: str, title: str) -> None:
+def test_30_832_means_what_it_meant_on_the_date(
+    anon_client: APIClient, as_of: str, title: str
+) -> None:
     item = provision(anon_client, jurisdiction="US-CO", citation="30-832", as_of=as_of)
     assert item["title"] == title
     assert item["citation"] == "30-832"
@@ -120,8 +145,12 @@ def test_30_803_meant_cards_before_1998(anon_client: APIClient) -> None:
     assert after["title"] == "Blackjack table—physical characteristics."
 
 
-def test_a_citation_without_a_date_answers_today_and_lists_the_other_meanings(anon_client: APIClient) -> None:
-    response = anon_client.get("/api/v1/citations/resolve/", {"jurisdiction": "US-CO", "citation": "30-832(2)(a)"})
+def test_a_citation_without_a_date_answers_today_and_lists_the_other_meanings(
+    anon_client: APIClient,
+) -> None:
+    response = anon_client.get(
+        "/api/v1/citations/resolve/", {"jurisdiction": "US-CO", "citation": "30-832(2)(a)"}
+    )
     body = response.json()
     assert body["title"] == "Blackjack tournaments."
     assert body["citation"] == "30-832(2)(a)"
@@ -132,11 +161,14 @@ def test_a_citation_without_a_date_answers_today_and_lists_the_other_meanings(an
 
 def test_an_old_citation_says_what_the_provision_is_called_now(anon_client: APIClient) -> None:
     response = anon_client.get(
-        "/api/v1/citations/resolve/", {"jurisdiction": "US-CO", "citation": "30-835", "as_of": "2010-01-01"}
+        "/api/v1/citations/resolve/",
+        {"jurisdiction": "US-CO", "citation": "30-835", "as_of": "2010-01-01"},
     )
     body = response.json()
     assert (body["title"], body["citation"], body["current_citation"]) == (
-        "Blackjack tournaments.", "30-835", "30-832"
+        "Blackjack tournaments.",
+        "30-835",
+        "30-832",
     )
 
 
@@ -152,7 +184,9 @@ def test_a_repeated_letter_gets_a_suffix_and_an_annotation(anon_client: APIClien
     item = provision(anon_client, jurisdiction="US-MA", citation="2")
     paths = [u["path"] for u in item["units"]]
     assert "(b)" in paths and "(b-2)" in paths
-    assert any("(b) is printed twice" in a["text"] for a in item["annotations"] if a["unit"] == "(b-2)")
+    assert any(
+        "(b) is printed twice" in a["text"] for a in item["annotations"] if a["unit"] == "(b-2)"
+    )
 
 
 def test_dated_events_are_notes_on_their_unit(anon_client: APIClient) -> None:
@@ -177,7 +211,10 @@ def test_an_ambiguous_note_keeps_its_unit_and_warns_earlier_answers(anon_client:
 
 
 def test_source_defects_are_annotations(anon_client: APIClient) -> None:
-    texts = [a["text"] for a in provision(anon_client, jurisdiction="US-CO", citation="30-821")["annotations"]]
+    texts = [
+        a["text"]
+        for a in provision(anon_client, jurisdiction="US-CO", citation="30-821")["annotations"]
+    ]
     assert any("30-819 was renumbered as 30-820, but this section is 30-821" in t for t in texts)
     dup = provision(anon_client, jurisdiction="US-CO", citation="30-832.07")["annotations"]
     assert any("30-842 added, perm. (30-842" in a["text"] for a in dup)
@@ -191,7 +228,9 @@ def test_full_text_search_finds_the_provisions_with_every_word(anon_client: APIC
 
 
 def test_an_unknown_citation_is_a_404_that_says_what_to_cite(anon_client: APIClient) -> None:
-    response = anon_client.get("/api/v1/provisions/", {"jurisdiction": "US-CO", "citation": "30-999"})
+    response = anon_client.get(
+        "/api/v1/provisions/", {"jurisdiction": "US-CO", "citation": "30-999"}
+    )
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "unknown_citation"
     assert "30-999" in response.json()["error"]["message"]
@@ -213,16 +252,28 @@ def test_a_citation_without_a_jurisdiction_is_a_400(anon_client: APIClient) -> N
 def test_versions_list_the_legal_history_of_every_unit(anon_client: APIClient) -> None:
     item = provision(anon_client, jurisdiction="US-CO", citation="30-899.23")
     versions = anon_client.get(f"/api/v1/provisions/{item['id']}/versions/").json()
-    three = [(v["effective_from"], v["effective_to"], v["on_file"], v["status"]) for v in versions if v["unit"] == "(3)"]
+    three = [
+        (v["effective_from"], v["effective_to"], v["on_file"], v["status"])
+        for v in versions
+        if v["unit"] == "(3)"
+    ]
     assert ("2016-10-30", "2021-05-01", False, "superseded") in three
     assert ("2021-05-01", None, True, "adopted") in three
     assert any(v["status"] == "proposed" for v in versions)
-    pages = {v["page"] for v in versions if v["unit"] == "(2)" and v["on_file"] and v["status"] == "adopted"}
+    pages = {
+        v["page"]
+        for v in versions
+        if v["unit"] == "(2)" and v["on_file"] and v["status"] == "adopted"
+    }
     assert pages == {63}  # the PDF page the unit is printed on
 
 
-def test_reading_needs_no_login_but_the_api_offers_no_anonymous_writes(anon_client: APIClient) -> None:
+def test_reading_needs_no_login_but_the_api_offers_no_anonymous_writes(
+    anon_client: APIClient,
+) -> None:
     item = provision(anon_client, jurisdiction="US-CO", citation="30-801")
     response = anon_client.post(f"/api/v1/provisions/{item['id']}/", {"title": "x"})
     assert response.status_code in {401, 403, 405}
-    assert re.match(r"^Blackjack", provision(anon_client, jurisdiction="US-CO", citation="30-801")["title"])
+    assert re.match(
+        r"^Blackjack", provision(anon_client, jurisdiction="US-CO", citation="30-801")["title"]
+    )

@@ -1,5 +1,6 @@
 """The PDF and the text form of each regulation give the same units, text and dated events,
 except for a reviewed list of places where the two files themselves differ."""
+
 from __future__ import annotations
 
 from functools import cache
@@ -37,7 +38,9 @@ def parsed(name: str, form: str) -> ParsedDocument:
     hints = own_line_notes("US-CO", "rule-8" if "rule-8" in name else "rule-21")
     if form == "pdf":
         return structure(read_pdf(SOURCES / "pdf" / f"{name}.pdf"), Scheme.CO_SECTION, hints)
-    return structure(read_text((SOURCES / "text" / f"{name}.md").read_text()), Scheme.CO_SECTION, hints)
+    return structure(
+        read_text((SOURCES / "text" / f"{name}.md").read_text()), Scheme.CO_SECTION, hints
+    )
 
 
 @pytest.mark.parametrize("name", sorted(KNOWN))
@@ -55,6 +58,8 @@ def test_the_massachusetts_pdf_is_refused_because_its_section_numbers_are_garble
     doc = structure(read_pdf(SOURCES / "pdf" / "ma-205-cmr-blackjack.pdf"), Scheme.MA_SECTION)
     with pytest.raises(SourceError, match="section numbers in this file are missing or garbled"):
         check_instrument(doc, "US-MA", "blackjack", Scheme.MA_SECTION, "ma-205-cmr-blackjack.pdf")
-    text = structure(read_text((SOURCES / "text" / "ma-205-cmr-blackjack.md").read_text()), Scheme.MA_SECTION)
+    text = structure(
+        read_text((SOURCES / "text" / "ma-205-cmr-blackjack.md").read_text()), Scheme.MA_SECTION
+    )
     check_instrument(text, "US-MA", "blackjack", Scheme.MA_SECTION, "ma-205-cmr-blackjack.md")
     assert len(text.sections) == 32

@@ -1,4 +1,5 @@
 """python manage.py ingest FILE --jurisdiction US-CO --instrument "Rule 8" [--proposed]"""
+
 from __future__ import annotations
 
 import sys
@@ -19,9 +20,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
         parser.add_argument("--jurisdiction", required=True, help="Jurisdiction code, e.g. US-CO.")
-        parser.add_argument("--instrument", required=True, help='Instrument name or slug, e.g. "Rule 8".')
+        parser.add_argument(
+            "--instrument", required=True, help='Instrument name or slug, e.g. "Rule 8".'
+        )
         parser.add_argument("--proposed", action="store_true", help="The file is a proposed text.")
-        parser.add_argument("--user", help="Username the change is recorded under (default: pitboss-ingest).")
+        parser.add_argument(
+            "--user", help="Username the change is recorded under (default: pitboss-ingest)."
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
@@ -35,15 +40,19 @@ class Command(BaseCommand):
         try:
             instrument = instrument_for(options["jurisdiction"], options["instrument"])
             report = source_ingest(
-                instrument=instrument, name=path.name, data=path.read_bytes(),
-                status=Status.PROPOSED if options["proposed"] else Status.ADOPTED, user=user,
-                progress=self._progress if sys.stderr.isatty() or options["verbosity"] > 1 else None,
+                instrument=instrument,
+                name=path.name,
+                data=path.read_bytes(),
+                status=Status.PROPOSED if options["proposed"] else Status.ADOPTED,
+                user=user,
+                progress=self._progress
+                if sys.stderr.isatty() or options["verbosity"] > 1
+                else None,
             )
         except DomainError as exc:
             raise CommandError(exc.message) from exc
         self.stderr.write("")
         self.stdout.write(render_report(report.as_dict()))
-
 
     def _progress(self, done: int, total: int, label: str) -> None:
         self.stderr.write(f"\r  section {done}/{total} {label:<14}", ending="")
@@ -55,8 +64,10 @@ def render_report(report: dict[str, Any]) -> str:
     lines = [
         f"{report['source']} ({report['kind']}): {report['sections']} sections, {report['units']} units, "
         f"{report['dates']} dated events",
-        "  created: " + (", ".join(f"{n} {k}" for k, n in sorted(report["created"].items())) or "nothing"),
-        "  updated: " + (", ".join(f"{n} {k}" for k, n in sorted(report["updated"].items())) or "nothing"),
+        "  created: "
+        + (", ".join(f"{n} {k}" for k, n in sorted(report["created"].items())) or "nothing"),
+        "  updated: "
+        + (", ".join(f"{n} {k}" for k, n in sorted(report["updated"].items())) or "nothing"),
         f"  lines not placed: {len(report['unplaced'])}",
     ]
     lines += [f"    {text[:100]}" for text in report["unplaced"]]

@@ -1,4 +1,5 @@
 """python manage.py load_knowledge_base — ingest the shipped sources in fixtures/sources/."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -35,8 +36,10 @@ class Command(BaseCommand):
         for name, jurisdiction, instrument, status in SOURCES:
             path = root / name
             report = source_ingest(
-                instrument=instrument_for(jurisdiction, instrument), name=path.name,
-                data=path.read_bytes(), status=status,
+                instrument=instrument_for(jurisdiction, instrument),
+                name=path.name,
+                data=path.read_bytes(),
+                status=status,
             )
             self.stdout.write(render_report(report.as_dict()))
         entries = yaml.safe_load((root.parent / "annotations.yaml").read_text())
