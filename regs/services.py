@@ -348,16 +348,19 @@ def _annotations(
         for r in remarks
     ]
     out += [(AnnotationKind.SOURCE_DEFECT, f"{d}: {n.raw}") for n in notes for d in n.defects]
-    out += [
-        (
-            AnnotationKind.AMBIGUITY,
-            f"the reach of the note {placed.note.raw!r} is not clear: it is kept on "
-            f"{tl.unit.label or 'the section'} and may cover only part of it",
-        )
-        for placed in tl.unit.notes
-        if placed.ambiguous
-    ]
+    out += [(AnnotationKind.AMBIGUITY, _reach(placed.note.raw, placed.where, tl.unit.label))
+            for placed in tl.unit.notes if placed.ambiguous]
     return out
+
+
+def _reach(note: str, where: str, label: str) -> str:
+    """Why a note's reach is uncertain, for its annotation."""
+    unit = label or "the section"
+    if where == "lead-in":
+        return f"the note {note!r} ends the lead-in of {unit}: it may cover the list that follows too"
+    if where == "heading":
+        return f"the note {note!r} is in the section heading: the source does not say which parts it amended"
+    return f"the note {note!r} is printed on a line of its own: it is kept on {unit} and may cover only part of it"
 
 
 def _write_proposed_version(

@@ -20,12 +20,15 @@ class BlockKind(StrEnum):
 class Block:
     kind: BlockKind
     text: str
-    """Plain text: markup removed, whitespace collapsed; for a row, its cells joined by " | "."""
+    """Plain text: markup removed, whitespace collapsed except "\n" for a forced line break; for
+    a row, its cells joined by " | "."""
     page: int | None = None
     """PDF page (1-based) the block starts on; None for the text form."""
     line: int | None = None
     """Line of the text form (1-based) the block starts on; None for the PDF form."""
     cells: tuple[str, ...] = field(default=())
+    bullet: bool = False
+    """The source prints it as a list item ("- " in the text form, "•" in the PDF)."""
 
 
 _SPACES = re.compile(r"\s+")

@@ -86,7 +86,8 @@ class LabelStack:
                 return letter_style, letter
             if level.style == roman_style and level.value + 1 == roman:
                 return roman_style, roman
-        return (roman_style, roman) if roman == 1 else (letter_style, letter)
+        # A lone "i" opens a roman list; "ii", "iv" … are roman; "v", "x" … alone are letters.
+        return (roman_style, roman) if roman == 1 or len(token) > 1 else (letter_style, letter)
 
     def restart(self, scope: tuple[str, ...]) -> None:
         """Open a new list under `scope` (a heading paragraph of the section)."""

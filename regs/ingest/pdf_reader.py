@@ -384,11 +384,12 @@ def _blocks(lines: list[_Line], measure: _Measure) -> list[Block]:
     """The blocks of a run of lines: one, or more where list items were printed inline."""
     kind = BlockKind.HEADING if lines[0].starts_bold else BlockKind.PARAGRAPH
     blocks = []
-    for part in _INLINE_ITEM.split(_join(lines, measure)):
+    for index, part in enumerate(_INLINE_ITEM.split(_join(lines, measure))):
+        bullet = index > 0 or lines[0].bulleted
         part = _LIST_NUMBER.sub("", _BULLET.sub("", part.lstrip()), count=1)
         text = "\n".join(p for p in (normalise(p) for p in part.split("\n")) if p)
         if text:
-            blocks.append(Block(kind, text, page=lines[0].page))
+            blocks.append(Block(kind, text, page=lines[0].page, bullet=bullet))
     return blocks
 
 

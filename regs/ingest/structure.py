@@ -28,6 +28,8 @@ _CO_HEADING = re.compile(r"^((?:30|47\.1)-\s?\d{3,4}(?:\.\d{1,2})?)\s+(\S.*)$")
 _MA_HEADING = re.compile(r"^(\d{1,2}[a-z]?)\.\s+(\S.{0,120})$")
 _FORMER = re.compile(r"^Former regulations\b", re.IGNORECASE)
 _TOC_LEADER = re.compile(r"\.{4,}")
+# A label printed without its opening parenthesis: "d) As the terms …".
+_BARE_LABEL = re.compile(r"^([a-z]|\d{1,2})\)\s+")
 
 
 @dataclass
@@ -87,21 +89,40 @@ class _Paragraph:
     line: int | None
 
 
-def _join_continuations(blocks: list[Block]) -> list[_Paragraph]:
-    """Merge a paragraph that starts in lowercase into the one before it (a page break split it)."""
+_SENTENCE_END = re.compile(r"""[.:;!?)"'\]*]$""")
+
+
+def _unfinished(text: str) -> bool:
+    """The paragraph stops mid-sentence (its words, without trailing date notes)."""
+    words, _ = split_notes(text)
+    # A title ("RULE 8 RULES OF BLACKJACK", "(2) Doubling Up") is finished without a full stop.
+    title_like = (words.isupper() and len(words) < 80) or len(words.split()) < 6
+    return bool(words) and not title_like and not _SENTENCE_END.search(words)
+
+
+def _join_continuations(blocks: list[Block], scheme: Scheme) -> list[_Paragraph]:
+    """Merge a paragraph into the one before it where a page break split it: it starts in
+    lowercase, or the one before stops mid-sentence and it carries no label of its own."""
     out: list[_Paragraph] = []
     for block in blocks:
-        starts_lower = block.text[:1].islower()
         if (
             block.kind is BlockKind.PARAGRAPH
-            and starts_lower
             and out
             and out[-1].kind is BlockKind.PARAGRAPH
+            and not block.bullet
+            and not _starts_labelled(block.text)
+            and not section_heading(scheme, block.text)
+            and not section_heading(scheme, out[-1].text)
+            and (block.text[:1].islower() or _unfinished(out[-1].text))
         ):
             out[-1].text = f"{out[-1].text} {block.text}"
             continue
         out.append(_Paragraph(block.kind, block.text, block.page, block.line))
     return out
+
+
+def _starts_labelled(text: str) -> bool:
+    return bool(LABEL.match(text) or _BARE_LABEL.match(text))
 
 
 def section_heading(scheme: Scheme, text: str) -> tuple[str, str] | None:
@@ -145,6 +166,7 @@ class _SectionBuilder:
         self.section.units.append(self.current)
         self.paragraph_count = 0
         self.last_heading: tuple[str, ...] = ()
+        self.after_table = False
         if printed != label:
             self.section.remarks.append(f"label printed as {printed!r}")
 
@@ -174,13 +196,17 @@ class _SectionBuilder:
             own_line, notes = [notes[-1], *own_line], notes[:-1]
         if not text:
             self.note_only(notes + own_line)
+            self.after_table = False
             return
         self._paragraph(para, text, notes)
+        self.after_table = False
         if own_line:
             self.note_only(own_line)
 
     def _paragraph(self, para: _Paragraph, text: str, notes: list[Note]) -> None:
         match = LABEL.match(text) if para.kind is BlockKind.PARAGRAPH else None
+        bare = _BARE_LABEL.match(text) if para.kind is BlockKind.PARAGRAPH and not match else None
+        match = match or bare
         if match:
             if (
                 self.last_heading
@@ -189,6 +215,8 @@ class _SectionBuilder:
             ):
                 self.stack.restart(self.last_heading)
             path, remarks = self.stack.place(match.group(1))
+            if bare:
+                remarks.append(f"label printed without its opening parenthesis: {bare.group(0).strip()!r}")
             unit = ParsedUnit(path, text[match.end() :], para.page, para.line, remarks=remarks)
             self.section.units.append(unit)
         elif not self.current.path and not self.current.text and self.paragraph_count == 0:
@@ -202,7 +230,9 @@ class _SectionBuilder:
                 self.last_heading = path
             self.section.units.append(unit)
         self.current = unit
-        self.add_notes(unit, notes, where="paragraph")
+        # A note after a lead-in ("… except as follows:") covers the lead-in, and perhaps the list.
+        lead_in = text.rstrip().endswith(":")
+        self.add_notes(unit, notes, where="lead-in" if lead_in else "paragraph", ambiguous=lead_in)
 
     def note_only(self, notes: list[Note]) -> None:
         """A paragraph that is only a note: a history goes to the section, a dated run to the
@@ -212,16 +242,24 @@ class _SectionBuilder:
         runs = [n for n in notes if n not in history]
         if not runs:
             return
-        parent = (
-            self.current.path[:-1]
-            if self.current.path and not path_is_paragraph(self.current.path)
-            else ()
-        )
-        target = self.section.unit(parent) or self.section.units[0]
+        if self.after_table:
+            # After a table, the unit holding the table encloses the note.
+            target = self.current
+        else:
+            parent = (
+                self.current.path[:-1]
+                if self.current.path and not path_is_paragraph(self.current.path)
+                else ()
+            )
+            target = self.section.unit(parent) or self.section.units[0]
         for note in runs:
             target.notes.append(PlacedNote(note, ambiguous=True, where="own line"))
 
     def row(self, para: _Paragraph) -> None:
+        self.after_table = True
+        self._row(para)
+
+    def _row(self, para: _Paragraph) -> None:
         """A table row joins the text of the unit it follows; a date note in a cell (a dated
         column heading) becomes a note on that unit."""
         cells = []
@@ -270,7 +308,8 @@ def structure(
     doc = ParsedDocument()
     builder: _SectionBuilder | None = None
     former_heading: str | None = None
-    paragraphs = _join_continuations(blocks)
+    front_heading = ""
+    paragraphs = _join_continuations(blocks, scheme)
     # Section headings are bold where the source has any bold one; a plain text (Massachusetts'
     # text form, a proposed rule) has plain ones.
     plain_headings = not any(
@@ -312,6 +351,11 @@ def structure(
                 doc.unplaced.append(_block(para))
             else:
                 doc.front_matter.append(_block(para))
+                if para.kind is BlockKind.HEADING:
+                    front_heading = para.text
+                elif para.kind is BlockKind.PARAGRAPH and not _TOC_LEADER.search(para.text):
+                    # A dated note on the front matter ("Basis and Purpose … Amended 8/14/16").
+                    doc.document_notes.extend((front_heading, n) for n in split_notes(para.text)[1])
             continue
         if para.kind is BlockKind.ROW:
             builder.row(para)

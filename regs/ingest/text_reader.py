@@ -63,7 +63,8 @@ def read_text(source: str) -> list[Block]:
             joiner = "\n" if before.endswith("  ") else " "
             last = blocks[-1]
             blocks[-1] = Block(
-                last.kind, f"{last.text}{joiner}{normalise(strip_markup(raw))}", line=last.line
+                last.kind, f"{last.text}{joiner}{normalise(strip_markup(raw))}", line=last.line,
+                bullet=last.bullet,
             )
             continue
         if "\t" in raw:
@@ -76,5 +77,5 @@ def read_text(source: str) -> list[Block]:
             text = normalise(strip_markup(_BULLET.sub("", _HEADING_MARK.sub("", part))))
             if text:
                 kind = BlockKind.HEADING if is_heading else BlockKind.PARAGRAPH
-                blocks.append(Block(kind, text, line=number))
+                blocks.append(Block(kind, text, line=number, bullet=bool(_BULLET.match(raw))))
     return blocks

@@ -118,7 +118,9 @@ def section_timeline(section: ParsedSection) -> SectionTimeline:
                 if placed.where == "heading":
                     section_events.append(UnitEvent(event, placed.ambiguous, "section"))
                 elif placed.ambiguous:
-                    timelines[unit.path].events.append(UnitEvent(event, True, "unit"))
+                    # A lead-in's note surely covers the lead-in; an own-line note not even that.
+                    lead_in = placed.where == "lead-in"
+                    timelines[unit.path].events.append(UnitEvent(event, not lead_in, "unit"))
                     for target in _descendants(section.units, unit.path):
                         if target.path != unit.path:
                             timelines[target.path].inherited.append(UnitEvent(event, True, "unit"))

@@ -277,3 +277,16 @@ def test_reading_needs_no_login_but_the_api_offers_no_anonymous_writes(
     assert re.match(
         r"^Blackjack", provision(anon_client, jurisdiction="US-CO", citation="30-801")["title"]
     )
+
+
+def test_a_note_ending_a_lead_in_dates_the_lead_in_and_warns_the_list(anon_client: APIClient) -> None:
+    # King's Bounty: "… according to the following rules: Amended 9/14/20, Amended 12/30/23"
+    item = provision(anon_client, jurisdiction="US-CO", citation="30-899.20", as_of="2016-06-01")
+    assert item["citation"] == "30-834.20"
+    assert unit(item, "")["state"] == "not_on_file"
+    one = unit(item, "(1)")
+    assert one["state"] == "in_force"
+    assert any("2023-12-30" in w for w in one["warnings"])
+    today = provision(anon_client, jurisdiction="US-CO", citation="30-899.20", as_of="2024-01-01")
+    assert unit(today, "")["text"].startswith("King's Bounty Dealer Envy is a copyrighted")
+    assert unit(today, "(1)")["warnings"] == []

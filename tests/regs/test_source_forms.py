@@ -27,7 +27,7 @@ KNOWN = {
     ],
     "co-rule-21-blackjack-poker": [
         # The footnote mark "***" of TRILG-04: the PDF's renderer took two of its asterisks as bold.
-        "text differs in ('30-2115', '¶5') at 100: 'TRILG-03 | TRILG-04***\\nPays* | Lucky | Pays* | Lucky | "
+        "text differs in ('30-2115', '¶4') at 100: 'TRILG-03 | TRILG-04***\\nPays* | Lucky | Pays* | Lucky | "
         "Pays*' vs 'TRILG-03 | TRILG-04*\\nPays* | Lucky | Pays* | Lucky | Pays* |'",
     ],
 }
