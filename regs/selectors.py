@@ -200,21 +200,37 @@ def _version_on(versions: list[Any], day: dt.date) -> UnitVersion | None:
     return None
 
 
+class UnknownSubsection(DomainError):
+    def __init__(self, label: str, path: str, paths: list[str]) -> None:
+        shown = ", ".join(p for p in paths if p)[:300]
+        super().__init__(
+            "unknown_subsection", f"{label} has no subsection {path}; it has: {shown}.", 404
+        )
+
+
 def provision_state(
-    provision: ProvisionRecord, *, as_of: dt.date, include_proposed: bool = False
+    provision: ProvisionRecord, *, as_of: dt.date, include_proposed: bool = False, path: str = ""
 ) -> ProvisionState:
     """What the provision said on `as_of`, unit by unit, under the label it had that day.
 
     A unit whose text then in force is in no source says so (state not_on_file) rather than
     showing today's text; a unit not yet added is not_in_force. With include_proposed, units
-    with a proposed version show that text.
+    with a proposed version show that text. With `path` ("(3)(b)"), only that subsection and
+    what it contains.
+
+    :raises UnknownSubsection: the provision has no unit at `path`.
     """
     on_date = _citation_on(provision, as_of)
     current = _current_citation(provision)
     label = (on_date or current).label
     units = list(provision.units)
+    section_unit = units[:1]
+    if path:
+        units = [u for u in units if u.path == path or u.path.startswith(f"{path}(")]
+        if not units:
+            raise UnknownSubsection(current.label, path, [u.path for u in provision.units])
     section_versions = (
-        [v for v in units[0].versions if v.status != Status.PROPOSED] if units else []
+        [v for v in section_unit[0].versions if v.status != Status.PROPOSED] if section_unit else []
     )
     starts = [v.effective_from for v in section_versions]
     start = None if not starts or None in starts else min(s for s in starts if s)

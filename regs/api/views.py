@@ -71,7 +71,9 @@ class ProvisionViewSet(viewsets.GenericViewSet):
                 today=_today(),
             )
             pks: Any = [found.provision.pk]
+            path = found.path
         else:
+            path = ""
             pks = selectors.provisions_search(
                 jurisdiction=query.get("jurisdiction"),
                 instrument=query.get("instrument"),
@@ -80,7 +82,7 @@ class ProvisionViewSet(viewsets.GenericViewSet):
         page = self.paginate_queryset(pks)
         states = [
             selectors.provision_state(
-                record, as_of=as_of, include_proposed=query["include_proposed"]
+                record, as_of=as_of, include_proposed=query["include_proposed"], path=path
             )
             for record in selectors.provision_records(list(page or []))
         ]
