@@ -348,8 +348,11 @@ def _annotations(
         for r in remarks
     ]
     out += [(AnnotationKind.SOURCE_DEFECT, f"{d}: {n.raw}") for n in notes for d in n.defects]
-    out += [(AnnotationKind.AMBIGUITY, _reach(placed.note.raw, placed.where, tl.unit.label))
-            for placed in tl.unit.notes if placed.ambiguous]
+    out += [
+        (AnnotationKind.AMBIGUITY, _reach(placed.note.raw, placed.where, tl.unit.label))
+        for placed in tl.unit.notes
+        if placed.ambiguous
+    ]
     return out
 
 
@@ -357,7 +360,9 @@ def _reach(note: str, where: str, label: str) -> str:
     """Why a note's reach is uncertain, for its annotation."""
     unit = label or "the section"
     if where == "lead-in":
-        return f"the note {note!r} ends the lead-in of {unit}: it may cover the list that follows too"
+        return (
+            f"the note {note!r} ends the lead-in of {unit}: it may cover the list that follows too"
+        )
     if where == "heading":
         return f"the note {note!r} is in the section heading: the source does not say which parts it amended"
     return f"the note {note!r} is printed on a line of its own: it is kept on {unit} and may cover only part of it"
@@ -452,7 +457,8 @@ def _text_form_prevails(known: UnitVersion | None, document: SourceDocument, tex
 def _excerpt(text: str, other: str) -> str:
     """Where `text` first departs from `other`, with a little context."""
     at = next(
-        (i for i, (a, b) in enumerate(zip(text, other, strict=False)) if a != b), min(len(text), len(other))
+        (i for i, (a, b) in enumerate(zip(text, other, strict=False)) if a != b),
+        min(len(text), len(other)),
     )
     return text[max(0, at - 30) : at + 50]
 

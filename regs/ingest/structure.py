@@ -216,7 +216,9 @@ class _SectionBuilder:
                 self.stack.restart(self.last_heading)
             path, remarks = self.stack.place(match.group(1))
             if bare:
-                remarks.append(f"label printed without its opening parenthesis: {bare.group(0).strip()!r}")
+                remarks.append(
+                    f"label printed without its opening parenthesis: {bare.group(0).strip()!r}"
+                )
             unit = ParsedUnit(path, text[match.end() :], para.page, para.line, remarks=remarks)
             self.section.units.append(unit)
         elif not self.current.path and not self.current.text and self.paragraph_count == 0:

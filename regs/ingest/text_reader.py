@@ -63,7 +63,9 @@ def read_text(source: str) -> list[Block]:
             joiner = "\n" if before.endswith("  ") else " "
             last = blocks[-1]
             blocks[-1] = Block(
-                last.kind, f"{last.text}{joiner}{normalise(strip_markup(raw))}", line=last.line,
+                last.kind,
+                f"{last.text}{joiner}{normalise(strip_markup(raw))}",
+                line=last.line,
                 bullet=last.bullet,
             )
             continue

@@ -279,7 +279,9 @@ def test_reading_needs_no_login_but_the_api_offers_no_anonymous_writes(
     )
 
 
-def test_a_note_ending_a_lead_in_dates_the_lead_in_and_warns_the_list(anon_client: APIClient) -> None:
+def test_a_note_ending_a_lead_in_dates_the_lead_in_and_warns_the_list(
+    anon_client: APIClient,
+) -> None:
     # King's Bounty: "… according to the following rules: Amended 9/14/20, Amended 12/30/23"
     item = provision(anon_client, jurisdiction="US-CO", citation="30-899.20", as_of="2016-06-01")
     assert item["citation"] == "30-834.20"
@@ -296,12 +298,20 @@ def test_a_subsection_citation_answers_with_that_subsection_and_what_it_contains
     anon_client: APIClient,
 ) -> None:
     item = provision(anon_client, jurisdiction="US-CO", citation="30-803(3)(b)", as_of="2024-06-01")
-    assert [u["citation"] for u in item["units"]] == ["30-803(3)(b)", "30-803(3)(b)(i)", "30-803(3)(b)(ii)"]
+    assert [u["citation"] for u in item["units"]] == [
+        "30-803(3)(b)",
+        "30-803(3)(b)(i)",
+        "30-803(3)(b)(ii)",
+    ]
     assert item["text"].startswith("(3)(b) On blackjack tables used for games other than face up")
     assert '"Blackjack pays 6 to 5"' in item["text"]
 
 
 def test_an_unknown_subsection_is_a_404_listing_the_ones_there_are(anon_client: APIClient) -> None:
-    response = anon_client.get("/api/v1/provisions/", {"jurisdiction": "US-CO", "citation": "30-803(9)"})
+    response = anon_client.get(
+        "/api/v1/provisions/", {"jurisdiction": "US-CO", "citation": "30-803(9)"}
+    )
     assert response.status_code == 404
-    assert response.json()["error"]["message"].startswith("30-803 has no subsection (9); it has: (1)")
+    assert response.json()["error"]["message"].startswith(
+        "30-803 has no subsection (9); it has: (1)"
+    )
