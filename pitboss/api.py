@@ -48,7 +48,10 @@ def _first_error(detail: Any, path: str = "") -> str:
         return f"{path}: invalid" if path else "The request is invalid."
     if isinstance(detail, dict):
         key, value = next(iter(detail.items()))
-        name = path if key == "non_field_errors" else f"{path}.{key}" if path else str(key)
+        if isinstance(key, int) or str(key).isdigit():  # DRF keys a list's item errors by index
+            name = f"{path}[{key}]"
+        else:
+            name = path if key == "non_field_errors" else f"{path}.{key}" if path else str(key)
         return _first_error(value, name)
     if isinstance(detail, list):
         for index, item in enumerate(detail):

@@ -17,6 +17,8 @@ from pitboss.api_router import router
 api_v1 = [
     path("", include("jurisdictions.api.urls")),
     path("", include("regs.api.urls")),
+    path("", include("variants.api.urls")),
+    path("", include("compliance.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("auth/token/", obtain_auth_token, name="auth-token"),

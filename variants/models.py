@@ -1,1 +1,184 @@
+"""The structured facts read from the rules: wagers, paytables and constraints, each cited to the
+provision (and unit) that authorises it, with its own effective period.
+
+Loaded from the reviewed catalog in fixtures/catalog/ (see variants/catalog.py); every edit is
+kept in record history.
+"""
+
 from __future__ import annotations
+
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+
+class WagerKind(models.TextChoices):
+    BASE_GAME = "base_game", "Base game"
+    """The jurisdiction's blackjack."""
+    VARIANT = "variant", "Full variant"
+    """A game that changes how hands are played (Spanish 21, Blackjack Switch, Face Up …)."""
+    SIDE_WAGER = "side_wager", "Side wager"
+    """A wager on top of standard blackjack, even where the rules call it a variation game."""
+    PROGRESSIVE = "progressive", "Progressive side wager"
+    """A side wager paying shares of a progressive meter."""
+
+
+class Soft17(models.TextChoices):
+    ANY = "any", "Either"
+    STAND = "stand", "Dealer stands on soft 17"
+    HIT = "hit", "Dealer hits soft 17"
+
+
+class Severity(models.TextChoices):
+    ERROR = "error", "Error"
+    """The configuration breaks the rule."""
+    WARNING = "warning", "Warning"
+    """The configuration may break the rule, or a fact the rule needs is missing."""
+    INFO = "info", "Info"
+    """Worth knowing; not a breach."""
+
+
+class Cited(models.Model):
+    """Cited to a unit of a provision, with its own effective period."""
+
+    provision = models.ForeignKey("regs.Provision", on_delete=models.PROTECT, related_name="+")
+    unit_path = models.CharField(
+        max_length=60,
+        blank=True,
+        help_text='Unit of the provision that says it: "" (the section) or (3)(b).',
+    )
+    effective_from = models.DateField(
+        null=True,
+        blank=True,
+        help_text="First day the fact holds; null: since the provision took effect.",
+    )
+    effective_to = models.DateField(
+        null=True,
+        blank=True,
+        help_text="Day the fact stopped holding (exclusive); null while it holds.",
+    )
+    source_line = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Line of the source text form the fact was read from."
+    )
+
+    class Meta:
+        abstract = True
+
+
+class Wager(Cited):
+    """A game or wager a jurisdiction authorises, by its catalog slug."""
+
+    jurisdiction = models.ForeignKey(
+        "jurisdictions.Jurisdiction", on_delete=models.PROTECT, related_name="wagers"
+    )
+    slug = models.SlugField(
+        max_length=80,
+        help_text="Catalog slug, e.g. kings-bounty; the same game keeps it everywhere.",
+    )
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=20, choices=WagerKind.choices)
+    owner = models.CharField(
+        max_length=200, blank=True, help_text="Holder of the rights, where the rule names one."
+    )
+    outcomes = models.JSONField(
+        default=list, blank=True, help_text='[{"key": …, "label": …}]: the outcomes paytables pay.'
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["jurisdiction", "slug"]
+        constraints = [
+            models.UniqueConstraint(fields=["jurisdiction", "slug"], name="wager_slug_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.jurisdiction.code} {self.slug}"
+
+
+class Paytable(Cited):
+    """An approved pay table, under the label the rule gives it; one table even where it is
+    printed with several pay columns (each entry carries its column)."""
+
+    key = models.CharField(
+        max_length=160, unique=True, help_text="Stable id, e.g. us-co/kings-bounty/kb03."
+    )
+    wager = models.ForeignKey(Wager, on_delete=models.CASCADE, related_name="paytables")
+    label = models.CharField(
+        max_length=200, help_text='As the rule labels it: "KB03", "Pay Table 1".'
+    )
+    decks = models.JSONField(
+        default=list, blank=True, help_text="Deck counts it may be used with; [] for any."
+    )
+    dealer_soft_17 = models.CharField(max_length=8, choices=Soft17.choices, default=Soft17.ANY)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["wager", "key"]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class PaytableEntry(models.Model):
+    """One line of a pay table in one column."""
+
+    paytable = models.ForeignKey(Paytable, on_delete=models.CASCADE, related_name="entries")
+    order = models.PositiveIntegerField()
+    outcome = models.CharField(max_length=80, help_text="Outcome key of the wager.")
+    label = models.CharField(max_length=200, help_text="The line's label as printed.")
+    column = models.CharField(
+        max_length=80, blank=True, help_text='Pay column, e.g. "Dealer Envy"; "" for the only one.'
+    )
+    pays = models.CharField(
+        max_length=40, help_text='As printed: "25 to 1", "2 for 1", "10%", "$100".'
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["paytable", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["paytable", "outcome", "column"], name="entry_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.pays}"
+
+
+class ConstraintKind(models.TextChoices):
+    MIN_BLACKJACK_PAYS = "min_blackjack_pays", "Blackjack pays at least"
+    ALLOWED_BLACKJACK_PAYS = "allowed_blackjack_pays", "Blackjack pays one of"
+    INSURANCE_PAYS = "insurance_pays", "Insurance pays exactly"
+    MAX_SPLIT_HANDS = "max_split_hands", "At most this many hands from splitting"
+    SHOE_MIN_DECKS = "shoe_min_decks", "A shoe holds at least this many decks"
+    DECKS_ALLOWED = "decks_allowed", "Deck counts a wager may be played with"
+    DECKS_REQUIRED = "decks_required", "Deck counts required when a wager is offered"
+    EXCLUDES = "excludes", "May not be offered at a table which offers"
+    SIDE_LIMITS_WITHIN_TABLE = "side_limits_within_table", "Wager limits within the table's limits"
+    SIDE_MAX = "side_max", "Wager at most this amount"
+    NO_EVEN_MONEY_AT_6_TO_5 = "no_even_money_at_6_to_5", "No even money where blackjack pays 6 to 5"
+    SAME_ON_EVERY_TABLE = "same_on_every_table", "The same option on every table offering the wager"
+
+
+class Constraint(Cited):
+    """A rule a configuration must keep, as data: what kind of check, its parameters, its
+    severity and the rule that says it."""
+
+    code = models.CharField(
+        max_length=120, unique=True, help_text="Stable finding code, e.g. us-co/kings-bounty/decks."
+    )
+    jurisdiction = models.ForeignKey(
+        "jurisdictions.Jurisdiction", on_delete=models.PROTECT, related_name="constraints"
+    )
+    kind = models.CharField(max_length=40, choices=ConstraintKind.choices)
+    wager = models.ForeignKey(
+        Wager, on_delete=models.CASCADE, null=True, blank=True, related_name="constraints"
+    )
+    params = models.JSONField(default=dict, blank=True)
+    severity = models.CharField(max_length=8, choices=Severity.choices, default=Severity.ERROR)
+    message = models.CharField(max_length=300, help_text="What the rule requires, in a sentence.")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["jurisdiction", "code"]
+
+    def __str__(self) -> str:
+        return self.code

@@ -7,6 +7,7 @@ from typing import Any
 
 import yaml
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from regs.models import Status
@@ -29,7 +30,7 @@ SOURCES = [
 
 
 class Command(BaseCommand):
-    help = "Load the knowledge base from the sources shipped in fixtures/sources (idempotent)."
+    help = "Load the knowledge base: the sources in fixtures/sources, then the catalog (idempotent)."
 
     def handle(self, *args: Any, **options: Any) -> None:
         root = Path(settings.BASE_DIR) / "fixtures" / "sources"
@@ -45,3 +46,4 @@ class Command(BaseCommand):
         entries = yaml.safe_load((root.parent / "annotations.yaml").read_text())
         added = annotations_apply(entries=entries)
         self.stdout.write(f"reviewed annotations: {len(entries)} ({added} new)")
+        call_command("load_catalog", stdout=self.stdout)

@@ -1,0 +1,13 @@
+"""The compliance API's URLs; see pitboss/urls.py."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from compliance.api import views
+
+urlpatterns = [
+    path("validations/", views.ValidationListApi.as_view(), name="validations"),
+    path("validations/codes/", views.FindingCodesApi.as_view(), name="finding-codes"),
+    path("validations/<uuid:pk>/", views.ValidationDetailApi.as_view(), name="validation"),
+]

@@ -1,0 +1,77 @@
+"""POST /api/v1/validations/ and GET /api/v1/validations/{id}/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from compliance.configuration import ConfigurationSerializer
+from compliance.models import ValidationRun
+from compliance.services import validation_run_create
+from compliance.validator import FINDING_CODES
+
+
+class CitationOut(serializers.Serializer):
+    jurisdiction = serializers.CharField()
+    citation = serializers.CharField()
+    effective_from = serializers.DateField(allow_null=True)
+
+
+class FindingOut(serializers.Serializer):
+    severity = serializers.ChoiceField(choices=["error", "warning", "info"])
+    code = serializers.CharField()
+    message = serializers.CharField()
+    table = serializers.CharField()
+    path = serializers.CharField()
+    citations = CitationOut(many=True)
+
+
+class ValidationOut(serializers.ModelSerializer[ValidationRun]):
+    findings = FindingOut(many=True)
+
+    class Meta:
+        model = ValidationRun
+        fields = [
+            "id",
+            "jurisdiction",
+            "as_of",
+            "compliant",
+            "knowledge_base",
+            "findings",
+            "created_at",
+        ]
+
+
+class ValidationListApi(APIView):
+    """Validate a table configuration (vendor token or officer login)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=ConfigurationSerializer, responses={201: ValidationOut})
+    def post(self, request: Request) -> Response:
+        run = validation_run_create(data=request.data, user=request.user)
+        return Response(ValidationOut(run).data, status=status.HTTP_201_CREATED)
+
+
+class ValidationDetailApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=ValidationOut)
+    def get(self, request: Request, pk: Any) -> Response:
+        return Response(ValidationOut(get_object_or_404(ValidationRun, pk=pk)).data)
+
+
+class FindingCodesApi(APIView):
+    """The documented finding codes (catalog constraints add their own, e.g. us-co/kings-bounty/decks)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=dict[str, str])
+    def get(self, request: Request) -> Response:
+        return Response(FINDING_CODES)

@@ -1,0 +1,154 @@
+"""A proposed table configuration (DESIGN.md, "Table configuration (API contract v1)"), checked
+for shape before any rule is applied: a malformed configuration is a 400 naming the field."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from rest_framework import serializers
+
+from engine.odds import InvalidPays, Pays
+from jurisdictions.models import Jurisdiction
+from variants.models import Wager
+
+EARLIEST = dt.date(1990, 1, 1)
+LATEST = dt.date(2100, 12, 31)
+
+
+class OddsField(serializers.CharField):
+    """Odds as printed: "3 to 2", "2 for 1"."""
+
+    def to_internal_value(self, data: Any) -> str:
+        text = super().to_internal_value(data)
+        try:
+            Pays.parse(text)
+        except InvalidPays as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+        return text
+
+
+class LimitsSerializer(serializers.Serializer):
+    min = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
+    max = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["min"] > attrs["max"]:
+            raise serializers.ValidationError({"max": f"is below min ({attrs['min']})."})
+        return attrs
+
+
+class DoubleSerializer(serializers.Serializer):
+    on = serializers.ChoiceField(choices=["any_two", "9_10_11", "10_11", "any_time", "none"])
+    after_split = serializers.BooleanField(default=True)
+
+
+class SplitSerializer(serializers.Serializer):
+    max_hands = serializers.IntegerField(min_value=1, max_value=16)
+    resplit_aces = serializers.BooleanField(default=False)
+    split_aces_one_card = serializers.BooleanField(default=True)
+
+
+class PaytableLineSerializer(serializers.Serializer):
+    outcome = serializers.CharField()
+    pays = serializers.CharField()
+    column = serializers.CharField(required=False, allow_blank=True, default="")
+
+    def validate_pays(self, value: str) -> str:
+        try:
+            Pays.parse(value)
+        except InvalidPays as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+        return value
+
+
+class PaytableField(serializers.Field):
+    """A catalog paytable id, or the lines of an inline paytable."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str) and data:
+            return data
+        if isinstance(data, list) and data:
+            lines = PaytableLineSerializer(data=data, many=True)
+            lines.is_valid(raise_exception=True)
+            return list(lines.validated_data)
+        raise serializers.ValidationError(
+            'Give a catalog paytable id ("us-co/kings-bounty/kb03") or a list of lines '
+            '[{"outcome": …, "pays": "25 to 1"}].'
+        )
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class SideWagerSerializer(serializers.Serializer):
+    wager = serializers.SlugField()
+    paytable = PaytableField(required=False, allow_null=True, default=None)
+    limits = LimitsSerializer(required=False)
+    meter = serializers.DecimalField(
+        max_digits=14, decimal_places=2, min_value=0, required=False, allow_null=True
+    )
+
+    def validate_wager(self, value: str) -> str:
+        slugs = sorted(set(Wager.objects.values_list("slug", flat=True)))
+        if value not in slugs:
+            raise serializers.ValidationError(
+                f"{value!r} is no wager in the catalog; valid slugs: {', '.join(slugs)}."
+            )
+        return value
+
+
+class TableSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    game = serializers.SlugField()
+    decks = serializers.IntegerField(min_value=1, max_value=12, required=False, allow_null=True)
+    player_spots = serializers.IntegerField(min_value=1, max_value=14, required=False)
+    dealing = serializers.ChoiceField(choices=["hand", "shoe", "csm", "asd"], required=False)
+    dealer_soft_17 = serializers.ChoiceField(choices=["stand", "hit"], required=False)
+    hole_card = serializers.ChoiceField(choices=["peek", "no_peek", "none"], required=False)
+    blackjack_pays = OddsField(required=False)
+    insurance_pays = OddsField(required=False)
+    even_money = serializers.BooleanField(required=False)
+    double = DoubleSerializer(required=False)
+    split = SplitSerializer(required=False)
+    surrender = serializers.ChoiceField(choices=["none", "late", "early"], required=False)
+    limits = LimitsSerializer(required=False)
+    chip_unit = serializers.DecimalField(
+        max_digits=10, decimal_places=2, min_value=0, required=False
+    )
+    side_wagers = SideWagerSerializer(many=True, required=False, default=list)
+
+
+class ConfigurationSerializer(serializers.Serializer):
+    jurisdiction = serializers.CharField()
+    as_of = serializers.DateField()
+    licensee = serializers.CharField(required=False, allow_blank=True, default="")
+    include_proposed = serializers.BooleanField(required=False, default=False)
+    tables = TableSerializer(many=True, allow_empty=False)
+
+    def validate_jurisdiction(self, value: str) -> str:
+        codes = list(Jurisdiction.objects.order_by("code").values_list("code", flat=True))
+        if value not in codes:
+            raise serializers.ValidationError(
+                f"unknown jurisdiction {value!r}; known: {', '.join(codes)}."
+            )
+        return value
+
+    def validate_as_of(self, value: dt.date) -> dt.date:
+        if not EARLIEST <= value <= LATEST:
+            raise serializers.ValidationError(f"must be between {EARLIEST} and {LATEST}.")
+        return value
+
+
+def configuration_parse(data: Any) -> dict[str, Any]:
+    """The configuration, checked for shape.
+
+    :raises rest_framework.exceptions.ValidationError: the first problem, naming its field.
+    """
+    if not isinstance(data, dict):
+        raise serializers.ValidationError(
+            {"non_field_errors": ["A configuration is a JSON object."]}
+        )
+    serializer = ConfigurationSerializer(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)

@@ -1,0 +1,414 @@
+"""Check a parsed configuration against the rules in force on its as-of date.
+
+Every finding has a severity, a stable code, a message a person understands, the table and field
+path, and citations of the rule versions in force on the date, by the label used that day.
+Catalog constraints carry their own codes (us-co/kings-bounty/decks); the checks below that are
+not constraints use the codes in FINDING_CODES.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from engine.odds import Pays
+from variants.models import Constraint, ConstraintKind, Paytable, Severity, Wager, WagerKind
+from variants.selectors import Citer
+
+FINDING_CODES = {
+    "game-not-authorised": "The table's game is not a base game or full variant of the jurisdiction on the date.",
+    "wager-not-authorised": "The side wager is not authorised in the jurisdiction (it exists elsewhere).",
+    "wager-not-in-force": "The side wager is authorised, but not on the as-of date.",
+    "paytable-unknown": "The catalog has no paytable with this id for this wager in the jurisdiction.",
+    "paytable-not-in-force": "The paytable is not approved on the as-of date.",
+    "paytable-not-approved": "The inline paytable matches no approved paytable; the closest are named.",
+    "paytable-missing": "No paytable was given for a wager that pays by one.",
+    "paytable-decks": "The paytable is approved for other deck counts.",
+    "paytable-soft-17": "The paytable is approved for the other dealer soft-17 rule.",
+    "fact-missing": "A fact the rules need (deck count, limits, odds) is not in the configuration.",
+}
+
+
+@dataclass
+class Finding:
+    severity: str
+    code: str
+    message: str
+    table: str
+    path: str
+    citations: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "table": self.table,
+            "path": self.path,
+            "citations": [
+                c | {"effective_from": _iso(c["effective_from"])} for c in self.citations
+            ],
+        }
+
+
+def _iso(value: dt.date | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+@dataclass
+class Context:
+    jurisdiction: str
+    as_of: dt.date
+    citer: Citer
+    wagers: dict[str, Wager]
+    elsewhere: dict[str, list[str]]
+    constraints: list[Constraint]
+    findings: list[Finding] = field(default_factory=list)
+
+    def add(
+        self, severity: str, code: str, message: str, table: str, path: str, cited: list[Any]
+    ) -> None:
+        citations = [self.citer.cite(c.provision_id, c.unit_path).as_dict() for c in cited]
+        self.findings.append(Finding(severity, code, message, table, path, citations))
+
+
+def configuration_validate(config: dict[str, Any]) -> list[Finding]:
+    """Findings for a parsed configuration (configuration_parse), in table order."""
+    jurisdiction, as_of = config["jurisdiction"], config["as_of"]
+    citer = Citer(as_of)
+    wagers = {
+        w.slug: w
+        for w in Wager.objects.filter(jurisdiction__code=jurisdiction).prefetch_related(
+            "paytables__entries"
+        )
+    }
+    elsewhere: dict[str, list[str]] = {}
+    for slug, code in Wager.objects.exclude(jurisdiction__code=jurisdiction).values_list(
+        "slug", "jurisdiction__code"
+    ):
+        elsewhere.setdefault(slug, []).append(code)
+    constraints = [
+        c
+        for c in Constraint.objects.filter(jurisdiction__code=jurisdiction).select_related("wager")
+        if citer.in_force(c)
+    ]
+    ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
+    for index, table in enumerate(config["tables"]):
+        _check_table(ctx, table, f"tables[{index}]")
+    return ctx.findings
+
+
+def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
+    name = table["name"]
+    game = ctx.wagers.get(table["game"])
+    if (
+        game is None
+        or game.kind not in (WagerKind.BASE_GAME, WagerKind.VARIANT)
+        or not ctx.citer.in_force(game)
+    ):
+        where = ctx.elsewhere.get(table["game"])
+        also = f" (it is a game of {', '.join(where)})" if where else ""
+        ctx.add(
+            Severity.ERROR,
+            "game-not-authorised",
+            f"{table['game']!r} is not a game {ctx.jurisdiction} authorises on {ctx.as_of}{also}.",
+            name,
+            f"{path}.game",
+            [],
+        )
+    for constraint in ctx.constraints:
+        if constraint.wager_id is None or constraint.wager.kind == WagerKind.BASE_GAME:
+            check = TABLE_CHECKS.get(constraint.kind)
+            if check:
+                check(ctx, constraint, table, path)
+    for index, side in enumerate(table.get("side_wagers", [])):
+        _check_side_wager(ctx, table, side, f"{path}.side_wagers[{index}]")
+
+
+def _check_side_wager(ctx: Context, table: dict[str, Any], side: dict[str, Any], path: str) -> None:
+    name, slug = table["name"], side["wager"]
+    wager = ctx.wagers.get(slug)
+    if wager is None:
+        codes = ", ".join(ctx.elsewhere.get(slug, []))
+        ctx.add(
+            Severity.ERROR,
+            "wager-not-authorised",
+            f"{slug} is not authorised in {ctx.jurisdiction}; the catalog has it in {codes}.",
+            name,
+            f"{path}.wager",
+            [],
+        )
+        return
+    if not ctx.citer.in_force(wager):
+        ctx.add(
+            Severity.ERROR,
+            "wager-not-in-force",
+            f"{wager.name} is not in force in {ctx.jurisdiction} on {ctx.as_of}.",
+            name,
+            f"{path}.wager",
+            [wager],
+        )
+        return
+    _check_paytable(ctx, wager, table, side, path)
+    for constraint in ctx.constraints:
+        if constraint.wager_id == wager.pk:
+            check = SIDE_CHECKS.get(constraint.kind)
+            if check:
+                check(ctx, constraint, table, side, path)
+
+
+def _check_paytable(
+    ctx: Context, wager: Wager, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    name, given = table["name"], side.get("paytable")
+    approved = [p for p in wager.paytables.all() if ctx.citer.in_force(p)]
+    if given is None:
+        if wager.paytables.exists():
+            ctx.add(
+                Severity.WARNING,
+                "paytable-missing",
+                f"No paytable given for {wager.name}; approved: {', '.join(p.key for p in approved)}.",
+                name,
+                f"{path}.paytable",
+                [wager],
+            )
+        return
+    if isinstance(given, str):
+        paytable = next((p for p in wager.paytables.all() if p.key == given), None)
+        if paytable is None:
+            ctx.add(
+                Severity.ERROR,
+                "paytable-unknown",
+                f"{given} is no paytable of {wager.name} in {ctx.jurisdiction}; approved: "
+                f"{', '.join(p.key for p in approved)}.",
+                name,
+                f"{path}.paytable",
+                [wager],
+            )
+            return
+        if paytable not in approved:
+            ctx.add(
+                Severity.ERROR,
+                "paytable-not-in-force",
+                f"{paytable.label} of {wager.name} is not approved on {ctx.as_of}.",
+                name,
+                f"{path}.paytable",
+                [paytable],
+            )
+            return
+    else:
+        paytable = _matching(given, approved)
+        if paytable is None:
+            closest = _closest(given, approved)
+            ctx.add(
+                Severity.ERROR,
+                "paytable-not-approved",
+                _closest_message(wager, given, closest),
+                name,
+                f"{path}.paytable",
+                closest or [wager],
+            )
+            return
+    decks = table.get("decks")
+    if paytable.decks and decks is not None and decks not in paytable.decks:
+        ctx.add(
+            Severity.ERROR,
+            "paytable-decks",
+            f"{paytable.label} of {wager.name} is approved for {_decks(paytable.decks)}, not {decks}.",
+            name,
+            f"{path}.paytable",
+            [paytable],
+        )
+    soft_17 = table.get("dealer_soft_17")
+    if paytable.dealer_soft_17 != "any" and soft_17 and soft_17 != paytable.dealer_soft_17:
+        ctx.add(
+            Severity.ERROR,
+            "paytable-soft-17",
+            f"{paytable.label} of {wager.name} is for a dealer who {_soft17(paytable.dealer_soft_17)}; "
+            f"this table's dealer {_soft17(soft_17)}.",
+            name,
+            f"{path}.paytable",
+            [paytable],
+        )
+
+
+def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
+    return {(e.outcome, e.column): Pays.parse(e.pays) for e in paytable.entries.all()}
+
+
+def _given_lines(given: list[dict[str, Any]], paytable: Paytable) -> dict[tuple[str, str], Pays]:
+    """Inline lines keyed like the paytable's; a line without a column means the first column."""
+    first = next((e.column for e in paytable.entries.all()), "")
+    return {(g["outcome"], g.get("column") or first): Pays.parse(g["pays"]) for g in given}
+
+
+def _differences(given: list[dict[str, Any]], paytable: Paytable) -> list[str]:
+    offered = _given_lines(given, paytable)
+    columns = {column for _, column in offered}
+    approved = {key: pays for key, pays in _lines(paytable).items() if key[1] in columns}
+    out = []
+    for key in sorted(approved.keys() | offered.keys()):
+        a, o = approved.get(key), offered.get(key)
+        if a is None:
+            out.append(f"{key[0]} is not a line of {paytable.label}")
+        elif o is None:
+            out.append(f"{key[0]}: missing (approved {a})")
+        elif not a.same_payout(o):
+            out.append(f"{key[0]}: {o} offered, {a} approved")
+    return out
+
+
+def _matching(given: list[dict[str, Any]], approved: list[Paytable]) -> Paytable | None:
+    return next((p for p in approved if not _differences(given, p)), None)
+
+
+def _closest(given: list[dict[str, Any]], approved: list[Paytable]) -> list[Paytable]:
+    """The two approved paytables with the fewest differing lines."""
+    return sorted(approved, key=lambda p: (len(_differences(given, p)), p.key))[:2]
+
+
+def _closest_message(wager: Wager, given: list[dict[str, Any]], closest: list[Paytable]) -> str:
+    if not closest:
+        return f"No paytable of {wager.name} is approved on this date."
+    parts = [f"{p.key} differs in: {'; '.join(_differences(given, p))}" for p in closest]
+    return (
+        f"The paytable offered for {wager.name} matches no approved paytable. Closest: "
+        + " | ".join(parts)
+    )
+
+
+def _decks(decks: list[int]) -> str:
+    return " or ".join(str(d) for d in decks) + " decks"
+
+
+def _soft17(rule: str) -> str:
+    return "stands on soft 17" if rule == "stand" else "hits soft 17"
+
+
+# --- constraint checks ------------------------------------------------------------------------
+
+TableCheck = Callable[[Context, Constraint, dict[str, Any], str], None]
+SideCheck = Callable[[Context, Constraint, dict[str, Any], dict[str, Any], str], None]
+
+
+def _missing(ctx: Context, c: Constraint, table: dict[str, Any], path: str, what: str) -> None:
+    ctx.add(
+        Severity.WARNING,
+        "fact-missing",
+        f"{what} is not given, and the rule needs it: {c.message}",
+        table["name"],
+        path,
+        [c],
+    )
+
+
+def _min_blackjack_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
+    if "blackjack_pays" not in table:
+        return _missing(ctx, c, table, f"{path}.blackjack_pays", "Blackjack odds")
+    offered, floor = Pays.parse(table["blackjack_pays"]), Pays.parse(c.params["pays"])
+    if not offered.at_least(floor):
+        ctx.add(
+            c.severity,
+            c.code,
+            f"Blackjack pays {offered}; {c.message}",
+            table["name"],
+            f"{path}.blackjack_pays",
+            [c],
+        )
+
+
+def _insurance_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
+    if "insurance_pays" not in table:
+        return
+    offered, fixed = Pays.parse(table["insurance_pays"]), Pays.parse(c.params["pays"])
+    if not offered.same_payout(fixed):
+        ctx.add(
+            c.severity,
+            c.code,
+            f"Insurance pays {offered}; {c.message}",
+            table["name"],
+            f"{path}.insurance_pays",
+            [c],
+        )
+
+
+def _max_split_hands(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
+    hands = table.get("split", {}).get("max_hands")
+    if hands is not None and hands > c.params["hands"]:
+        ctx.add(
+            c.severity,
+            c.code,
+            f"Splits to {hands} hands; {c.message}",
+            table["name"],
+            f"{path}.split.max_hands",
+            [c],
+        )
+
+
+def _shoe_min_decks(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
+    if (
+        table.get("dealing") == "shoe"
+        and table.get("decks") is not None
+        and table["decks"] < c.params["decks"]
+    ):
+        ctx.add(
+            c.severity,
+            c.code,
+            f"A shoe with {table['decks']} deck(s); {c.message}",
+            table["name"],
+            f"{path}.decks",
+            [c],
+        )
+
+
+def _decks_allowed(
+    ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    decks = table.get("decks")
+    if decks is None:
+        return _missing(
+            ctx, c, table, f"{path.rsplit('.side_wagers', 1)[0]}.decks", "The deck count"
+        )
+    if decks not in c.params["decks"]:
+        ctx.add(
+            c.severity,
+            c.code,
+            f"{c.wager.name} on a {decks}-deck table; {c.message}",
+            table["name"],
+            f"{path.rsplit('.side_wagers', 1)[0]}.decks",
+            [c],
+        )
+
+
+def _side_limits_within_table(
+    ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    limits, table_limits = side.get("limits"), table.get("limits")
+    if not limits or not table_limits:
+        return
+    low, high = Decimal(table_limits["min"]), Decimal(table_limits["max"])
+    if not (low <= limits["min"] and limits["max"] <= high):
+        ctx.add(
+            c.severity,
+            c.code,
+            f"{c.wager.name} limits {limits['min']}–{limits['max']} are outside the table's {low}–{high}; "
+            f"{c.message}",
+            table["name"],
+            f"{path}.limits",
+            [c],
+        )
+
+
+TABLE_CHECKS: dict[str, TableCheck] = {
+    ConstraintKind.MIN_BLACKJACK_PAYS: _min_blackjack_pays,
+    ConstraintKind.INSURANCE_PAYS: _insurance_pays,
+    ConstraintKind.MAX_SPLIT_HANDS: _max_split_hands,
+    ConstraintKind.SHOE_MIN_DECKS: _shoe_min_decks,
+}
+SIDE_CHECKS: dict[str, SideCheck] = {
+    ConstraintKind.DECKS_ALLOWED: _decks_allowed,
+    ConstraintKind.SIDE_LIMITS_WITHIN_TABLE: _side_limits_within_table,
+}

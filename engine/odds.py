@@ -1,0 +1,126 @@
+"""Payouts as the rules print them, as exact values: "3 to 2", "25 for 1", "10%" of a meter, "$1,000".
+
+"to" odds return the stake on top of the win; "for" odds include the stake (25 for 1 wins 24).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+
+
+class InvalidPays(ValueError):
+    """The text is not a payout this module can read."""
+
+
+class Basis(StrEnum):
+    TO = "to"
+    """"a to b": win a/b of the stake, and keep the stake."""
+    FOR = "for"
+    """"a for b": receive a/b of the stake in all, the stake included."""
+    METER = "meter"
+    """A share of a progressive meter ("100%", "10% of meter", "100% Mega")."""
+    AMOUNT = "amount"
+    """A fixed dollar amount ("$1,000"), for fixed-amount wagers."""
+    LOSS = "loss"
+    """The hand loses ("Loss", "Lose")."""
+
+
+_RATIO = re.compile(r"^(\d+(?:\.\d+)?)\s*(to|for|:)\s*(\d+(?:\.\d+)?)$", re.IGNORECASE)
+_METER = re.compile(
+    r"^(\d+(?:\.\d+)?)\s*%(?:\s+of\s+(?:the\s+)?meter)?(?:\s+([A-Za-z]+))?$", re.IGNORECASE
+)
+_AMOUNT = re.compile(r"^\$\s*(\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?)$")
+
+
+@dataclass(frozen=True)
+class Pays:
+    """One payout. Compare with `same_payout`: "6 to 4" pays what "3 to 2" pays."""
+
+    basis: Basis
+    ratio: Fraction | None = None
+    """a/b for "to" and "for" odds."""
+    share: Fraction | None = None
+    """Share of the meter (1 for 100%)."""
+    meter: str = ""
+    """Which meter, where a table has several ("Mega", "Major", "Minor")."""
+    amount: Decimal | None = None
+    """Dollars for a fixed amount."""
+
+    @classmethod
+    def parse(cls, text: str) -> Pays:
+        """Read a payout as printed.
+
+        :raises InvalidPays: the text is not a payout ("about 3 to 2", "3 to", "").
+        """
+        clean = " ".join(text.replace("\u2013", "-").split())
+        if match := _RATIO.match(clean):
+            a, word, b = match.groups()
+            if Fraction(b) == 0:
+                raise InvalidPays(f"{text!r}: odds cannot be against 0")
+            basis = Basis.FOR if word.lower() == "for" else Basis.TO
+            return cls(basis, ratio=Fraction(a) / Fraction(b))
+        if match := _METER.match(clean):
+            return cls(
+                Basis.METER, share=Fraction(match.group(1)) / 100, meter=match.group(2) or ""
+            )
+        if match := _AMOUNT.match(clean):
+            return cls(Basis.AMOUNT, amount=Decimal(match.group(1).replace(",", "")))
+        if clean.lower() in {"loss", "lose", "loses"}:
+            return cls(Basis.LOSS)
+        raise InvalidPays(
+            f"{text!r} is not a payout; write odds as '3 to 2' or '25 for 1', a meter share as '10%', "
+            f"or a fixed amount as '$100'"
+        )
+
+    def __str__(self) -> str:
+        if self.basis in (Basis.TO, Basis.FOR):
+            assert self.ratio is not None
+            return f"{self.ratio.numerator} {self.basis.value} {self.ratio.denominator}"
+        if self.basis is Basis.METER:
+            assert self.share is not None
+            percent = self.share * 100
+            text = f"{percent.numerator if percent.denominator == 1 else float(percent)}%"
+            return f"{text} {self.meter}".strip()
+        if self.basis is Basis.AMOUNT:
+            return f"${self.amount:,}"
+        return "Loss"
+
+    def net_win(self, stake: Decimal) -> Decimal | None:
+        """What a winning stake gains, not counting the stake returned; None for a meter share
+        (it depends on the meter)."""
+        if self.basis is Basis.TO:
+            assert self.ratio is not None
+            return stake * self.ratio.numerator / self.ratio.denominator
+        if self.basis is Basis.FOR:
+            assert self.ratio is not None
+            return stake * self.ratio.numerator / self.ratio.denominator - stake
+        if self.basis is Basis.AMOUNT:
+            assert self.amount is not None
+            return self.amount
+        if self.basis is Basis.LOSS:
+            return -stake
+        return None
+
+    def same_payout(self, other: Pays) -> bool:
+        """Whether the two pay the same: "4 for 1" is "3 to 1"."""
+        return self._key() == other._key()
+
+    def _key(self) -> tuple[object, ...]:
+        if self.basis is Basis.FOR:
+            assert self.ratio is not None
+            return (Basis.TO, self.ratio - 1)
+        return (self.basis, self.ratio, self.share, self.meter.lower(), self.amount)
+
+    def at_least(self, other: Pays) -> bool:
+        """Whether this pays at least what `other` pays (odds of the same kind only).
+
+        :raises InvalidPays: the two cannot be compared (a meter share against odds).
+        """
+        mine, theirs = self._key(), other._key()
+        if mine[0] is not Basis.TO or theirs[0] is not Basis.TO:
+            raise InvalidPays(f"cannot compare {self} with {other}")
+        return bool(mine[1] >= theirs[1])  # type: ignore[operator]

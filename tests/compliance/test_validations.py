@@ -1,0 +1,276 @@
+"""POST /api/v1/validations/: a casino's proposed tables checked against the rules of a date."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from django.conf import settings
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from compliance.models import ValidationRun
+from variants.catalog import CATALOG
+
+pytestmark = pytest.mark.django_db
+
+CONFIGS = Path(settings.BASE_DIR) / "fixtures" / "configs"
+
+TABLE: dict[str, Any] = {
+    "name": "BJ-07",
+    "game": "blackjack",
+    "decks": 6,
+    "player_spots": 7,
+    "dealing": "shoe",
+    "dealer_soft_17": "stand",
+    "hole_card": "peek",
+    "blackjack_pays": "3 to 2",
+    "insurance_pays": "2 to 1",
+    "even_money": True,
+    "double": {"on": "any_two", "after_split": True},
+    "split": {"max_hands": 4, "resplit_aces": False, "split_aces_one_card": True},
+    "surrender": "late",
+    "limits": {"min": "10", "max": "500"},
+    "chip_unit": "1",
+    "side_wagers": [
+        {
+            "wager": "kings-bounty",
+            "paytable": "us-co/kings-bounty/kb03",
+            "limits": {"min": "10", "max": "100"},
+        },
+        {"wager": "blazing-7s", "paytable": "us-co/blazing-7s/b7p2", "meter": "12500"},
+        {"wager": "21-plus-3-xtreme", "paytable": "us-co/21-plus-3-xtreme/xtreme"},
+    ],
+}
+
+
+def configuration(as_of: str = "2024-06-01", **changes: Any) -> dict[str, Any]:
+    table = copy.deepcopy(TABLE)
+    table.update(changes)
+    return {
+        "jurisdiction": "US-CO",
+        "as_of": as_of,
+        "licensee": "Example Casino",
+        "tables": [table],
+    }
+
+
+def validate(client: APIClient, config: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/api/v1/validations/", config, format="json")
+    assert response.status_code == 201, response.content
+    return response.json()
+
+
+def codes(body: dict[str, Any]) -> set[str]:
+    return {f["code"] for f in body["findings"]}
+
+
+def test_a_compliant_floor_has_no_findings(vendor_client: APIClient) -> None:
+    body = validate(vendor_client, configuration())
+    assert body["findings"] == [] and body["compliant"] is True
+
+
+# Each catalog constraint: a table that breaks it (and so raises its code) and, above, one that keeps it.
+BREAKS = {
+    "us-co/blackjack/blackjack-pays-at-least-6-to-5": {"blackjack_pays": "1 to 1"},
+    "us-co/blackjack/insurance-pays-2-to-1": {"insurance_pays": "3 to 2"},
+    "us-co/blackjack/split-at-most-three-times": {"split": {"max_hands": 5}},
+    "us-co/blackjack/shoe-holds-two-decks": {"decks": 1, "side_wagers": []},
+    "us-co/kings-bounty/decks": {"decks": 4, "side_wagers": TABLE["side_wagers"][:1]},
+    "us-co/kings-bounty/limits-within-table": {"limits": {"min": "5", "max": "50"}},
+    "us-co/blazing-7s/decks": {"decks": 4, "side_wagers": TABLE["side_wagers"][1:2]},
+    "us-co/raise-the-roof/decks": {
+        "decks": 8,
+        "side_wagers": [
+            {"wager": "raise-the-roof", "paytable": "us-co/raise-the-roof/6d-s17-pay-table-1"}
+        ],
+    },
+    "us-co/21-plus-3/decks/21-plus-3-xtreme": {"decks": 3, "side_wagers": TABLE["side_wagers"][2:]},
+}
+
+
+def catalog_constraint_codes() -> set[str]:
+    out = set()
+    for path in CATALOG.glob("*.yaml"):
+        for c in yaml.safe_load(path.read_text())["constraints"]:
+            out |= {f"{c['code']}/{w}" for w in c["wagers"]} if c.get("wagers") else {c["code"]}
+    return out
+
+
+def test_every_constraint_of_the_catalog_has_a_breaking_sample() -> None:
+    assert set(BREAKS) == catalog_constraint_codes()
+
+
+@pytest.mark.parametrize("code", sorted(BREAKS))
+def test_each_constraint_fires_on_a_table_that_breaks_it(
+    vendor_client: APIClient, code: str
+) -> None:
+    body = validate(vendor_client, configuration(**BREAKS[code]))
+    assert code in codes(body)
+    finding = next(f for f in body["findings"] if f["code"] == code)
+    assert finding["severity"] == "error" and finding["table"] == "BJ-07"
+    assert finding["citations"] and finding["citations"][0]["jurisdiction"] == "US-CO"
+    assert body["compliant"] is False
+
+
+def test_findings_cite_the_label_in_force_on_the_date(vendor_client: APIClient) -> None:
+    wager = {"wager": "raise-the-roof", "paytable": "us-co/raise-the-roof/6d-s17-pay-table-1"}
+    for as_of, label in [("2017-06-01", "30-834.23(2)"), ("2018-06-01", "30-899.23(2)")]:
+        body = validate(vendor_client, configuration(as_of, decks=8, side_wagers=[wager]))
+        finding = next(f for f in body["findings"] if f["code"] == "us-co/raise-the-roof/decks")
+        assert finding["citations"] == [
+            {"jurisdiction": "US-CO", "citation": label, "effective_from": "2016-10-30"}
+        ]
+
+
+def test_a_wager_before_its_effective_date_is_not_in_force(vendor_client: APIClient) -> None:
+    wager = {"wager": "raise-the-roof", "paytable": "us-co/raise-the-roof/6d-s17-pay-table-1"}
+    assert "wager-not-in-force" in codes(
+        validate(vendor_client, configuration("2016-01-01", side_wagers=[wager]))
+    )
+    assert "wager-not-in-force" not in codes(
+        validate(vendor_client, configuration("2017-01-01", side_wagers=[wager]))
+    )
+
+
+def test_a_paytable_for_another_dealer_rule_or_deck_count_is_an_error(
+    vendor_client: APIClient,
+) -> None:
+    wager = {"wager": "raise-the-roof", "paytable": "us-co/raise-the-roof/6d-s17-pay-table-1"}
+    assert "paytable-soft-17" in codes(
+        validate(vendor_client, configuration(dealer_soft_17="hit", side_wagers=[wager]))
+    )
+    two_deck = {"wager": "raise-the-roof", "paytable": "us-co/raise-the-roof/2d-h17-pay-table-1"}
+    body = validate(vendor_client, configuration(dealer_soft_17="hit", side_wagers=[two_deck]))
+    assert "paytable-decks" in codes(body)
+
+
+def test_an_inline_paytable_equal_to_an_approved_one_passes(vendor_client: APIClient) -> None:
+    lines = [
+        {"outcome": "flush", "pays": "5 to 1"},
+        {"outcome": "straight", "pays": "10 to 1"},
+        {"outcome": "three-of-a-kind", "pays": "20 to 1"},
+        {"outcome": "straight-flush", "pays": "30 to 1"},
+    ]
+    body = validate(
+        vendor_client, configuration(side_wagers=[{"wager": "21-plus-3-xtreme", "paytable": lines}])
+    )
+    assert body["findings"] == []
+
+
+def test_an_inline_paytable_that_matches_none_names_the_closest_and_the_lines(
+    vendor_client: APIClient,
+) -> None:
+    lines = [
+        {"outcome": "flush", "pays": "6 to 1"},
+        {"outcome": "straight", "pays": "10 to 1"},
+        {"outcome": "three-of-a-kind", "pays": "20 to 1"},
+        {"outcome": "straight-flush", "pays": "30 to 1"},
+    ]
+    body = validate(
+        vendor_client, configuration(side_wagers=[{"wager": "21-plus-3-xtreme", "paytable": lines}])
+    )
+    finding = next(f for f in body["findings"] if f["code"] == "paytable-not-approved")
+    assert (
+        "us-co/21-plus-3-xtreme/xtreme differs in: flush: 6 to 1 offered, 5 to 1 approved"
+        in finding["message"]
+    )
+    assert finding["citations"][0]["citation"] == "30-2107"
+
+
+def test_a_wager_of_another_jurisdiction_is_an_error_saying_so(vendor_client: APIClient) -> None:
+    config = configuration()
+    config["jurisdiction"] = "US-MA"
+    body = validate(vendor_client, config)
+    finding = next(f for f in body["findings"] if f["code"] == "wager-not-authorised")
+    assert (
+        "kings-bounty is not authorised in US-MA; the catalog has it in US-CO" in finding["message"]
+    )
+
+
+def test_a_missing_deck_count_is_a_finding_not_a_crash(vendor_client: APIClient) -> None:
+    config = configuration()
+    del config["tables"][0]["decks"]
+    body = validate(vendor_client, config)
+    assert [f["path"] for f in body["findings"] if f["code"] == "fact-missing"] == [
+        "tables[0].decks"
+    ] * 3
+    assert body["compliant"] is True
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"jurisdiction": "US-XX"}, "jurisdiction"),
+        ({"as_of": "1850-01-01"}, "as_of"),
+        ({"as_of": "2024-02-30"}, "as_of"),
+        ({"tables": []}, "tables"),
+        ({"tables": [dict(TABLE, decks="six")]}, "tables[0].decks"),
+        ({"tables": [dict(TABLE, blackjack_pays="three to two")]}, "tables[0].blackjack_pays"),
+        ({"tables": [dict(TABLE, limits={"min": "500", "max": "10"})]}, "tables[0].limits.max"),
+        (
+            {"tables": [dict(TABLE, side_wagers=[{"wager": "no-such-bet"}])]},
+            "tables[0].side_wagers[0].wager",
+        ),
+    ],
+)
+def test_bad_input_is_a_400_naming_the_field_and_stores_nothing(
+    vendor_client: APIClient, change: dict[str, Any], field: str
+) -> None:
+    before = ValidationRun.objects.count()
+    response = vendor_client.post("/api/v1/validations/", configuration() | change, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["message"].startswith(f"{field}:")
+    assert ValidationRun.objects.count() == before
+
+
+def test_an_unknown_slug_lists_the_valid_ones(vendor_client: APIClient) -> None:
+    response = vendor_client.post(
+        "/api/v1/validations/", configuration(side_wagers=[{"wager": "no-such-bet"}]), format="json"
+    )
+    assert (
+        "valid slugs: 21-plus-3-xtreme, blackjack, blazing-7s, kings-bounty, raise-the-roof"
+        in (response.json()["error"]["message"])
+    )
+
+
+def test_malformed_json_is_a_400(vendor_client: APIClient) -> None:
+    response = vendor_client.post(
+        "/api/v1/validations/", "{not json", content_type="application/json"
+    )
+    assert response.status_code == 400
+
+
+def test_a_run_is_stored_with_the_knowledge_base_it_used_and_can_be_read_back(
+    vendor_client: APIClient,
+) -> None:
+    body = validate(vendor_client, configuration(decks=4))
+    again = vendor_client.get(f"/api/v1/validations/{body['id']}/").json()
+    assert again["findings"] == body["findings"]
+    assert (
+        again["knowledge_base"]["PaytableEntry"] > 0 and again["knowledge_base"]["UnitVersion"] > 0
+    )
+    assert validate(vendor_client, configuration(decks=4))["findings"] == body["findings"]
+
+
+def test_validating_needs_a_token_or_a_login(anon_client: APIClient) -> None:
+    assert (
+        anon_client.post("/api/v1/validations/", configuration(), format="json").status_code == 401
+    )
+
+
+def test_the_command_prints_findings_and_fails_for_the_casino_house_rules() -> None:
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("validate", str(CONFIGS / "casino-house-rules-co.json"), stdout=out)
+    assert exit_.value.code == 1
+    text = out.getvalue()
+    assert "US-CO as of 2024-06-01: NOT compliant" in text
+    assert "two-kings-of-spades-dealer-blackjack: 1000 to 1 offered, 500 to 1 approved" in text
+    assert "cites US-CO 30-899.20(7)" in text
+    json.loads((CONFIGS / "casino-house-rules-co.json").read_text())

@@ -1,0 +1,101 @@
+"""The catalog against the rule text: every paytable row equals the source row it cites."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from regs.ingest.text_reader import strip_markup
+from variants.catalog import CATALOG, CatalogError, catalog_load, read_catalog
+from variants.models import PaytableEntry
+
+SOURCES = Path(settings.BASE_DIR) / "fixtures" / "sources" / "text"
+FILES = {"30-21": "co-rule-21-blackjack-poker.md", "30-8": "co-rule-8-blackjack.md"}
+
+
+def source_rows(citation: str, line: int, count: int) -> list[list[str]]:
+    """`count` table rows of the source text form from `line`, as cells (blank lines skipped)."""
+    name = next(f for prefix, f in FILES.items() if citation.startswith(prefix))
+    lines = (SOURCES / name).read_text().splitlines()[line - 1 :]
+    rows = [[strip_markup(c).strip() for c in raw.split("\t")] for raw in lines if raw.strip()][
+        :count
+    ]
+    return [[c for c in row if c] for row in rows]
+
+
+def paytables() -> list[dict[str, Any]]:
+    return [t for path in sorted(CATALOG.glob("*.yaml")) for t in read_catalog(path)["paytables"]]
+
+
+@pytest.mark.parametrize("table", paytables(), ids=lambda t: t["id"])
+def test_every_paytable_row_equals_the_source_row_and_column(table: dict[str, Any]) -> None:
+    assert table["rows"] == source_rows(table["citation"], table["line"], len(table["rows"]))
+    assert len(table["outcomes"]) == len(table["rows"]) == len(set(table["outcomes"]))
+
+
+@pytest.mark.django_db
+def test_the_loaded_catalog_holds_every_row_of_the_yaml() -> None:
+    expected = sum(len([p for p in row[1:] if p]) for t in paytables() for row in t["rows"])
+    assert PaytableEntry.objects.count() == expected
+    kb = PaytableEntry.objects.get(
+        paytable__key="us-co/kings-bounty/kb03", outcome="two-kings-of-spades", column="Dealer Envy"
+    )
+    assert kb.pays == "$25"
+
+
+@pytest.mark.django_db
+def test_loading_the_catalog_again_changes_nothing() -> None:
+    before = PaytableEntry.history.count()
+    catalog_load(path=CATALOG / "us-co.yaml")
+    assert PaytableEntry.history.count() == before
+
+
+@pytest.mark.django_db
+def test_a_catalog_citing_a_unit_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    data = yaml.safe_load((CATALOG / "us-co.yaml").read_text())
+    data["constraints"][0]["citation"] = "30-810(9)"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(data))
+    with pytest.raises(CatalogError, match=r"30-810 has no unit \(9\)"):
+        catalog_load(path=bad)
+
+
+@pytest.mark.django_db
+def test_paytables_api_filters_by_date_and_cites_the_label_of_the_date(
+    anon_client: APIClient,
+) -> None:
+    params = {"jurisdiction": "US-CO", "wager": "raise-the-roof"}
+    assert (
+        anon_client.get("/api/v1/paytables/", params | {"as_of": "2016-01-01"}).json()["count"] == 0
+    )
+    in_2017 = anon_client.get("/api/v1/paytables/", params | {"as_of": "2017-01-01"}).json()[
+        "results"
+    ]
+    assert len(in_2017) == 6
+    assert in_2017[0]["citations"][0]["citation"] == "30-834.23(12)"
+    in_2018 = anon_client.get("/api/v1/paytables/", params | {"as_of": "2018-01-01"}).json()[
+        "results"
+    ]
+    assert in_2018[0]["citations"][0]["citation"] == "30-899.23(12)"
+    one = anon_client.get("/api/v1/paytables/us-co/raise-the-roof/6d-s17-pay-table-1/").json()
+    assert one["dealer_soft_17"] == "stand" and one["decks"] == [6]
+    line = next(
+        e
+        for e in one["entries"]
+        if e["outcome"] == "bust-4567-suited" and e["column"] == "Ante+ Raise The Roof"
+    )
+    assert line["pays"] == "200 to 1"
+
+
+@pytest.mark.django_db
+def test_wagers_api_lists_outcomes_and_paytables(anon_client: APIClient) -> None:
+    body = anon_client.get("/api/v1/wagers/kings-bounty/").json()
+    assert body["kind"] == "side_wager" and body["owner"] == "LNW Gaming, Inc."
+    assert {"key": "unsuited-20", "label": "Unsuited 20"} in body["outcomes"]
+    assert body["paytables"] == ["us-co/kings-bounty/kb03"]
+    assert anon_client.get("/api/v1/wagers/no-such-wager/").status_code == 404

@@ -1,0 +1,77 @@
+"""Shapes of the catalog API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from variants.models import Paytable, PaytableEntry, Wager
+
+
+class CatalogQuery(serializers.Serializer):
+    jurisdiction = serializers.CharField(required=False, help_text="Jurisdiction code, e.g. US-CO.")
+    wager = serializers.CharField(required=False, help_text="Wager slug, e.g. kings-bounty.")
+    owner = serializers.CharField(required=False, help_text="Words of the rights holder's name.")
+    as_of = serializers.DateField(required=False, help_text="Only facts in force on this date.")
+
+
+class EntrySerializer(serializers.ModelSerializer[PaytableEntry]):
+    class Meta:
+        model = PaytableEntry
+        fields = ["outcome", "label", "column", "pays"]
+
+
+class PaytableSerializer(serializers.ModelSerializer[Paytable]):
+    id = serializers.CharField(source="key")
+    wager = serializers.CharField(source="wager.slug")
+    jurisdiction = serializers.CharField(source="wager.jurisdiction.code")
+    entries = EntrySerializer(many=True)
+    citations = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Paytable
+        fields = [
+            "id",
+            "label",
+            "wager",
+            "jurisdiction",
+            "decks",
+            "dealer_soft_17",
+            "effective_from",
+            "effective_to",
+            "entries",
+            "citations",
+        ]
+
+    def get_citations(self, paytable: Paytable) -> list[dict[str, Any]]:
+        citer = self.context["citer"]
+        return [citer.cite(paytable.provision_id, paytable.unit_path).as_dict()]
+
+
+class WagerSerializer(serializers.ModelSerializer[Wager]):
+    jurisdiction = serializers.CharField(source="jurisdiction.code")
+    paytables = serializers.SerializerMethodField()
+    citations = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Wager
+        fields = [
+            "slug",
+            "name",
+            "kind",
+            "owner",
+            "jurisdiction",
+            "effective_from",
+            "effective_to",
+            "outcomes",
+            "paytables",
+            "citations",
+        ]
+
+    def get_paytables(self, wager: Wager) -> list[str]:
+        return [p.key for p in wager.paytables.all()]
+
+    def get_citations(self, wager: Wager) -> list[dict[str, Any]]:
+        citer = self.context["citer"]
+        return [citer.cite(wager.provision_id, wager.unit_path).as_dict()]

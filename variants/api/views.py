@@ -1,0 +1,99 @@
+"""Read-only catalog API: wagers and approved paytables, each with the rule that authorises it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, viewsets
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from pitboss.errors import DomainError
+from variants import selectors
+from variants.api.serializers import CatalogQuery, PaytableSerializer, WagerSerializer
+from variants.models import Paytable, Wager
+
+_PARAMS = [
+    OpenApiParameter("jurisdiction", str),
+    OpenApiParameter("wager", str),
+    OpenApiParameter("owner", str),
+    OpenApiParameter("as_of", str, description="YYYY-MM-DD: only what is in force that day."),
+]
+
+
+def _query(request: Request) -> dict[str, Any]:
+    query = CatalogQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    return dict(query.validated_data)
+
+
+class _Catalog(viewsets.GenericViewSet):
+    permission_classes = [permissions.AllowAny]
+
+    def _respond(self, rows: list[Any], query: dict[str, Any], serializer: Any) -> Response:
+        citer = selectors.Citer(query.get("as_of") or timezone.localdate())
+        if query.get("as_of"):
+            rows = [r for r in rows if citer.in_force(r)]
+        page = self.paginate_queryset(rows)
+        data = serializer(page, many=True, context={"citer": citer}).data
+        return self.get_paginated_response(data)
+
+
+class WagerViewSet(_Catalog):
+    """Games and wagers of each jurisdiction, by catalog slug, with outcomes and paytables."""
+
+    serializer_class = WagerSerializer
+    queryset = Wager.objects.none()
+    lookup_field = "slug"
+
+    @extend_schema(parameters=_PARAMS[:1] + _PARAMS[2:])
+    def list(self, request: Request) -> Response:
+        query = _query(request)
+        rows = list(
+            selectors.wagers(jurisdiction=query.get("jurisdiction"), owner=query.get("owner"))
+        )
+        return self._respond(rows, query, WagerSerializer)
+
+    @extend_schema(parameters=_PARAMS[:1] + _PARAMS[3:])
+    def retrieve(self, request: Request, slug: str) -> Response:
+        query = _query(request)
+        found = list(selectors.wagers(jurisdiction=query.get("jurisdiction")).filter(slug=slug))
+        if not found:
+            raise Http404
+        if len(found) > 1:
+            codes = ", ".join(w.jurisdiction.code for w in found)
+            raise DomainError(
+                "jurisdiction_required", f"{slug} exists in {codes}; add ?jurisdiction=."
+            )
+        citer = selectors.Citer(query.get("as_of") or timezone.localdate())
+        return Response(WagerSerializer(found[0], context={"citer": citer}).data)
+
+
+class PaytableViewSet(_Catalog):
+    """Approved paytables, every line exact, cited to the rule that prints them."""
+
+    serializer_class = PaytableSerializer
+    queryset = Paytable.objects.none()
+    lookup_value_regex = r"[\w./-]+"
+
+    @extend_schema(parameters=_PARAMS)
+    def list(self, request: Request) -> Response:
+        query = _query(request)
+        rows = list(
+            selectors.paytables(
+                jurisdiction=query.get("jurisdiction"),
+                wager=query.get("wager"),
+                owner=query.get("owner"),
+            )
+        )
+        return self._respond(rows, query, PaytableSerializer)
+
+    def retrieve(self, request: Request, pk: str) -> Response:
+        paytable = selectors.paytables().filter(key=pk).first()
+        if paytable is None:
+            raise Http404
+        citer = selectors.Citer(_query(request).get("as_of") or timezone.localdate())
+        return Response(PaytableSerializer(paytable, context={"citer": citer}).data)

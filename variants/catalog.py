@@ -1,0 +1,221 @@
+"""The reviewed catalog (fixtures/catalog/*.yaml): read, check against the rule text, load.
+
+A catalog file lists a jurisdiction's wagers, their paytables and the constraints, each with the
+citation (current label plus unit path) of the rule that says it. A paytable is printed as rows
+exactly as in the source table (label, then one pay per column), so a test can compare each row
+with the source; `outcomes` names each row.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from django.db import transaction
+
+from engine.odds import InvalidPays, Pays
+from jurisdictions.models import Jurisdiction
+from pitboss.errors import DomainError
+from regs.models import Provision
+from regs.selectors import normalise_label, provision_by_citation
+
+from .models import Constraint, Paytable, PaytableEntry, Wager
+
+CATALOG = Path(__file__).resolve().parent.parent / "fixtures" / "catalog"
+
+
+class CatalogError(DomainError):
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__("catalog_invalid", f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Cite:
+    provision: Provision
+    unit_path: str
+
+
+def _cite(jurisdiction: str, citation: str, where: str) -> Cite:
+    label, path = normalise_label(citation)
+    try:
+        provision = provision_by_citation(jurisdiction=jurisdiction, label=label)
+    except DomainError as exc:
+        raise CatalogError(where, exc.message) from exc
+    if not provision.units.filter(path=path).exists():
+        raise CatalogError(where, f"{label} has no unit {path}")
+    return Cite(provision, path)
+
+
+def _date(value: Any) -> dt.date | None:
+    return (
+        value if isinstance(value, dt.date) or value is None else dt.date.fromisoformat(str(value))
+    )
+
+
+def read_catalog(path: Path) -> dict[str, Any]:
+    """A catalog file, with every pay parsed (so a typo fails here, not in a validation)."""
+    data = yaml.safe_load(path.read_text())
+    for table in data.get("paytables", []):
+        for row in table["rows"]:
+            for pays in row[1:]:
+                if pays in (None, ""):
+                    continue
+                try:
+                    Pays.parse(str(pays))
+                except InvalidPays as exc:
+                    raise CatalogError(f"{path.name} {table['id']}", str(exc)) from exc
+    return data
+
+
+def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
+    """Load one catalog file into wagers, paytables and constraints, in one transaction.
+
+    Loading the same file again changes nothing; a changed row is saved (and its history kept).
+    :raises CatalogError: a citation that names no provision or unit, a pay that is not a payout.
+    """
+    data = read_catalog(path)
+    code = data["jurisdiction"]
+    jurisdiction = Jurisdiction.objects.get(code=code)
+    counts = {"wagers": 0, "paytables": 0, "entries": 0, "constraints": 0}
+
+    def save(obj: Any, model: Any, lookup: dict[str, Any], values: dict[str, Any]) -> Any:
+        found = model.objects.filter(**lookup).first()
+        if found is None:
+            found = model(**lookup, **values)
+        elif all(getattr(found, k) == v for k, v in values.items()):
+            return found
+        else:
+            for k, v in values.items():
+                setattr(found, k, v)
+        found._history_user = user
+        found._change_reason = f"catalog {path.name}"
+        found.full_clean(validate_unique=False, validate_constraints=False)
+        found.save()
+        return found
+
+    with transaction.atomic():
+        wagers: dict[str, Wager] = {}
+        for item in data.get("wagers", []):
+            cite = _cite(code, item["citation"], f"wager {item['slug']}")
+            wagers[item["slug"]] = save(
+                None,
+                Wager,
+                {"jurisdiction": jurisdiction, "slug": item["slug"]},
+                {
+                    "name": item["name"],
+                    "kind": item["kind"],
+                    "owner": item.get("owner", ""),
+                    "outcomes": item.get("outcomes", []),
+                    "provision": cite.provision,
+                    "unit_path": cite.unit_path,
+                    "effective_from": _date(item.get("effective_from")),
+                    "effective_to": _date(item.get("effective_to")),
+                    "source_line": item.get("line"),
+                },
+            )
+            counts["wagers"] += 1
+        for table in data.get("paytables", []):
+            wager = wagers[table["wager"]]
+            cite = _cite(code, table["citation"], f"paytable {table['id']}")
+            paytable = save(
+                None,
+                Paytable,
+                {"key": table["id"]},
+                {
+                    "wager": wager,
+                    "label": table["label"],
+                    "decks": table.get("decks", []),
+                    "dealer_soft_17": table.get("dealer_soft_17", "any"),
+                    "provision": cite.provision,
+                    "unit_path": cite.unit_path,
+                    "effective_from": _date(table.get("effective_from")),
+                    "effective_to": _date(table.get("effective_to")),
+                    "source_line": table.get("line"),
+                },
+            )
+            counts["paytables"] += 1
+            known = {o["key"] for o in wager.outcomes}
+            order = 0
+            for row, outcome in zip(table["rows"], table["outcomes"], strict=True):
+                if outcome not in known:
+                    raise CatalogError(
+                        f"paytable {table['id']}",
+                        f"outcome {outcome!r} is not an outcome of {wager.slug}",
+                    )
+                for column, pays in zip(table.get("columns", [""]), row[1:], strict=False):
+                    if pays in (None, ""):
+                        continue
+                    save(
+                        None,
+                        PaytableEntry,
+                        {"paytable": paytable, "outcome": outcome, "column": column},
+                        {"order": order, "label": row[0], "pays": str(pays)},
+                    )
+                    order += 1
+                    counts["entries"] += 1
+        for item in data.get("constraints", []):
+            cite = _cite(code, item["citation"], f"constraint {item['code']}")
+            for slug in item.get("wagers") or [item.get("wager")]:
+                suffix = f"/{slug}" if item.get("wagers") else ""
+                save(
+                    None,
+                    Constraint,
+                    {"code": item["code"] + suffix},
+                    {
+                        "jurisdiction": jurisdiction,
+                        "kind": item["kind"],
+                        "wager": wagers.get(slug) if slug else None,
+                        "params": item.get("params", {}),
+                        "severity": item.get("severity", "error"),
+                        "message": item["message"],
+                        "provision": cite.provision,
+                        "unit_path": cite.unit_path,
+                        "effective_from": _date(item.get("effective_from")),
+                        "effective_to": _date(item.get("effective_to")),
+                        "source_line": item.get("line"),
+                    },
+                )
+                counts["constraints"] += 1
+    return counts
+
+
+def draft_paytables(text: str) -> list[dict[str, Any]]:
+    """Draft catalog paytables from a unit's text (its table rows "a | b | c"), for review.
+
+    A row whose cells after the first all read as payouts is a line of the current table; a row
+    before such lines is its title or header.
+    """
+    tables: list[dict[str, Any]] = []
+    heading: list[str] = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.split(" | ")]
+        pays = cells[1:]
+        if pays and all(_is_pays(p.rstrip("*")) for p in pays):
+            if not tables or tables[-1]["_closed"]:
+                title = heading[0] if heading else ""
+                columns = (
+                    heading[-1].split(" | ")[1:]
+                    if len(heading) > 0 and " | " in heading[-1]
+                    else [""]
+                )
+                tables.append({"label": title, "columns": columns, "rows": [], "_closed": False})
+            tables[-1]["rows"].append(cells)
+            heading = []
+        else:
+            if tables:
+                tables[-1]["_closed"] = True
+            heading.append(line)
+    for table in tables:
+        table.pop("_closed")
+    return tables
+
+
+def _is_pays(text: str) -> bool:
+    try:
+        Pays.parse(text.split(" + ")[0])
+    except InvalidPays:
+        return False
+    return True

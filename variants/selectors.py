@@ -1,0 +1,99 @@
+"""Reads of the catalog at a point in valid time, with the citations of the rules behind each fact."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+
+from regs import selectors as regs
+from regs.models import Citation, Status
+
+from .models import Constraint, Paytable, Wager
+
+
+@dataclass(frozen=True)
+class CitationRef:
+    """A rule as a finding cites it: its label on the date, and since when that text applies."""
+
+    jurisdiction: str
+    citation: str
+    effective_from: dt.date | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "jurisdiction": self.jurisdiction,
+            "citation": self.citation,
+            "effective_from": self.effective_from,
+        }
+
+
+class Citer:
+    """Cites units of provisions as of one date, reading each provision once."""
+
+    def __init__(self, as_of: dt.date) -> None:
+        self.as_of = as_of
+        self._records: dict[int, Any] = {}
+
+    def cite(self, provision_id: int, unit_path: str) -> CitationRef:
+        record = self._records.get(provision_id)
+        if record is None:
+            record = self._records[provision_id] = regs.provision_records([provision_id])[0]
+        state = regs.provision_state(record, as_of=self.as_of, path=unit_path)
+        unit = state.units[0]
+        return CitationRef(state.jurisdiction, unit.citation, unit.effective_from)
+
+    def in_force(self, fact: Any) -> bool:
+        """Whether a cited fact holds on the date: its own period, within its provision's."""
+        if fact.effective_from and self.as_of < fact.effective_from:
+            return False
+        if fact.effective_to and self.as_of >= fact.effective_to:
+            return False
+        start = provision_start(fact.provision_id)
+        return start is None or start <= self.as_of
+
+
+def provision_start(provision_id: int) -> dt.date | None:
+    """The day a provision took effect, from its citations; None where no source says."""
+    starts = list(
+        Citation.objects.filter(provision_id=provision_id, status=Status.ADOPTED).values_list(
+            "effective_from", flat=True
+        )
+    )
+    return None if not starts or None in starts else min(starts)
+
+
+def wagers(*, jurisdiction: str | None = None, owner: str | None = None) -> QuerySet[Wager]:
+    qs = Wager.objects.select_related("jurisdiction", "provision").prefetch_related(
+        "paytables__entries"
+    )
+    if jurisdiction:
+        qs = qs.filter(jurisdiction__code=jurisdiction)
+    if owner:
+        qs = qs.filter(owner__icontains=owner)
+    return qs.order_by("jurisdiction__code", "slug")
+
+
+def paytables(
+    *, jurisdiction: str | None = None, wager: str | None = None, owner: str | None = None
+) -> QuerySet[Paytable]:
+    qs = Paytable.objects.select_related("wager__jurisdiction", "provision").prefetch_related(
+        "entries"
+    )
+    if jurisdiction:
+        qs = qs.filter(wager__jurisdiction__code=jurisdiction)
+    if wager:
+        qs = qs.filter(wager__slug=wager)
+    if owner:
+        qs = qs.filter(wager__owner__icontains=owner)
+    return qs.order_by("key")
+
+
+def constraints(*, jurisdiction: str) -> QuerySet[Constraint]:
+    return (
+        Constraint.objects.filter(jurisdiction__code=jurisdiction)
+        .select_related("wager")
+        .order_by("code")
+    )
