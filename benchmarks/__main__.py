@@ -78,11 +78,62 @@ def bench_lookup(requests: int = 1000) -> None:
     )
 
 
+def bench_validation(runs: int = 200) -> None:
+    """Validating a 12-table floor with four side wagers a table, in-process (parse + validate)."""
+    from compliance.configuration import configuration_parse
+    from compliance.validator import configuration_validate
+
+    sides = [
+        {
+            "wager": "kings-bounty",
+            "paytable": "us-co/kings-bounty/kb03",
+            "limits": {"min": "10", "max": "100"},
+        },
+        {"wager": "blazing-7s", "paytable": "us-co/blazing-7s/b7p2"},
+        {"wager": "raise-the-roof", "paytable": "us-co/raise-the-roof/6d-s17-pay-table-1"},
+        {
+            "wager": "21-plus-3-xtreme",
+            "paytable": [
+                {"outcome": "flush", "pays": "5 to 1"},
+                {"outcome": "straight", "pays": "10 to 1"},
+                {"outcome": "three-of-a-kind", "pays": "20 to 1"},
+                {"outcome": "straight-flush", "pays": "30 to 1"},
+            ],
+        },
+    ]
+    table = {
+        "game": "blackjack",
+        "decks": 6,
+        "dealing": "shoe",
+        "dealer_soft_17": "stand",
+        "blackjack_pays": "3 to 2",
+        "insurance_pays": "2 to 1",
+        "split": {"max_hands": 4},
+        "limits": {"min": "10", "max": "500"},
+        "side_wagers": sides,
+    }
+    config = {
+        "jurisdiction": "US-CO",
+        "as_of": "2024-06-01",
+        "tables": [dict(table, name=f"BJ-{n:02d}") for n in range(1, 13)],
+    }
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        configuration_validate(configuration_parse(config))
+        samples.append((time.perf_counter() - start) * 1000)
+    print(
+        f"validate a 12-table floor, 4 side wagers a table, over {runs} runs: "
+        f"p50 {statistics.median(samples):.1f} ms, p99 {_percentile(samples, 0.99):.1f} ms  (target p50 < 50 ms)"
+    )
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         _setup(directory)
         bench_ingest()
         bench_lookup()
+        bench_validation()
 
 
 if __name__ == "__main__":

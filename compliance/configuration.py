@@ -90,7 +90,9 @@ class SideWagerSerializer(serializers.Serializer):
     )
 
     def validate_wager(self, value: str) -> str:
-        slugs = sorted(set(Wager.objects.values_list("slug", flat=True)))
+        if "slugs" not in self.context:  # read once per configuration
+            self.context["slugs"] = sorted(set(Wager.objects.values_list("slug", flat=True)))
+        slugs = self.context["slugs"]
         if value not in slugs:
             raise serializers.ValidationError(
                 f"{value!r} is no wager in the catalog; valid slugs: {', '.join(slugs)}."
@@ -149,6 +151,6 @@ def configuration_parse(data: Any) -> dict[str, Any]:
         raise serializers.ValidationError(
             {"non_field_errors": ["A configuration is a JSON object."]}
         )
-    serializer = ConfigurationSerializer(data=data)
+    serializer = ConfigurationSerializer(data=data, context={})
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)

@@ -9,6 +9,7 @@ not constraints use the codes in FINDING_CODES.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -98,6 +99,10 @@ def configuration_validate(config: dict[str, Any]) -> list[Finding]:
     ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
     for index, table in enumerate(config["tables"]):
         _check_table(ctx, table, f"tables[{index}]")
+    for constraint in constraints:
+        floor_check = FLOOR_CHECKS.get(constraint.kind)
+        if floor_check:
+            floor_check(ctx, constraint, config["tables"])
     return ctx.findings
 
 
@@ -119,11 +124,13 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
             f"{path}.game",
             [],
         )
+    offered = {side["wager"] for side in table.get("side_wagers", [])}
     for constraint in ctx.constraints:
-        if constraint.wager_id is None or constraint.wager.kind == WagerKind.BASE_GAME:
-            check = TABLE_CHECKS.get(constraint.kind)
-            if check:
-                check(ctx, constraint, table, path)
+        check = TABLE_CHECKS.get(constraint.kind)
+        if check:
+            check(ctx, constraint, table, path)
+        if constraint.kind == ConstraintKind.EXCLUDES and constraint.wager.slug in offered:
+            _excludes(ctx, constraint, table, path, offered)
     for index, side in enumerate(table.get("side_wagers", [])):
         _check_side_wager(ctx, table, side, f"{path}.side_wagers[{index}]")
 
@@ -236,7 +243,12 @@ def _check_paytable(
 
 
 def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
-    return {(e.outcome, e.column): Pays.parse(e.pays) for e in paytable.entries.all()}
+    """The paytable's pays by (outcome, column), parsed once per paytable object."""
+    cached: dict[tuple[str, str], Pays] | None = getattr(paytable, "_pays", None)
+    if cached is None:
+        cached = {(e.outcome, e.column): Pays.parse(e.pays) for e in paytable.entries.all()}
+        paytable._pays = cached  # type: ignore[attr-defined]
+    return cached
 
 
 def _given_lines(given: list[dict[str, Any]], paytable: Paytable) -> dict[tuple[str, str], Pays]:
@@ -402,13 +414,139 @@ def _side_limits_within_table(
         )
 
 
+def _allowed_blackjack_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
+    if "blackjack_pays" not in table:
+        return _missing(ctx, c, table, f"{path}.blackjack_pays", "Blackjack odds")
+    offered = Pays.parse(table["blackjack_pays"])
+    if not any(offered.same_payout(Pays.parse(p)) for p in c.params["pays"]):
+        ctx.add(
+            c.severity,
+            c.code,
+            f"Blackjack pays {offered}; {c.message}",
+            table["name"],
+            f"{path}.blackjack_pays",
+            [c],
+        )
+
+
+def _decks_required(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
+    """Deck counts required when a wager is offered, or when blackjack pays given odds."""
+    offered = {side["wager"] for side in table.get("side_wagers", [])}
+    trigger = c.params.get("when_blackjack_pays")
+    applies = (c.wager is not None and c.wager.slug in offered) or (
+        trigger
+        and "blackjack_pays" in table
+        and Pays.parse(table["blackjack_pays"]).same_payout(Pays.parse(trigger))
+    )
+    if not applies:
+        return
+    decks = table.get("decks")
+    if decks is None:
+        return _missing(ctx, c, table, f"{path}.decks", "The deck count")
+    if decks not in c.params["decks"]:
+        ctx.add(
+            c.severity, c.code, f"{decks} deck(s); {c.message}", table["name"], f"{path}.decks", [c]
+        )
+
+
+def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
+    six_to_five = "blackjack_pays" in table and Pays.parse(table["blackjack_pays"]).same_payout(
+        Pays.parse("6 to 5")
+    )
+    if six_to_five and table.get("even_money"):
+        ctx.add(
+            c.severity,
+            c.code,
+            f"Even money offered where blackjack pays 6 to 5; {c.message}",
+            table["name"],
+            f"{path}.even_money",
+            [c],
+        )
+
+
+def _excludes(
+    ctx: Context, c: Constraint, table: dict[str, Any], path: str, offered: set[str]
+) -> None:
+    """A wager that may not share a table with others. Enforced both ways: the finding says when
+    the rules state it for one of the two wagers only."""
+    for other in sorted(offered & set(c.params["wagers"])):
+        reverse = any(
+            r.kind == ConstraintKind.EXCLUDES
+            and r.wager
+            and r.wager.slug == other
+            and c.wager.slug in r.params.get("wagers", [])
+            for r in ctx.constraints
+        )
+        note = (
+            ""
+            if reverse
+            else f" (the rules state this in the {c.wager.name} rule only; it is enforced both ways)"
+        )
+        index = next(i for i, s in enumerate(table["side_wagers"]) if s["wager"] == other)
+        ctx.add(
+            c.severity,
+            c.code,
+            f"{c.wager.name} and {other} on one table; {c.message}{note}",
+            table["name"],
+            f"{path}.side_wagers[{index}]",
+            [c],
+        )
+
+
+def _side_max(
+    ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    limits = side.get("limits")
+    if limits and limits["max"] > Decimal(str(c.params["max"])):
+        ctx.add(
+            c.severity,
+            c.code,
+            f"{c.wager.name} maximum {limits['max']}; {c.message}",
+            table["name"],
+            f"{path}.limits.max",
+            [c],
+        )
+
+
+FloorCheck = Callable[[Context, Constraint, list[dict[str, Any]]], None]
+
+
+def _same_on_every_table(ctx: Context, c: Constraint, tables: list[dict[str, Any]]) -> None:
+    """Floor-wide: every table offering the wager offers it with the same option."""
+    slug, name = c.params["wager"], c.params.get("field", "paytable")
+    first: tuple[str, str] | None = None  # (the option, the table that set it)
+    for index, table in enumerate(tables):
+        for j, side in enumerate(table.get("side_wagers", [])):
+            if side["wager"] != slug:
+                continue
+            value = json.dumps(side.get(name), sort_keys=True, default=str)
+            if first is None:
+                first = (value, table["name"])
+            elif value != first[0]:
+                ctx.add(
+                    c.severity,
+                    c.code,
+                    f"{slug} {name} on {table['name']} differs from {first[1]}'s; {c.message}",
+                    table["name"],
+                    f"tables[{index}].side_wagers[{j}].{name}",
+                    [c],
+                )
+
+
+FLOOR_CHECKS: dict[str, FloorCheck] = {
+    ConstraintKind.SAME_ON_EVERY_TABLE: _same_on_every_table,
+}
 TABLE_CHECKS: dict[str, TableCheck] = {
+    ConstraintKind.ALLOWED_BLACKJACK_PAYS: _allowed_blackjack_pays,
+    ConstraintKind.DECKS_REQUIRED: _decks_required,
+    ConstraintKind.NO_EVEN_MONEY_AT_6_TO_5: _no_even_money_at_6_to_5,
     ConstraintKind.MIN_BLACKJACK_PAYS: _min_blackjack_pays,
     ConstraintKind.INSURANCE_PAYS: _insurance_pays,
     ConstraintKind.MAX_SPLIT_HANDS: _max_split_hands,
     ConstraintKind.SHOE_MIN_DECKS: _shoe_min_decks,
 }
 SIDE_CHECKS: dict[str, SideCheck] = {
+    ConstraintKind.SIDE_MAX: _side_max,
     ConstraintKind.DECKS_ALLOWED: _decks_allowed,
     ConstraintKind.SIDE_LIMITS_WITHIN_TABLE: _side_limits_within_table,
 }

@@ -511,3 +511,12 @@ def annotations_apply(*, entries: list[dict[str, str]], user: Any = None) -> int
                 {},
             )
     return report.created.get("Annotation", 0)
+
+
+def annotation_add(*, provision: Provision, unit_path: str, kind: str, text: str, user: Any = None,
+                   reason: str = "annotation") -> bool:
+    """Record an annotation on a unit unless it is there already; True if it was new."""
+    unit = Unit.objects.get(provision=provision, path=unit_path)
+    report = IngestReport(source=reason, kind="")
+    _Writer(report, user or ingest_user(), reason).upsert(Annotation, {"unit": unit, "kind": kind, "text": text}, {})
+    return bool(report.created)

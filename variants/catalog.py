@@ -19,8 +19,9 @@ from django.db import transaction
 from engine.odds import InvalidPays, Pays
 from jurisdictions.models import Jurisdiction
 from pitboss.errors import DomainError
-from regs.models import Provision
+from regs.models import AnnotationKind, Provision
 from regs.selectors import normalise_label, provision_by_citation
+from regs.services import annotation_add
 
 from .models import Constraint, Paytable, PaytableEntry, Wager
 
@@ -179,7 +180,36 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
                     },
                 )
                 counts["constraints"] += 1
+        _note_one_way_exclusions(data.get("constraints", []), code, user)
     return counts
+
+
+def _note_one_way_exclusions(items: list[dict[str, Any]], jurisdiction: str, user: Any) -> None:
+    """An exclusion the rules state for one wager only is enforced both ways; say so on the rule."""
+    stated = {
+        (c["wager"], other)
+        for c in items
+        if c["kind"] == "excludes"
+        for other in c["params"]["wagers"]
+    }
+    for item in items:
+        if item["kind"] != "excludes":
+            continue
+        one_way = [
+            other for other in item["params"]["wagers"] if (other, item["wager"]) not in stated
+        ]
+        if one_way:
+            cite = _cite(jurisdiction, item["citation"], f"constraint {item['code']}")
+            annotation_add(
+                provision=cite.provision,
+                unit_path=cite.unit_path,
+                kind=AnnotationKind.AMBIGUITY,
+                user=user,
+                reason="catalog exclusion",
+                text=f"The rule says {item['wager']} may not be offered at a table offering {', '.join(one_way)}; "
+                f"the rules of {', '.join(one_way)} do not say the same of {item['wager']}. Pitboss enforces "
+                f"the exclusion both ways.",
+            )
 
 
 def draft_paytables(text: str) -> list[dict[str, Any]]:

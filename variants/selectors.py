@@ -36,6 +36,7 @@ class Citer:
     def __init__(self, as_of: dt.date) -> None:
         self.as_of = as_of
         self._records: dict[int, Any] = {}
+        self._starts: dict[int, dt.date | None] = {}
 
     def cite(self, provision_id: int, unit_path: str) -> CitationRef:
         record = self._records.get(provision_id)
@@ -51,7 +52,9 @@ class Citer:
             return False
         if fact.effective_to and self.as_of >= fact.effective_to:
             return False
-        start = provision_start(fact.provision_id)
+        if fact.provision_id not in self._starts:
+            self._starts[fact.provision_id] = provision_start(fact.provision_id)
+        start = self._starts[fact.provision_id]
         return start is None or start <= self.as_of
 
 

@@ -15,12 +15,16 @@ from variants.catalog import CATALOG, CatalogError, catalog_load, read_catalog
 from variants.models import PaytableEntry
 
 SOURCES = Path(settings.BASE_DIR) / "fixtures" / "sources" / "text"
-FILES = {"30-21": "co-rule-21-blackjack-poker.md", "30-8": "co-rule-8-blackjack.md"}
+FILES = {
+    ("US-CO", "30-21"): "co-rule-21-blackjack-poker.md",
+    ("US-CO", "30-8"): "co-rule-8-blackjack.md",
+    ("US-MA", ""): "ma-205-cmr-blackjack.md",
+}
 
 
-def source_rows(citation: str, line: int, count: int) -> list[list[str]]:
+def source_rows(jurisdiction: str, citation: str, line: int, count: int) -> list[list[str]]:
     """`count` table rows of the source text form from `line`, as cells (blank lines skipped)."""
-    name = next(f for prefix, f in FILES.items() if citation.startswith(prefix))
+    name = next(f for (code, prefix), f in FILES.items() if code == jurisdiction and citation.startswith(prefix))
     lines = (SOURCES / name).read_text().splitlines()[line - 1 :]
     rows = [[strip_markup(c).strip() for c in raw.split("\t")] for raw in lines if raw.strip()][
         :count
@@ -29,12 +33,17 @@ def source_rows(citation: str, line: int, count: int) -> list[list[str]]:
 
 
 def paytables() -> list[dict[str, Any]]:
-    return [t for path in sorted(CATALOG.glob("*.yaml")) for t in read_catalog(path)["paytables"]]
+    return [
+        t | {"jurisdiction": data["jurisdiction"]}
+        for data in (read_catalog(path) for path in sorted(CATALOG.glob("*.yaml")))
+        for t in data.get("paytables", [])
+    ]
 
 
 @pytest.mark.parametrize("table", paytables(), ids=lambda t: t["id"])
 def test_every_paytable_row_equals_the_source_row_and_column(table: dict[str, Any]) -> None:
-    assert table["rows"] == source_rows(table["citation"], table["line"], len(table["rows"]))
+    rows = source_rows(table["jurisdiction"], table["citation"], table["line"], len(table["rows"]))
+    assert table["rows"] == rows
     assert len(table["outcomes"]) == len(table["rows"]) == len(set(table["outcomes"]))
 
 
