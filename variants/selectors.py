@@ -100,3 +100,28 @@ def constraints(*, jurisdiction: str) -> QuerySet[Constraint]:
         .select_related("wager")
         .order_by("code")
     )
+
+
+def catalog_problems() -> list[str]:
+    """What is inconsistent in the loaded catalog: a fact dated before the provision that
+    authorises it took effect, a paytable without lines, a line whose outcome its wager does not
+    have, a constraint's wager of another jurisdiction. Empty when all is well."""
+    problems: list[str] = []
+    facts: list[Any] = [*Wager.objects.all(), *Paytable.objects.all(), *Constraint.objects.all()]
+    for fact in facts:
+        start = provision_start(fact.provision_id)
+        if start and fact.effective_from and fact.effective_from < start:
+            problems.append(f"{fact}: in force from {fact.effective_from}, before its provision ({start})")
+        if fact.effective_from and fact.effective_to and fact.effective_to <= fact.effective_from:
+            problems.append(f"{fact}: its period ends before it starts")
+    for paytable in Paytable.objects.prefetch_related("entries").select_related("wager"):
+        outcomes = {o["key"] for o in paytable.wager.outcomes}
+        if not paytable.entries.all():
+            problems.append(f"{paytable}: no lines")
+        for entry in paytable.entries.all():
+            if entry.outcome not in outcomes:
+                problems.append(f"{paytable}: line {entry.label!r} pays {entry.outcome!r}, not an outcome of its wager")
+    for constraint in Constraint.objects.select_related("wager").exclude(wager=None):
+        if constraint.wager.jurisdiction_id != constraint.jurisdiction_id:
+            problems.append(f"{constraint}: its wager is of another jurisdiction")
+    return problems

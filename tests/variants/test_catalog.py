@@ -108,3 +108,23 @@ def test_wagers_api_lists_outcomes_and_paytables(anon_client: APIClient) -> None
     assert {"key": "unsuited-20", "label": "Unsuited 20"} in body["outcomes"]
     assert body["paytables"] == ["us-co/kings-bounty/kb03"]
     assert anon_client.get("/api/v1/wagers/no-such-wager/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_shipped_catalog_is_consistent() -> None:
+    from variants.selectors import catalog_problems
+
+    assert catalog_problems() == []
+
+
+@pytest.mark.django_db
+def test_a_fact_dated_before_its_provision_is_reported() -> None:
+    import datetime as dt
+
+    from variants.models import Paytable
+    from variants.selectors import catalog_problems
+
+    Paytable.objects.filter(key="us-co/raise-the-roof/6d-s17-pay-table-1").update(effective_from=dt.date(2015, 1, 1))
+    assert catalog_problems() == [
+        "us-co/raise-the-roof/6d-s17-pay-table-1: in force from 2015-01-01, before its provision (2016-10-30)"
+    ]
