@@ -27,6 +27,7 @@ FINDING_CODES = {
     "paytable-not-in-force": "The paytable is not approved on the as-of date.",
     "paytable-not-approved": "The inline paytable matches no approved paytable; the closest are named.",
     "paytable-missing": "No paytable was given for a wager that pays by one.",
+    "paytable-not-in-catalog": "The catalog holds no paytable of the wager in the jurisdiction to compare with.",
     "paytable-decks": "The paytable is approved for other deck counts.",
     "paytable-soft-17": "The paytable is approved for the other dealer soft-17 rule.",
     "fact-missing": "A fact the rules need (deck count, limits, odds) is not in the configuration.",
@@ -124,7 +125,8 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
             f"{path}.game",
             [],
         )
-    offered = {side["wager"] for side in table.get("side_wagers", [])}
+    # The table's game counts too: Massachusetts excludes wagers from Multiple Action tables.
+    offered = {side["wager"] for side in table.get("side_wagers", [])} | {table["game"]}
     for constraint in ctx.constraints:
         check = TABLE_CHECKS.get(constraint.kind)
         if check:
@@ -206,6 +208,17 @@ def _check_paytable(
                 [paytable],
             )
             return
+    elif not wager.paytables.all():
+        ctx.add(
+            Severity.WARNING,
+            "paytable-not-in-catalog",
+            f"The catalog holds no paytable of {wager.name} in {ctx.jurisdiction} yet, so the one offered "
+            f"could not be checked; compare it with the rule by hand.",
+            name,
+            f"{path}.paytable",
+            [wager],
+        )
+        return
     else:
         paytable = _matching(given, approved)
         if paytable is None:
@@ -512,21 +525,23 @@ FloorCheck = Callable[[Context, Constraint, list[dict[str, Any]]], None]
 
 
 def _same_on_every_table(ctx: Context, c: Constraint, tables: list[dict[str, Any]]) -> None:
-    """Floor-wide: every table offering the wager offers it with the same option."""
-    slug, name = c.params["wager"], c.params.get("field", "paytable")
-    first: tuple[str, str] | None = None  # (the option, the table that set it)
+    """Floor-wide: every table offering the wager offers it with the same option (per deck count,
+    with params {"per": "decks"}, where each deck count has its own tables)."""
+    slug, name, per = c.params["wager"], c.params.get("field", "paytable"), c.params.get("per")
+    first: dict[Any, tuple[str, str]] = {}  # group → (the option, the table that set it)
     for index, table in enumerate(tables):
         for j, side in enumerate(table.get("side_wagers", [])):
             if side["wager"] != slug:
                 continue
+            group = table.get(per) if per else None
             value = json.dumps(side.get(name), sort_keys=True, default=str)
-            if first is None:
-                first = (value, table["name"])
-            elif value != first[0]:
+            if group not in first:
+                first[group] = (value, table["name"])
+            elif value != first[group][0]:
                 ctx.add(
                     c.severity,
                     c.code,
-                    f"{slug} {name} on {table['name']} differs from {first[1]}'s; {c.message}",
+                    f"{slug} {name} on {table['name']} differs from {first[group][1]}'s; {c.message}",
                     table["name"],
                     f"tables[{index}].side_wagers[{j}].{name}",
                     [c],

@@ -119,44 +119,45 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
             )
             counts["wagers"] += 1
         for table in data.get("paytables", []):
-            wager = wagers[table["wager"]]
-            cite = _cite(code, table["citation"], f"paytable {table['id']}")
-            paytable = save(
-                None,
-                Paytable,
-                {"key": table["id"]},
-                {
-                    "wager": wager,
-                    "label": table["label"],
-                    "decks": table.get("decks", []),
-                    "dealer_soft_17": table.get("dealer_soft_17", "any"),
-                    "provision": cite.provision,
-                    "unit_path": cite.unit_path,
-                    "effective_from": _date(table.get("effective_from")),
-                    "effective_to": _date(table.get("effective_to")),
-                    "source_line": table.get("line"),
-                },
-            )
-            counts["paytables"] += 1
-            known = {o["key"] for o in wager.outcomes}
-            order = 0
-            for row, outcome in zip(table["rows"], table["outcomes"], strict=True):
-                if outcome not in known:
-                    raise CatalogError(
-                        f"paytable {table['id']}",
-                        f"outcome {outcome!r} is not an outcome of {wager.slug}",
-                    )
-                for column, pays in zip(table.get("columns", [""]), row[1:], strict=False):
-                    if pays in (None, ""):
-                        continue
-                    save(
-                        None,
-                        PaytableEntry,
-                        {"paytable": paytable, "outcome": outcome, "column": column},
-                        {"order": order, "label": row[0], "pays": str(pays)},
-                    )
-                    order += 1
-                    counts["entries"] += 1
+            for spec, columns, rows in _paytables_of(table):
+                wager = wagers[table["wager"]]
+                cite = _cite(code, table["citation"], f"paytable {spec['id']}")
+                paytable = save(
+                    None,
+                    Paytable,
+                    {"key": spec["id"]},
+                    {
+                        "wager": wager,
+                        "label": spec["label"],
+                        "decks": spec.get("decks", table.get("decks", [])),
+                        "dealer_soft_17": table.get("dealer_soft_17", "any"),
+                        "provision": cite.provision,
+                        "unit_path": cite.unit_path,
+                        "effective_from": _date(table.get("effective_from")),
+                        "effective_to": _date(table.get("effective_to")),
+                        "source_line": table.get("line"),
+                    },
+                )
+                counts["paytables"] += 1
+                known = {o["key"] for o in wager.outcomes}
+                order = 0
+                for row, outcome in zip(rows, table["outcomes"], strict=True):
+                    if outcome not in known:
+                        raise CatalogError(
+                            f"paytable {spec['id']}",
+                            f"outcome {outcome!r} is not an outcome of {wager.slug}",
+                        )
+                    for column, pays in zip(columns, row[1:], strict=False):
+                        if pays in (None, ""):
+                            continue
+                        save(
+                            None,
+                            PaytableEntry,
+                            {"paytable": paytable, "outcome": outcome, "column": column},
+                            {"order": order, "label": row[0], "pays": str(pays)},
+                        )
+                        order += 1
+                        counts["entries"] += 1
         for item in data.get("constraints", []):
             cite = _cite(code, item["citation"], f"constraint {item['code']}")
             for slug in item.get("wagers") or [item.get("wager")]:
@@ -210,6 +211,19 @@ def _note_one_way_exclusions(items: list[dict[str, Any]], jurisdiction: str, use
                 f"the rules of {', '.join(one_way)} do not say the same of {item['wager']}. Pitboss enforces "
                 f"the exclusion both ways.",
             )
+
+
+def _paytables_of(table: dict[str, Any]) -> list[tuple[dict[str, Any], list[str], list[list[str]]]]:
+    """The paytables a printed table holds: itself (its columns are pay columns of one table, like
+    King's Bounty's "Pays" and "Dealer Envy"), or, with `split`, one per column (Lucky Lucky's
+    "Table 1", "Table 2", "Table 3" printed side by side)."""
+    if "split" not in table:
+        return [(table, table.get("columns", [""]), table["rows"])]
+    out = []
+    for index, spec in enumerate(table["split"]):
+        rows = [[row[0], row[1 + index] if len(row) > 1 + index else ""] for row in table["rows"]]
+        out.append((spec, [""], rows))
+    return out
 
 
 def draft_paytables(text: str) -> list[dict[str, Any]]:

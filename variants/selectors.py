@@ -111,7 +111,9 @@ def catalog_problems() -> list[str]:
     for fact in facts:
         start = provision_start(fact.provision_id)
         if start and fact.effective_from and fact.effective_from < start:
-            problems.append(f"{fact}: in force from {fact.effective_from}, before its provision ({start})")
+            problems.append(
+                f"{fact}: in force from {fact.effective_from}, before its provision ({start})"
+            )
         if fact.effective_from and fact.effective_to and fact.effective_to <= fact.effective_from:
             problems.append(f"{fact}: its period ends before it starts")
     for paytable in Paytable.objects.prefetch_related("entries").select_related("wager"):
@@ -120,7 +122,9 @@ def catalog_problems() -> list[str]:
             problems.append(f"{paytable}: no lines")
         for entry in paytable.entries.all():
             if entry.outcome not in outcomes:
-                problems.append(f"{paytable}: line {entry.label!r} pays {entry.outcome!r}, not an outcome of its wager")
+                problems.append(
+                    f"{paytable}: line {entry.label!r} pays {entry.outcome!r}, not an outcome of its wager"
+                )
     for constraint in Constraint.objects.select_related("wager").exclude(wager=None):
         if constraint.wager.jurisdiction_id != constraint.jurisdiction_id:
             problems.append(f"{constraint}: its wager is of another jurisdiction")

@@ -1,4 +1,5 @@
 """python manage.py check_catalog — report inconsistencies in the loaded catalog; exit 1 if any."""
+
 from __future__ import annotations
 
 import sys
