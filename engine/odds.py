@@ -29,7 +29,8 @@ class Basis(StrEnum):
     """The hand loses ("Loss", "Lose")."""
 
 
-_RATIO = re.compile(r"^(\d+(?:\.\d+)?)\s*(to|for|:)\s*(\d+(?:\.\d+)?)$", re.IGNORECASE)
+# "3 to 2", "25 for 1", "8-to-1", "3:2"
+_RATIO = re.compile(r"^(\d+(?:\.\d+)?)\s*-?\s*(to|for|:)\s*-?\s*(\d+(?:\.\d+)?)$", re.IGNORECASE)
 _METER = re.compile(
     r"^(\d+(?:\.\d+)?)\s*%(?:\s+of\s+(?:the\s+)?meter)?(?:\s+([A-Za-z]+))?$", re.IGNORECASE
 )

@@ -26,6 +26,8 @@ from regs.services import annotation_add
 from .models import Constraint, Paytable, PaytableEntry, Wager
 
 CATALOG = Path(__file__).resolve().parent.parent / "fixtures" / "catalog"
+# Cells that print no pay: the line does not exist in that column.
+NO_PAY = {None, "", "N/A", "NA", "n/a"}
 
 
 class CatalogError(DomainError):
@@ -62,7 +64,7 @@ def read_catalog(path: Path) -> dict[str, Any]:
     for table in data.get("paytables", []):
         for row in table["rows"]:
             for pays in row[1:]:
-                if pays in (None, ""):
+                if pays in NO_PAY:
                     continue
                 try:
                     Pays.parse(str(pays))
@@ -148,7 +150,7 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
                             f"outcome {outcome!r} is not an outcome of {wager.slug}",
                         )
                     for column, pays in zip(columns, row[1:], strict=False):
-                        if pays in (None, ""):
+                        if pays in NO_PAY:
                             continue
                         save(
                             None,

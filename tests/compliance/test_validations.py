@@ -95,124 +95,16 @@ def side(wager: str, paytable: str | None = None, **extra: Any) -> dict[str, Any
     return {"wager": wager, "paytable": paytable} | extra
 
 
-SEVENS = side("sevens", "us-ma/sevens/highest-winning-payout", limits={"min": "1", "max": "1"})
-MA_EXCLUSIONS = {
-    "over-under-13": "progressive-blackjack",
-    "same-suit": "progressive-blackjack",
-    "sevens": "progressive-blackjack",
-    "super-4-progressive": "progressive-blackjack",
-    "blackjack-bonus": "streak",
-    "streak": "in-between",
-    "match-the-dealer": "optional-bonus",
-    "twenty-point-bonus": "21-plus-3",
-    "optional-bonus": "kings-bounty",
-    "21-plus-3": "kings-bounty",
-    "kings-bounty": "in-between",
-}
-BREAKS: dict[str, tuple[str, list[dict[str, Any]]]] = {
-    "us-co/blackjack/blackjack-pays-at-least-6-to-5": ("US-CO", [{"blackjack_pays": "1 to 1"}]),
-    "us-co/blackjack/insurance-pays-2-to-1": ("US-CO", [{"insurance_pays": "3 to 2"}]),
-    "us-co/blackjack/split-at-most-three-times": ("US-CO", [{"split": {"max_hands": 5}}]),
-    "us-co/blackjack/shoe-holds-two-decks": ("US-CO", [{"decks": 1, "side_wagers": []}]),
-    "us-co/kings-bounty/decks": ("US-CO", [{"decks": 4, "side_wagers": TABLE["side_wagers"][:1]}]),
-    "us-co/kings-bounty/limits-within-table": ("US-CO", [{"limits": {"min": "5", "max": "50"}}]),
-    "us-co/blazing-7s/decks": ("US-CO", [{"decks": 4, "side_wagers": TABLE["side_wagers"][1:2]}]),
-    "us-co/raise-the-roof/decks": (
-        "US-CO",
-        [
-            {
-                "decks": 8,
-                "side_wagers": [side("raise-the-roof", "us-co/raise-the-roof/6d-s17-pay-table-1")],
-            }
-        ],
-    ),
-    "us-co/21-plus-3/decks/21-plus-3-xtreme": (
-        "US-CO",
-        [{"decks": 3, "side_wagers": TABLE["side_wagers"][2:]}],
-    ),
-    "us-co/lucky-lucky/decks": (
-        "US-CO",
-        [{"decks": 10, "side_wagers": [side("lucky-lucky", "us-co/lucky-lucky/table-2")]}],
-    ),
-    "us-co/in-between/decks": (
-        "US-CO",
-        [{"decks": 3, "side_wagers": [side("in-between", "us-co/in-between/d")]}],
-    ),
-    "us-ma/blackjack/blackjack-pays-3-to-2-or-6-to-5": ("US-MA", [{"blackjack_pays": "2 to 1"}]),
-    "us-ma/blackjack/insurance-pays-2-to-1": ("US-MA", [{"insurance_pays": "3 to 2"}]),
-    "us-ma/blackjack/no-even-money-at-6-to-5": (
-        "US-MA",
-        [{"blackjack_pays": "6 to 5", "decks": 2}],
-    ),
-    "us-ma/blackjack/decks-1-or-2-at-6-to-5": (
-        "US-MA",
-        [{"blackjack_pays": "6 to 5", "even_money": False}],
-    ),
-    "us-ma/blackjack/decks-at-least-2/twenty-point-bonus": (
-        "US-MA",
-        [
-            {
-                "decks": 1,
-                "side_wagers": [side("twenty-point-bonus", "us-ma/twenty-point-bonus/paytable-a")],
-            }
-        ],
-    ),
-    "us-ma/blackjack/decks-at-least-4/sevens": ("US-MA", [{"decks": 2, "side_wagers": [SEVENS]}]),
-    "us-ma/blackjack/decks-at-least-4/progressive-blackjack": (
-        "US-MA",
-        [{"decks": 2, "side_wagers": [side("progressive-blackjack")]}],
-    ),
-    "us-ma/blackjack/decks-6-or-8/match-the-dealer": (
-        "US-MA",
-        [
-            {
-                "decks": 4,
-                "side_wagers": [side("match-the-dealer", "us-ma/match-the-dealer/six-deck")],
-            }
-        ],
-    ),
-    "us-ma/blackjack/decks-6-or-8/optional-bonus": (
-        "US-MA",
-        [{"decks": 4, "side_wagers": [side("optional-bonus", "us-ma/optional-bonus/third-card")]}],
-    ),
-    "us-ma/sevens/wager-1-dollar": (
-        "US-MA",
-        [{"side_wagers": [SEVENS | {"limits": {"min": "1", "max": "5"}}]}],
-    ),
-    "us-ma/progressive-blackjack/wager-1-dollar": (
-        "US-MA",
-        [{"side_wagers": [side("progressive-blackjack", limits={"min": "1", "max": "5"})]}],
-    ),
-    "us-ma/blackjack-bonus/wager-1-or-5-dollars": (
-        "US-MA",
-        [{"side_wagers": [side("blackjack-bonus", limits={"min": "5", "max": "25"})]}],
-    ),
-    "us-ma/same-suit/same-option-on-every-table": (
-        "US-MA",
-        [
-            {"side_wagers": [side("same-suit", "us-ma/same-suit/six-deck-option-1")]},
-            {
-                "name": "MA-02",
-                "side_wagers": [side("same-suit", "us-ma/same-suit/six-deck-option-2")],
-            },
-        ],
-    ),
-    "us-ma/multiple-action-blackjack/excludes": (
-        "US-MA",
-        [{"game": "multiple-action-blackjack", "side_wagers": [side("progressive-blackjack")]}],
-    ),
-    "us-ma/in-between/excludes-26h": (
-        "US-MA",
-        [{"side_wagers": [side("in-between"), side("optional-bonus")]}],
-    ),
-    "us-ma/in-between/excludes-26i": (
-        "US-MA",
-        [{"side_wagers": [side("in-between"), side("21-plus-3")]}],
-    ),
-} | {
-    f"us-ma/{wager}/excludes": ("US-MA", [{"side_wagers": [side(wager), side(other)]}])
-    for wager, other in MA_EXCLUSIONS.items()
-}
+def load_breaks() -> dict[str, tuple[str, list[dict[str, Any]]]]:
+    """tests/compliance/data/breaks-*.yaml: for each catalog constraint, a floor that breaks it."""
+    out: dict[str, tuple[str, list[dict[str, Any]]]] = {}
+    for path in sorted((Path(__file__).parent / "data").glob("breaks-*.yaml")):
+        data = yaml.safe_load(path.read_text())
+        out |= {code: (data["jurisdiction"], patches) for code, patches in data["breaks"].items()}
+    return out
+
+
+BREAKS = load_breaks()
 
 
 def floor(jurisdiction: str, patches: list[dict[str, Any]]) -> dict[str, Any]:
