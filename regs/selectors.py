@@ -87,9 +87,10 @@ def _covers(start: dt.date | None, end: dt.date | None, day: dt.date) -> bool:
 
 
 def normalise_label(label: str) -> tuple[str, str]:
-    """("30-803", "(3)(b)(i)") from "30-803(3)(b)(i)" or "30- 803 (3)(b)"; MA "28(g)" → ("28", "(g)")."""
+    """("30-803", "(3)(b)(i)") from "30-803(3)(b)(i)" or "30- 803 (3)(b)"; MA "28(g)" → ("28", "(g)");
+    a paragraph unit: "30-899.12 ¶2(1)" → ("30-899.12", "¶2(1)")."""
     label = _SPACE.sub("", label)
-    match = re.match(r"^([^()]+)((?:\([^()]+\))*)$", label)
+    match = re.match(r"^([^()¶]+)((?:¶\d+)?(?:\([^()]+\))*)$", label)
     if not match:
         return label, ""
     return match.group(1), match.group(2).lower()
@@ -334,6 +335,11 @@ def provision_state(
     )
 
 
+def unit_citation(label: str, path: str) -> str:
+    """30-803(3)(b) for a subsection; 30-899.12 ¶2(1) for a unit under an unnumbered paragraph."""
+    return f"{label} {path}" if path.startswith("¶") else f"{label}{path}"
+
+
 def _unit_prefix(path: str) -> str:
     return f"{path} " if path and not path.startswith("¶") else ""
 
@@ -348,7 +354,7 @@ def _unit_state(
     unit: Any, label: str, as_of: dt.date, provision_state: str, proposed: bool
 ) -> UnitState:
     versions = list(unit.versions)
-    citation = f"{label}{unit.path}"
+    citation = unit_citation(label, unit.path)
     if proposed:
         draft = next((v for v in versions if v.status == Status.PROPOSED), None)
         if draft is not None:

@@ -150,8 +150,8 @@ class CitationResolveView(APIView):
             s.ResolutionSerializer(
                 {
                     "provision": found.provision,
-                    "citation": f"{state.citation}{found.path}",
-                    "current_citation": f"{state.current_citation}{found.path}",
+                    "citation": selectors.unit_citation(state.citation, found.path),
+                    "current_citation": selectors.unit_citation(state.current_citation, found.path),
                     "as_of": as_of,
                     "meanings": found.meanings,
                 }
