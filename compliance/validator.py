@@ -128,9 +128,14 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
     # The table's game counts too: Massachusetts excludes wagers from Multiple Action tables.
     offered = {side["wager"] for side in table.get("side_wagers", [])} | {table["game"]}
     for constraint in ctx.constraints:
+        # A rule of a full variant binds the tables that deal that game, not the others.
+        of_this_game = constraint.wager is not None and constraint.wager.slug == table["game"]
+        general = constraint.wager is None or constraint.wager.kind == WagerKind.BASE_GAME
         check = TABLE_CHECKS.get(constraint.kind)
-        if check:
+        if check and (general or of_this_game or constraint.kind == ConstraintKind.DECKS_REQUIRED):
             check(ctx, constraint, table, path)
+        if constraint.kind == ConstraintKind.DECKS_ALLOWED and of_this_game:
+            _decks_allowed(ctx, constraint, table, {}, path)
         if constraint.kind == ConstraintKind.EXCLUDES and constraint.wager.slug in offered:
             _excludes(ctx, constraint, table, path, offered)
     for index, side in enumerate(table.get("side_wagers", [])):

@@ -327,3 +327,13 @@ def test_the_casino_house_rules_in_massachusetts() -> None:
     assert "King's Bounty" not in text
     assert "21-plus-3-xtreme is not authorised in US-MA; the catalog has it in US-CO." in text
     assert "paytable-not-in-catalog" in text  # Blazing 7's: the MA table is not in the catalog yet
+
+
+def test_a_variants_rule_binds_only_the_tables_dealing_that_game(vendor_client: APIClient) -> None:
+    plain = validate(vendor_client, floor("US-CO", [{"decks": 1, "dealing": "hand", "side_wagers": []}]))
+    assert "us-co/spanish-21/decks" not in codes(plain)
+    spanish = validate(
+        vendor_client, floor("US-CO", [{"game": "spanish-21", "decks": 6, "side_wagers": []}])
+    )
+    assert "us-co/spanish-21/decks" not in codes(spanish)
+    assert "game-not-authorised" not in codes(spanish)
