@@ -70,6 +70,12 @@ class Context:
     constraints: list[Constraint]
     findings: list[Finding] = field(default_factory=list)
 
+    def breach(
+        self, c: Constraint, what: str, table: dict[str, Any], path: str, note: str = ""
+    ) -> None:
+        """A finding that the table breaks constraint `c`: what the table does, then the rule."""
+        self.add(c.severity, c.code, f"{what}; {c.message}{note}", table["name"], path, [c])
+
     def add(
         self, severity: str, code: str, message: str, table: str, path: str, cited: list[Any]
     ) -> None:
@@ -340,14 +346,7 @@ def _min_blackjack_pays(ctx: Context, c: Constraint, table: dict[str, Any], path
         return _missing(ctx, c, table, f"{path}.blackjack_pays", "Blackjack odds")
     offered, floor = Pays.parse(table["blackjack_pays"]), Pays.parse(c.params["pays"])
     if not offered.at_least(floor):
-        ctx.add(
-            c.severity,
-            c.code,
-            f"Blackjack pays {offered}; {c.message}",
-            table["name"],
-            f"{path}.blackjack_pays",
-            [c],
-        )
+        ctx.breach(c, f"Blackjack pays {offered}", table, f"{path}.blackjack_pays")
 
 
 def _insurance_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
@@ -355,27 +354,13 @@ def _insurance_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: st
         return
     offered, fixed = Pays.parse(table["insurance_pays"]), Pays.parse(c.params["pays"])
     if not offered.same_payout(fixed):
-        ctx.add(
-            c.severity,
-            c.code,
-            f"Insurance pays {offered}; {c.message}",
-            table["name"],
-            f"{path}.insurance_pays",
-            [c],
-        )
+        ctx.breach(c, f"Insurance pays {offered}", table, f"{path}.insurance_pays")
 
 
 def _max_split_hands(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
     hands = table.get("split", {}).get("max_hands")
     if hands is not None and hands > c.params["hands"]:
-        ctx.add(
-            c.severity,
-            c.code,
-            f"Splits to {hands} hands; {c.message}",
-            table["name"],
-            f"{path}.split.max_hands",
-            [c],
-        )
+        ctx.breach(c, f"Splits to {hands} hands", table, f"{path}.split.max_hands")
 
 
 def _shoe_min_decks(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
@@ -384,14 +369,7 @@ def _shoe_min_decks(ctx: Context, c: Constraint, table: dict[str, Any], path: st
         and table.get("decks") is not None
         and table["decks"] < c.params["decks"]
     ):
-        ctx.add(
-            c.severity,
-            c.code,
-            f"A shoe with {table['decks']} deck(s); {c.message}",
-            table["name"],
-            f"{path}.decks",
-            [c],
-        )
+        ctx.breach(c, f"A shoe with {table['decks']} deck(s)", table, f"{path}.decks")
 
 
 def _decks_allowed(
@@ -403,13 +381,11 @@ def _decks_allowed(
             ctx, c, table, f"{path.rsplit('.side_wagers', 1)[0]}.decks", "The deck count"
         )
     if decks not in c.params["decks"]:
-        ctx.add(
-            c.severity,
-            c.code,
-            f"{c.wager.name} on a {decks}-deck table; {c.message}",
-            table["name"],
+        ctx.breach(
+            c,
+            f"{c.wager.name} on a {decks}-deck table",
+            table,
             f"{path.rsplit('.side_wagers', 1)[0]}.decks",
-            [c],
         )
 
 
@@ -421,14 +397,11 @@ def _side_limits_within_table(
         return
     low, high = Decimal(table_limits["min"]), Decimal(table_limits["max"])
     if not (low <= limits["min"] and limits["max"] <= high):
-        ctx.add(
-            c.severity,
-            c.code,
-            f"{c.wager.name} limits {limits['min']}–{limits['max']} are outside the table's {low}–{high}; "
-            f"{c.message}",
-            table["name"],
+        ctx.breach(
+            c,
+            f"{c.wager.name} limits {limits['min']}–{limits['max']} are outside the table's {low}–{high}",
+            table,
             f"{path}.limits",
-            [c],
         )
 
 
@@ -437,14 +410,7 @@ def _allowed_blackjack_pays(ctx: Context, c: Constraint, table: dict[str, Any], 
         return _missing(ctx, c, table, f"{path}.blackjack_pays", "Blackjack odds")
     offered = Pays.parse(table["blackjack_pays"])
     if not any(offered.same_payout(Pays.parse(p)) for p in c.params["pays"]):
-        ctx.add(
-            c.severity,
-            c.code,
-            f"Blackjack pays {offered}; {c.message}",
-            table["name"],
-            f"{path}.blackjack_pays",
-            [c],
-        )
+        ctx.breach(c, f"Blackjack pays {offered}", table, f"{path}.blackjack_pays")
 
 
 def _decks_required(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
@@ -462,9 +428,7 @@ def _decks_required(ctx: Context, c: Constraint, table: dict[str, Any], path: st
     if decks is None:
         return _missing(ctx, c, table, f"{path}.decks", "The deck count")
     if decks not in c.params["decks"]:
-        ctx.add(
-            c.severity, c.code, f"{decks} deck(s); {c.message}", table["name"], f"{path}.decks", [c]
-        )
+        ctx.add(c.severity, c.code, f"{decks} deck(s)", table["name"], f"{path}.decks", [c])
 
 
 def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
@@ -472,13 +436,8 @@ def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any],
         Pays.parse("6 to 5")
     )
     if six_to_five and table.get("even_money"):
-        ctx.add(
-            c.severity,
-            c.code,
-            f"Even money offered where blackjack pays 6 to 5; {c.message}",
-            table["name"],
-            f"{path}.even_money",
-            [c],
+        ctx.breach(
+            c, f"Even money offered where blackjack pays 6 to 5", table, f"{path}.even_money"
         )
 
 
@@ -500,15 +459,9 @@ def _excludes(
             if reverse
             else f" (the rules state this in the {c.wager.name} rule only; it is enforced both ways)"
         )
-        index = next(i for i, s in enumerate(table["side_wagers"]) if s["wager"] == other)
-        ctx.add(
-            c.severity,
-            c.code,
-            f"{c.wager.name} and {other} on one table; {c.message}{note}",
-            table["name"],
-            f"{path}.side_wagers[{index}]",
-            [c],
-        )
+        sides = [i for i, s in enumerate(table.get("side_wagers", [])) if s["wager"] == other]
+        where = f"{path}.side_wagers[{sides[0]}]" if sides else f"{path}.game"
+        ctx.breach(c, f"{c.wager.name} and {other} on one table", table, where, note=note)
 
 
 def _side_max(
@@ -516,14 +469,7 @@ def _side_max(
 ) -> None:
     limits = side.get("limits")
     if limits and limits["max"] > Decimal(str(c.params["max"])):
-        ctx.add(
-            c.severity,
-            c.code,
-            f"{c.wager.name} maximum {limits['max']}; {c.message}",
-            table["name"],
-            f"{path}.limits.max",
-            [c],
-        )
+        ctx.breach(c, f"{c.wager.name} maximum {limits['max']}", table, f"{path}.limits.max")
 
 
 FloorCheck = Callable[[Context, Constraint, list[dict[str, Any]]], None]
@@ -543,13 +489,11 @@ def _same_on_every_table(ctx: Context, c: Constraint, tables: list[dict[str, Any
             if group not in first:
                 first[group] = (value, table["name"])
             elif value != first[group][0]:
-                ctx.add(
-                    c.severity,
-                    c.code,
-                    f"{slug} {name} on {table['name']} differs from {first[group][1]}'s; {c.message}",
-                    table["name"],
+                ctx.breach(
+                    c,
+                    f"{slug} {name} on {table['name']} differs from {first[group][1]}'s",
+                    table,
                     f"tables[{index}].side_wagers[{j}].{name}",
-                    [c],
                 )
 
 

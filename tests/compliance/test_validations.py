@@ -330,10 +330,27 @@ def test_the_casino_house_rules_in_massachusetts() -> None:
 
 
 def test_a_variants_rule_binds_only_the_tables_dealing_that_game(vendor_client: APIClient) -> None:
-    plain = validate(vendor_client, floor("US-CO", [{"decks": 1, "dealing": "hand", "side_wagers": []}]))
+    plain = validate(
+        vendor_client, floor("US-CO", [{"decks": 1, "dealing": "hand", "side_wagers": []}])
+    )
     assert "us-co/spanish-21/decks" not in codes(plain)
     spanish = validate(
         vendor_client, floor("US-CO", [{"game": "spanish-21", "decks": 6, "side_wagers": []}])
     )
     assert "us-co/spanish-21/decks" not in codes(spanish)
     assert "game-not-authorised" not in codes(spanish)
+
+
+def test_a_side_wager_excluded_from_the_tables_game_points_at_the_game(
+    vendor_client: APIClient,
+) -> None:
+    # 20(k)(1): the blackjack bonus wager may not be offered at a Multiple Action table.
+    body = validate(
+        vendor_client,
+        floor(
+            "US-MA",
+            [{"game": "multiple-action-blackjack", "side_wagers": [side("blackjack-bonus")]}],
+        ),
+    )
+    finding = next(f for f in body["findings"] if f["code"] == "us-ma/blackjack-bonus/excludes")
+    assert finding["path"] == "tables[0].game"
