@@ -8,7 +8,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from engine.odds import InvalidPays, Pays
+from engine.odds import Basis, InvalidPays, Pays
 from jurisdictions.models import Jurisdiction
 from variants.models import Wager
 
@@ -17,14 +17,18 @@ LATEST = dt.date(2100, 12, 31)
 
 
 class OddsField(serializers.CharField):
-    """Odds as printed: "3 to 2", "2 for 1"."""
+    """Odds as printed: "3 to 2", "2 for 1" (not a meter share or a dollar amount)."""
 
     def to_internal_value(self, data: Any) -> str:
         text = super().to_internal_value(data)
         try:
-            Pays.parse(text)
+            pays = Pays.parse(text)
         except InvalidPays as exc:
             raise serializers.ValidationError(str(exc)) from exc
+        if pays.basis not in (Basis.TO, Basis.FOR):
+            raise serializers.ValidationError(
+                f"{text!r} is not odds; write odds as '3 to 2' or '2 for 1'."
+            )
         return text
 
 
@@ -135,6 +139,30 @@ class ConfigurationSerializer(serializers.Serializer):
                 f"unknown jurisdiction {value!r}; known: {', '.join(codes)}."
             )
         return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """Inline paytable lines must name outcomes of the wager, as GET wagers/{slug}/ lists them."""
+        outcomes = {
+            w.slug: {o["key"] for o in w.outcomes}
+            for w in Wager.objects.filter(jurisdiction__code=attrs["jurisdiction"])
+        }
+        for t, table in enumerate(attrs["tables"]):
+            for s, side in enumerate(table.get("side_wagers", [])):
+                known, lines = outcomes.get(side["wager"]), side.get("paytable")
+                if known is None or not isinstance(lines, list):
+                    continue
+                for n, line in enumerate(lines):
+                    if line["outcome"] not in known:
+                        path = f"tables[{t}].side_wagers[{s}].paytable[{n}].outcome"
+                        raise serializers.ValidationError(
+                            {
+                                path: [
+                                    f"{line['outcome']!r} is no outcome of {side['wager']}; "
+                                    f"outcomes: {', '.join(sorted(known))}."
+                                ]
+                            }
+                        )
+        return attrs
 
     def validate_as_of(self, value: dt.date) -> dt.date:
         if not EARLIEST <= value <= LATEST:

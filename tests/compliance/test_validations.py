@@ -354,3 +354,26 @@ def test_a_side_wager_excluded_from_the_tables_game_points_at_the_game(
     )
     finding = next(f for f in body["findings"] if f["code"] == "us-ma/blackjack-bonus/excludes")
     assert finding["path"] == "tables[0].game"
+
+
+@pytest.mark.parametrize(
+    ("table", "field"),
+    [
+        ({"blackjack_pays": "10%"}, "tables[0].blackjack_pays"),
+        ({"insurance_pays": "$5"}, "tables[0].insurance_pays"),
+        (
+            {
+                "side_wagers": [
+                    {"wager": "kings-bounty", "paytable": [{"outcome": "nope", "pays": "3 to 1"}]}
+                ]
+            },
+            "tables[0].side_wagers[0].paytable[0].outcome",
+        ),
+    ],
+)
+def test_odds_that_are_not_odds_and_unknown_outcomes_are_400s(
+    vendor_client: APIClient, table: dict[str, Any], field: str
+) -> None:
+    response = vendor_client.post("/api/v1/validations/", configuration(**table), format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["message"].startswith(f"{field}:")
