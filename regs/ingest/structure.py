@@ -134,22 +134,6 @@ def section_heading(scheme: Scheme, text: str) -> tuple[str, str] | None:
     return match.group(1), match.group(2)
 
 
-def _history_subject_path(subject: str) -> tuple[str, ...] | None:
-    """The unit path a history clause's subject names: "(1)" or "30-803 (1)" → ("1",)."""
-    tokens = re.findall(r"\(([0-9a-z]{1,3})\)", subject)
-    if len(tokens) == 1 and not re.search(r"\)\s*[-–]\s*\(", subject):
-        return (tokens[0],)
-    return None
-
-
-def _history_subject_range(subject: str) -> list[str]:
-    """ "(2)-(3)" or "(2)–(4)" → ["2", "3"] / ["2", "3", "4"]."""
-    match = re.search(r"\((\d+)\)\s*[-–]\s*\((\d+)\)", subject)
-    if not match:
-        return []
-    return [str(n) for n in range(int(match.group(1)), int(match.group(2)) + 1)]
-
-
 class _SectionBuilder:
     def __init__(
         self,
@@ -274,25 +258,8 @@ class _SectionBuilder:
         unit.text = f"{unit.text}\n{row}" if unit.text else row
 
     def finish(self) -> ParsedSection:
-        self._place_history()
+        """The section; its history notes are mapped to units by the timeline stage."""
         return self.section
-
-    def _place_history(self) -> None:
-        """Events of a parenthetical history that name a subsection go to that subsection."""
-        for note in self.section.history:
-            for event in note.events:
-                targets: list[tuple[str, ...]] = []
-                single = _history_subject_path(event.subject)
-                if single:
-                    targets = [single]
-                else:
-                    targets = [(n,) for n in _history_subject_range(event.subject)]
-                for path in targets:
-                    unit = self.section.unit(path)
-                    if unit is None:
-                        self.section.remarks.append(
-                            f"history note names {path_label(path)}, which the section does not have: {note.raw!r}"
-                        )
 
 
 def path_is_paragraph(path: tuple[str, ...]) -> bool:
