@@ -377,3 +377,13 @@ def test_odds_that_are_not_odds_and_unknown_outcomes_are_400s(
     response = vendor_client.post("/api/v1/validations/", configuration(**table), format="json")
     assert response.status_code == 400
     assert response.json()["error"]["message"].startswith(f"{field}:")
+
+
+def test_a_paytable_is_told_apart_before_and_after_it_took_effect(vendor_client: APIClient) -> None:
+    # 30-2107: "21+3 Progressive Pay Tables: Effective 8/14/22".
+    wager = {"wager": "21-plus-3-progressive", "paytable": "us-co/21-plus-3-progressive/pt-bjs-213-01"}
+    before = validate(vendor_client, floor("US-CO", [{"side_wagers": [wager]}]) | {"as_of": "2022-01-01"})
+    finding = next(f for f in before["findings"] if f["code"] == "paytable-not-in-force")
+    assert finding["citations"][0]["citation"] == "30-2107 ¶11"
+    after = validate(vendor_client, floor("US-CO", [{"side_wagers": [wager]}]) | {"as_of": "2023-01-01"})
+    assert "paytable-not-in-force" not in codes(after)
