@@ -133,11 +133,18 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
         )
     # The table's game counts too: Massachusetts excludes wagers from Multiple Action tables.
     offered = {side["wager"] for side in table.get("side_wagers", [])} | {table["game"]}
+    # A full variant's own rule of a kind replaces the general rule of that kind at its tables
+    # (Face Up Blackjack pays blackjack at least 1 to 1, not 6 to 5: 30-899.02(2)).
+    own_kinds = {
+        c.kind for c in ctx.constraints if c.wager is not None and c.wager.slug == table["game"]
+    }
     for constraint in ctx.constraints:
         # A rule of a full variant binds the tables that deal that game, not the others.
         of_this_game = constraint.wager is not None and constraint.wager.slug == table["game"]
         general = constraint.wager is None or constraint.wager.kind == WagerKind.BASE_GAME
         check = TABLE_CHECKS.get(constraint.kind)
+        if general and constraint.kind in own_kinds:
+            continue
         if check and (general or of_this_game or constraint.kind == ConstraintKind.DECKS_REQUIRED):
             check(ctx, constraint, table, path)
         if constraint.kind == ConstraintKind.DECKS_ALLOWED and of_this_game:
@@ -357,6 +364,15 @@ def _insurance_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: st
         ctx.breach(c, f"Insurance pays {offered}", table, f"{path}.insurance_pays")
 
 
+def _no_insurance(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
+    if "insurance_pays" in table:
+        ctx.breach(
+            c, f"Insurance offered at {table['insurance_pays']}", table, f"{path}.insurance_pays"
+        )
+    if table.get("even_money"):
+        ctx.breach(c, "Even money offered", table, f"{path}.even_money")
+
+
 def _max_split_hands(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
     hands = table.get("split", {}).get("max_hands")
     if hands is not None and hands > c.params["hands"]:
@@ -506,6 +522,7 @@ TABLE_CHECKS: dict[str, TableCheck] = {
     ConstraintKind.NO_EVEN_MONEY_AT_6_TO_5: _no_even_money_at_6_to_5,
     ConstraintKind.MIN_BLACKJACK_PAYS: _min_blackjack_pays,
     ConstraintKind.INSURANCE_PAYS: _insurance_pays,
+    ConstraintKind.NO_INSURANCE: _no_insurance,
     ConstraintKind.MAX_SPLIT_HANDS: _max_split_hands,
     ConstraintKind.SHOE_MIN_DECKS: _shoe_min_decks,
 }

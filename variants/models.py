@@ -147,6 +147,7 @@ class ConstraintKind(models.TextChoices):
     MIN_BLACKJACK_PAYS = "min_blackjack_pays", "Blackjack pays at least"
     ALLOWED_BLACKJACK_PAYS = "allowed_blackjack_pays", "Blackjack pays one of"
     INSURANCE_PAYS = "insurance_pays", "Insurance pays exactly"
+    NO_INSURANCE = "no_insurance", "No insurance and no even money"
     MAX_SPLIT_HANDS = "max_split_hands", "At most this many hands from splitting"
     SHOE_MIN_DECKS = "shoe_min_decks", "A shoe holds at least this many decks"
     DECKS_ALLOWED = "decks_allowed", "Deck counts a wager may be played with"

@@ -381,9 +381,26 @@ def test_odds_that_are_not_odds_and_unknown_outcomes_are_400s(
 
 def test_a_paytable_is_told_apart_before_and_after_it_took_effect(vendor_client: APIClient) -> None:
     # 30-2107: "21+3 Progressive Pay Tables: Effective 8/14/22".
-    wager = {"wager": "21-plus-3-progressive", "paytable": "us-co/21-plus-3-progressive/pt-bjs-213-01"}
-    before = validate(vendor_client, floor("US-CO", [{"side_wagers": [wager]}]) | {"as_of": "2022-01-01"})
+    wager = {
+        "wager": "21-plus-3-progressive",
+        "paytable": "us-co/21-plus-3-progressive/pt-bjs-213-01",
+    }
+    before = validate(
+        vendor_client, floor("US-CO", [{"side_wagers": [wager]}]) | {"as_of": "2022-01-01"}
+    )
     finding = next(f for f in before["findings"] if f["code"] == "paytable-not-in-force")
     assert finding["citations"][0]["citation"] == "30-2107 ¶11"
-    after = validate(vendor_client, floor("US-CO", [{"side_wagers": [wager]}]) | {"as_of": "2023-01-01"})
+    after = validate(
+        vendor_client, floor("US-CO", [{"side_wagers": [wager]}]) | {"as_of": "2023-01-01"}
+    )
     assert "paytable-not-in-force" not in codes(after)
+
+
+def test_a_variants_own_odds_rule_replaces_the_base_floor(vendor_client: APIClient) -> None:
+    # Face Up Blackjack pays blackjack at least 1 to 1 (30-899.02(2)), not the 6 to 5 of 30-810.
+    face_up = {"game": "face-up-blackjack", "blackjack_pays": "1 to 1", "side_wagers": []}
+    body = validate(vendor_client, floor("US-CO", [face_up | {"even_money": False}]))
+    assert "us-co/blackjack/blackjack-pays-at-least-6-to-5" not in codes(body)
+    assert "us-co/face-up-blackjack/blackjack-pays-at-least-1-to-1" not in codes(body)
+    plain = validate(vendor_client, floor("US-CO", [{"blackjack_pays": "1 to 1"}]))
+    assert "us-co/blackjack/blackjack-pays-at-least-6-to-5" in codes(plain)
