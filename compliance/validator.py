@@ -453,7 +453,7 @@ def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any],
     )
     if six_to_five and table.get("even_money"):
         ctx.breach(
-            c, f"Even money offered where blackjack pays 6 to 5", table, f"{path}.even_money"
+            c, "Even money offered where blackjack pays 6 to 5", table, f"{path}.even_money"
         )
 
 

@@ -137,3 +137,17 @@ def test_a_fact_dated_before_its_provision_is_reported() -> None:
     assert catalog_problems() == [
         "us-co/raise-the-roof/6d-s17-pay-table-1: in force from 2015-01-01, before its provision (2016-10-30)"
     ]
+
+
+@pytest.mark.django_db
+def test_the_draft_of_a_paytable_is_its_rows_as_printed() -> None:
+    from regs.models import UnitVersion
+    from regs.selectors import provision_by_citation
+    from variants.catalog import draft_paytables
+
+    provision = provision_by_citation(jurisdiction="US-CO", label="30-899.20")
+    text = UnitVersion.objects.get(unit__provision=provision, unit__path="(7)", status="adopted").text
+    (draft,) = draft_paytables(text)
+    assert draft["columns"] == ["Pays", "Dealer Envy"]
+    assert draft["rows"][0] == ["2 Kings of Spades + Dealer BJ", "500 to 1", "$100"]
+    assert draft["rows"][-1] == ["Unsuited 20", "4 to 1"]
