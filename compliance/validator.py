@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from engine.odds import Pays
+from regs.models import Citation, Status
 from variants.models import Constraint, ConstraintKind, Paytable, Severity, Wager, WagerKind
 from variants.selectors import Citer
 
@@ -31,6 +32,7 @@ FINDING_CODES = {
     "paytable-decks": "The paytable is approved for other deck counts.",
     "paytable-soft-17": "The paytable is approved for the other dealer soft-17 rule.",
     "fact-missing": "A fact the rules need (deck count, limits, odds) is not in the configuration.",
+    "proposed-not-applied": "include_proposed was asked, but the catalog holds no facts from proposed texts.",
 }
 
 
@@ -106,11 +108,32 @@ def configuration_validate(config: dict[str, Any]) -> list[Finding]:
     ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
     for index, table in enumerate(config["tables"]):
         _check_table(ctx, table, f"tables[{index}]")
+    if config.get("include_proposed"):
+        _proposed_not_applied(ctx)
     for constraint in constraints:
         floor_check = FLOOR_CHECKS.get(constraint.kind)
         if floor_check:
             floor_check(ctx, constraint, config["tables"])
     return ctx.findings
+
+
+def _proposed_not_applied(ctx: Context) -> None:
+    """Say plainly that proposed texts change nothing yet, and which ones are on file."""
+    proposed = sorted(
+        Citation.objects.filter(
+            status=Status.PROPOSED, provision__instrument__jurisdiction__code=ctx.jurisdiction
+        ).values_list("label", flat=True)
+    )
+    on_file = f" (proposed texts on file: {', '.join(proposed)})" if proposed else ""
+    ctx.add(
+        Severity.INFO,
+        "proposed-not-applied",
+        f"include_proposed: the catalog holds no wagers, paytables or constraints drawn from proposed "
+        f"texts yet{on_file}, so these findings are those of the adopted rules.",
+        "",
+        "include_proposed",
+        [],
+    )
 
 
 def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
@@ -452,9 +475,7 @@ def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any],
         Pays.parse("6 to 5")
     )
     if six_to_five and table.get("even_money"):
-        ctx.breach(
-            c, "Even money offered where blackjack pays 6 to 5", table, f"{path}.even_money"
-        )
+        ctx.breach(c, "Even money offered where blackjack pays 6 to 5", table, f"{path}.even_money")
 
 
 def _excludes(

@@ -404,3 +404,12 @@ def test_a_variants_own_odds_rule_replaces_the_base_floor(vendor_client: APIClie
     assert "us-co/face-up-blackjack/blackjack-pays-at-least-1-to-1" not in codes(body)
     plain = validate(vendor_client, floor("US-CO", [{"blackjack_pays": "1 to 1"}]))
     assert "us-co/blackjack/blackjack-pays-at-least-6-to-5" in codes(plain)
+
+
+def test_asking_for_proposed_versions_says_what_it_can_and_cannot_apply(
+    vendor_client: APIClient,
+) -> None:
+    body = validate(vendor_client, configuration() | {"include_proposed": True})
+    (info,) = [f for f in body["findings"] if f["code"] == "proposed-not-applied"]
+    assert info["severity"] == "info" and "47.1-834.23" in info["message"]
+    assert body["compliant"] is True
