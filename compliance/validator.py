@@ -216,7 +216,7 @@ def _check_paytable(
     name, given = table["name"], side.get("paytable")
     approved = [p for p in wager.paytables.all() if ctx.citer.in_force(p)]
     if given is None:
-        if wager.paytables.exists():
+        if wager.paytables.all():  # prefetched
             ctx.add(
                 Severity.WARNING,
                 "paytable-missing",

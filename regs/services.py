@@ -83,7 +83,7 @@ def ingest_user() -> Any:
     return user
 
 
-class _Writer:
+class HistoryWriter:
     """Saves objects only when something changed, recording the user and reason in record history.
 
     New objects are validated, then created in bulk with their history rows (flush); changed
@@ -167,7 +167,7 @@ def source_ingest(
         raise IngestError(str(exc)) from exc
     report = IngestReport(source=name, kind=source.kind)
     report.unplaced = [b.text for b in doc.unplaced]
-    writer = _Writer(report, user or ingest_user(), f"ingested from {name}")
+    writer = HistoryWriter(report, user or ingest_user(), f"ingested from {name}")
     with transaction.atomic():
         document = writer.upsert(
             SourceDocument,
@@ -210,7 +210,7 @@ def _provision_for(
 
 
 def _write_adopted(
-    writer: _Writer,
+    writer: HistoryWriter,
     instrument: Instrument,
     document: SourceDocument,
     timeline: SectionTimeline,
@@ -241,7 +241,7 @@ def _write_adopted(
 
 
 def _write_proposed(
-    writer: _Writer,
+    writer: HistoryWriter,
     instrument: Instrument,
     document: SourceDocument,
     timeline: SectionTimeline,
@@ -276,7 +276,7 @@ def _write_proposed(
 
 
 def _write_units(
-    writer: _Writer,
+    writer: HistoryWriter,
     provision: Provision,
     document: SourceDocument,
     timeline: SectionTimeline,
@@ -369,7 +369,11 @@ def _reach(note: str, where: str, label: str) -> str:
 
 
 def _write_proposed_version(
-    writer: _Writer, unit: Unit, document: SourceDocument, tl: Any, existing: list[UnitVersion]
+    writer: HistoryWriter,
+    unit: Unit,
+    document: SourceDocument,
+    tl: Any,
+    existing: list[UnitVersion],
 ) -> None:
     values = {
         "text": tl.unit.text,
@@ -389,7 +393,11 @@ def _write_proposed_version(
 
 
 def _write_versions(
-    writer: _Writer, unit: Unit, document: SourceDocument, tl: Any, existing: list[UnitVersion]
+    writer: HistoryWriter,
+    unit: Unit,
+    document: SourceDocument,
+    tl: Any,
+    existing: list[UnitVersion],
 ) -> list[str]:
     """Merge the periods a source implies with what is on file: a period already known keeps its
     text; the period on file gains its end when a later version starts."""
@@ -492,31 +500,40 @@ def annotations_apply(*, entries: list[dict[str, str]], user: Any = None) -> int
     """
     from .selectors import provision_by_citation
 
-    report = IngestReport(source="annotations", kind="yaml")
-    writer = _Writer(report, user or ingest_user(), "reviewed annotation")
     with transaction.atomic():
-        for entry in entries:
-            provision = provision_by_citation(
-                jurisdiction=entry["jurisdiction"], label=entry["citation"]
+        return sum(
+            annotation_add(
+                provision=provision_by_citation(
+                    jurisdiction=entry["jurisdiction"], label=entry["citation"]
+                ),
+                unit_path=entry.get("unit", ""),
+                kind=entry["kind"],
+                text=" ".join(entry["text"].split()),
+                user=user,
+                reason="reviewed annotation",
             )
-            unit = Unit.objects.filter(provision=provision, path=entry.get("unit", "")).first()
-            if unit is None:
-                raise DomainError(
-                    "unknown_unit",
-                    f"{entry['citation']} has no unit {entry.get('unit')!r}; check fixtures/annotations.yaml.",
-                )
-            writer.upsert(
-                Annotation,
-                {"unit": unit, "kind": entry["kind"], "text": " ".join(entry["text"].split())},
-                {},
-            )
-    return report.created.get("Annotation", 0)
+            for entry in entries
+        )
 
 
-def annotation_add(*, provision: Provision, unit_path: str, kind: str, text: str, user: Any = None,
-                   reason: str = "annotation") -> bool:
-    """Record an annotation on a unit unless it is there already; True if it was new."""
-    unit = Unit.objects.get(provision=provision, path=unit_path)
+def annotation_add(
+    *,
+    provision: Provision,
+    unit_path: str,
+    kind: str,
+    text: str,
+    user: Any = None,
+    reason: str = "annotation",
+) -> bool:
+    """Record an annotation on a unit unless it is there already; True if it was new.
+
+    :raises DomainError: the provision has no unit at `unit_path`.
+    """
+    unit = Unit.objects.filter(provision=provision, path=unit_path).first()
+    if unit is None:
+        raise DomainError("unknown_unit", f"{provision.key} has no unit {unit_path!r}.")
     report = IngestReport(source=reason, kind="")
-    _Writer(report, user or ingest_user(), reason).upsert(Annotation, {"unit": unit, "kind": kind, "text": text}, {})
+    HistoryWriter(report, user or ingest_user(), reason).upsert(
+        Annotation, {"unit": unit, "kind": kind, "text": text}, {}
+    )
     return bool(report.created)

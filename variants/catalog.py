@@ -21,7 +21,7 @@ from jurisdictions.models import Jurisdiction
 from pitboss.errors import DomainError
 from regs.models import AnnotationKind, Provision
 from regs.selectors import normalise_label, provision_by_citation
-from regs.services import annotation_add
+from regs.services import HistoryWriter, IngestReport, annotation_add
 
 from .models import Constraint, Paytable, PaytableEntry, Wager
 
@@ -84,27 +84,16 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
     jurisdiction = Jurisdiction.objects.get(code=code)
     counts = {"wagers": 0, "paytables": 0, "entries": 0, "constraints": 0}
 
-    def save(obj: Any, model: Any, lookup: dict[str, Any], values: dict[str, Any]) -> Any:
-        found = model.objects.filter(**lookup).first()
-        if found is None:
-            found = model(**lookup, **values)
-        elif all(getattr(found, k) == v for k, v in values.items()):
-            return found
-        else:
-            for k, v in values.items():
-                setattr(found, k, v)
-        found._history_user = user
-        found._change_reason = f"catalog {path.name}"
-        found.full_clean(validate_unique=False, validate_constraints=False)
-        found.save()
-        return found
+    writer = HistoryWriter(
+        IngestReport(source=path.name, kind="catalog"), user, f"catalog {path.name}"
+    )
+    save = writer.upsert
 
     with transaction.atomic():
         wagers: dict[str, Wager] = {}
         for item in data.get("wagers", []):
             cite = _cite(code, item["citation"], f"wager {item['slug']}")
             wagers[item["slug"]] = save(
-                None,
                 Wager,
                 {"jurisdiction": jurisdiction, "slug": item["slug"]},
                 {
@@ -125,7 +114,6 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
                 wager = wagers[table["wager"]]
                 cite = _cite(code, table["citation"], f"paytable {spec['id']}")
                 paytable = save(
-                    None,
                     Paytable,
                     {"key": spec["id"]},
                     {
@@ -153,7 +141,6 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
                         if pays in NO_PAY:
                             continue
                         save(
-                            None,
                             PaytableEntry,
                             {"paytable": paytable, "outcome": outcome, "column": column},
                             {"order": order, "label": row[0], "pays": str(pays)},
@@ -165,7 +152,6 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
             for slug in item.get("wagers") or [item.get("wager")]:
                 suffix = f"/{slug}" if item.get("wagers") else ""
                 save(
-                    None,
                     Constraint,
                     {"code": item["code"] + suffix},
                     {
