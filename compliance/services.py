@@ -8,13 +8,23 @@ from django.db import transaction
 from django.db.models import Max
 
 from regs.models import Annotation, Citation, Event, UnitVersion
-from variants.models import Constraint, Paytable, PaytableEntry, Wager
+from variants.models import Constraint, Paytable, PaytableEntry, PlayRule, Wager
 
 from .configuration import configuration_parse
 from .models import ValidationRun
 from .validator import Finding, configuration_validate
 
-_TRACKED = [UnitVersion, Citation, Event, Annotation, Wager, Paytable, PaytableEntry, Constraint]
+_TRACKED = [
+    UnitVersion,
+    Citation,
+    Event,
+    Annotation,
+    Wager,
+    Paytable,
+    PaytableEntry,
+    Constraint,
+    PlayRule,
+]
 
 
 def knowledge_base_revision() -> dict[str, int]:

@@ -23,7 +23,7 @@ from regs.models import AnnotationKind, Provision
 from regs.selectors import normalise_label, provision_by_citation
 from regs.services import HistoryWriter, IngestReport, annotation_add
 
-from .models import Constraint, Paytable, PaytableEntry, Wager
+from .models import Constraint, Paytable, PaytableEntry, PlayRule, Wager
 
 CATALOG = Path(__file__).resolve().parent.parent / "fixtures" / "catalog"
 # Cells that print no pay: the line does not exist in that column.
@@ -82,7 +82,7 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
     data = read_catalog(path)
     code = data["jurisdiction"]
     jurisdiction = Jurisdiction.objects.get(code=code)
-    counts = {"wagers": 0, "paytables": 0, "entries": 0, "constraints": 0}
+    counts = {"wagers": 0, "paytables": 0, "entries": 0, "constraints": 0, "play_rules": 0}
 
     writer = HistoryWriter(
         IngestReport(source=path.name, kind="catalog"), user, f"catalog {path.name}"
@@ -169,6 +169,23 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
                     },
                 )
                 counts["constraints"] += 1
+        for item in data.get("play_rules", []):
+            cite = _cite(code, item["citation"], f"play rule {item['wager']} {item['key']}")
+            save(
+                PlayRule,
+                {"wager": wagers[item["wager"]], "key": item["key"]},
+                {
+                    "jurisdiction": jurisdiction,
+                    "params": item.get("params", {}),
+                    "summary": item["summary"],
+                    "provision": cite.provision,
+                    "unit_path": cite.unit_path,
+                    "effective_from": _date(item.get("effective_from")),
+                    "effective_to": _date(item.get("effective_to")),
+                    "source_line": item.get("line"),
+                },
+            )
+            counts["play_rules"] += 1
         _note_one_way_exclusions(data.get("constraints", []), code, user)
     return counts
 

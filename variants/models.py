@@ -183,3 +183,25 @@ class Constraint(Cited):
 
     def __str__(self) -> str:
         return self.code
+
+
+class PlayRule(Cited):
+    """How a game is played and settled, as the engine applies it: a rule key the engine knows
+    ("dealer-blackjack-after-double", "two-card-21", …), what the rule says, and its citation.
+    A settlement names the rule it applied through its key."""
+
+    jurisdiction = models.ForeignKey(
+        "jurisdictions.Jurisdiction", on_delete=models.PROTECT, related_name="play_rules"
+    )
+    wager = models.ForeignKey(Wager, on_delete=models.CASCADE, related_name="play_rules")
+    key = models.SlugField(max_length=80)
+    params = models.JSONField(default=dict, blank=True)
+    summary = models.CharField(max_length=300, help_text="What the rule says, in a sentence.")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["jurisdiction", "wager", "key"]
+        constraints = [models.UniqueConstraint(fields=["wager", "key"], name="play_rule_once")]
+
+    def __str__(self) -> str:
+        return f"{self.wager} {self.key}"

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from regs import selectors as regs
 from regs.models import Citation, Status
 
-from .models import Constraint, Paytable, Wager
+from .models import Constraint, Paytable, PlayRule, Wager
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,12 @@ def catalog_problems() -> list[str]:
     authorises it took effect, a paytable without lines, a line whose outcome its wager does not
     have, a constraint's wager of another jurisdiction. Empty when all is well."""
     problems: list[str] = []
-    facts: list[Any] = [*Wager.objects.all(), *Paytable.objects.all(), *Constraint.objects.all()]
+    facts: list[Any] = [
+        *Wager.objects.all(),
+        *Paytable.objects.all(),
+        *Constraint.objects.all(),
+        *PlayRule.objects.all(),
+    ]
     for fact in facts:
         start = provision_start(fact.provision_id)
         if start and fact.effective_from and fact.effective_from < start:

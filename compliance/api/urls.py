@@ -10,4 +10,6 @@ urlpatterns = [
     path("validations/", views.ValidationListApi.as_view(), name="validations"),
     path("validations/codes/", views.FindingCodesApi.as_view(), name="finding-codes"),
     path("validations/<uuid:pk>/", views.ValidationDetailApi.as_view(), name="validation"),
+    path("rounds/", views.RoundsApi.as_view(), name="rounds"),
+    path("rounds/replay/", views.RoundReplayApi.as_view(), name="round-replay"),
 ]

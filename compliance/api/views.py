@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from compliance.configuration import ConfigurationSerializer
 from compliance.models import ValidationRun
+from compliance.rounds import ReplayIn, RoundsIn, round_replay, rounds_play
 from compliance.services import validation_run_create
 from compliance.validator import FINDING_CODES
 
@@ -75,3 +76,25 @@ class FindingCodesApi(APIView):
     @extend_schema(responses=dict[str, str])
     def get(self, request: Request) -> Response:
         return Response(FINDING_CODES)
+
+
+class RoundsApi(APIView):
+    """Play rounds under a configuration's rules (a seed or a scripted shoe) and return their logs:
+    every card, decision and settlement with the rule applied and its citation."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=RoundsIn, responses=dict[str, Any])
+    def post(self, request: Request) -> Response:
+        return Response(rounds_play(request.data))
+
+
+class RoundReplayApi(APIView):
+    """Check a round as it happened at a table: each payment that differs from what the approved
+    rules pay is a finding citing the rule."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=ReplayIn, responses=dict[str, Any])
+    def post(self, request: Request) -> Response:
+        return Response(round_replay(request.data))

@@ -1,0 +1,149 @@
+"""The engine's RuleSet for one table of a configuration: the table's options, the jurisdiction's
+play rules in force on the as-of date (each with its citation by the label of that date) and the
+side wagers' paytables. The engine itself never reads the database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from engine.odds import Pays
+from engine.rules import (
+    DoubleOn,
+    HoleCard,
+    PaytableLine,
+    RuleRef,
+    RuleSet,
+    SideWagerRules,
+    Surrender,
+)
+from pitboss.errors import DomainError
+from variants.models import Paytable, PlayRule, Wager, WagerKind
+from variants.selectors import Citer
+
+PLAYABLE_GAMES = {WagerKind.BASE_GAME}
+"""Games the engine plays. Full variants (Spanish 21, Blackjack Switch, Face Up, …) are refused,
+never played as plain blackjack."""
+
+
+@dataclass
+class TableRules:
+    rules: RuleSet
+    assumed: list[str] = field(default_factory=list)
+    """Options the configuration left out and the engine took a default for, in words."""
+
+
+def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> TableRules:
+    """The RuleSet of a parsed configuration's table (configuration_parse).
+
+    :raises DomainError: the game is not one the engine plays, or is not a game of the
+        jurisdiction; a side wager's paytable is unknown.
+    """
+    jurisdiction, citer = config["jurisdiction"], Citer(config["as_of"])
+    game = Wager.objects.filter(jurisdiction__code=jurisdiction, slug=table["game"]).first()
+    if game is None or game.kind not in (WagerKind.BASE_GAME, WagerKind.VARIANT):
+        raise DomainError(
+            "game_unknown",
+            f"{table['game']!r} is not a game of {jurisdiction}",
+            fields={f"{path}.game": "not a base game or full variant of the jurisdiction"},
+        )
+    if game.kind not in PLAYABLE_GAMES:
+        raise DomainError(
+            "game_not_playable",
+            f"The engine cannot play {game.name} ({game.slug}) yet; it plays {jurisdiction}'s "
+            f"base game only, and never plays a variant as plain blackjack.",
+            fields={f"{path}.game": "not playable by the engine yet"},
+        )
+    play_rules = {
+        rule.key: rule
+        for rule in PlayRule.objects.filter(wager=game).select_related("provision")
+        if citer.in_force(rule)
+    }
+    citations = {
+        key: RuleRef(**citer.cite(rule.provision_id, rule.unit_path).as_dict())
+        for key, rule in play_rules.items()
+    }
+    assumed: list[str] = []
+
+    def option(name: str, default: Any, why: str = "") -> Any:
+        if table.get(name) is not None:
+            return table[name]
+        assumed.append(f"{name}: {default}{f' ({why})' if why else ''}")
+        return default
+
+    decks = option("decks", 6)
+    hole_default = play_rules["hole-card"].params.get("default", "peek")
+    hole_card = option("hole_card", hole_default, f"the {citations['hole-card']} procedure")
+    split = table.get("split") or {}
+    max_hands_default = play_rules["split"].params.get("max_hands", 4)
+    if "split" not in table:
+        assumed.append(f"split.max_hands: {max_hands_default} ({citations['split']})")
+    double = table.get("double") or {}
+    if "double" not in table:
+        assumed.append("double: on any two cards, after splits too")
+    rules = RuleSet(
+        decks=decks,
+        dealer_hits_soft_17=option("dealer_soft_17", "stand") == "hit",
+        hole_card=HoleCard(hole_card),
+        blackjack_pays=_odds(option("blackjack_pays", "3 to 2")),
+        insurance_pays=_odds(option("insurance_pays", "2 to 1")),
+        even_money=option("even_money", False, "not offered unless the table says so"),
+        double_on=DoubleOn(double.get("on", DoubleOn.ANY_TWO)),
+        double_after_split=double.get("after_split", True),
+        max_split_hands=split.get("max_hands", max_hands_default),
+        resplit_aces=split.get("resplit_aces", False),
+        split_aces_one_card=split.get("split_aces_one_card", True),
+        surrender=Surrender(option("surrender", "none")),
+        two_card_21_beats_dealer_21="two-card-21" in play_rules,
+        chip_unit=Decimal(option("chip_unit", Decimal(1))),
+        citations=citations,
+        side_wagers=tuple(
+            _side_wager(jurisdiction, citer, side, f"{path}.side_wagers[{n}]")
+            for n, side in enumerate(table.get("side_wagers", []))
+        ),
+    )
+    return TableRules(rules, assumed)
+
+
+def _odds(text: str) -> Fraction:
+    pays = Pays.parse(text)
+    assert pays.ratio is not None
+    return pays.ratio - 1 if pays.basis == "for" else pays.ratio
+
+
+def _side_wager(jurisdiction: str, citer: Citer, side: dict[str, Any], path: str) -> SideWagerRules:
+    given = side.get("paytable")
+    if isinstance(given, list):
+        lines = tuple(
+            PaytableLine(line["outcome"], Pays.parse(line["pays"]), column=line.get("column", ""))
+            for line in given
+        )
+        return SideWagerRules(side["wager"], "inline", lines, meter=side.get("meter"))
+    paytable = (
+        Paytable.objects.filter(
+            key=given, wager__slug=side["wager"], wager__jurisdiction__code=jurisdiction
+        )
+        .prefetch_related("entries")
+        .first()
+        if given
+        else None
+    )
+    if paytable is None:
+        raise DomainError(
+            "paytable_unknown",
+            f"{side['wager']} needs a paytable of {jurisdiction}: a catalog id or inline lines",
+            fields={f"{path}.paytable": "no paytable of this wager in the jurisdiction"},
+        )
+    ref = citer.cite(paytable.provision_id, paytable.unit_path)
+    return SideWagerRules(
+        side["wager"],
+        paytable.key,
+        tuple(
+            PaytableLine(e.outcome, Pays.parse(e.pays), e.label, e.column)
+            for e in paytable.entries.all()
+        ),
+        RuleRef(**ref.as_dict()),
+        side.get("meter"),
+    )

@@ -1,0 +1,89 @@
+"""Point counts of hands (30-825, MA 2(b)): aces count 11 unless that busts the hand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from engine.cards import Card
+
+
+def hand_total(cards: Sequence[Card]) -> tuple[int, bool]:
+    """(total, soft): soft when an ace counts 11."""
+    total = sum(card.value for card in cards)
+    if total <= 11 and any(card.is_ace for card in cards):
+        return total + 10, True
+    return total, False
+
+
+def is_pair(cards: Sequence[Card]) -> bool:
+    """Two cards identical in value (a king and a ten split, 30-814, MA 11(a))."""
+    return len(cards) == 2 and cards[0].value == cards[1].value
+
+
+@dataclass
+class Hand:
+    """One player hand and the amount riding on it."""
+
+    cards: list[Card]
+    stake: Decimal
+    """The wager on this hand, doubled when doubled."""
+    from_split: bool = False
+    doubled: bool = False
+    surrendered: bool = False
+    split_aces: bool = False
+    finished: bool = False
+
+    @property
+    def total(self) -> int:
+        return hand_total(self.cards)[0]
+
+    @property
+    def soft(self) -> bool:
+        return hand_total(self.cards)[1]
+
+    @property
+    def busted(self) -> bool:
+        return self.total > 21
+
+    @property
+    def is_blackjack(self) -> bool:
+        """An ace and a ten-value card as the first two cards dealt, not after a split
+        (30-802(1), MA 1)."""
+        return not self.from_split and len(self.cards) == 2 and self.total == 21
+
+    def describe(self) -> str:
+        cards = " ".join(str(card) for card in self.cards)
+        kind = "soft " if self.soft and self.total < 21 else ""
+        return f"{cards} ({kind}{self.total})"
+
+
+@dataclass
+class DealerHand:
+    cards: list[Card] = field(default_factory=list)
+
+    @property
+    def up(self) -> Card:
+        return self.cards[0]
+
+    @property
+    def total(self) -> int:
+        return hand_total(self.cards)[0]
+
+    @property
+    def soft(self) -> bool:
+        return hand_total(self.cards)[1]
+
+    @property
+    def busted(self) -> bool:
+        return self.total > 21
+
+    @property
+    def is_blackjack(self) -> bool:
+        return len(self.cards) == 2 and self.total == 21
+
+    def must_draw(self, hits_soft_17: bool) -> bool:
+        """30-826(2), MA 12(b): draw below 17, and on soft 17 where the dealer hits it."""
+        total, soft = hand_total(self.cards)
+        return total < 17 or (total == 17 and soft and hits_soft_17)

@@ -1,0 +1,596 @@
+"""One round of blackjack: wagers, the deal, insurance and even money, the dealer's check for
+blackjack, the players' decisions, the dealer's play and the settlement of every wager, each
+settlement naming the rule it applied and that rule's citation.
+
+The order is the rules' order (30-820, MA 6(e)): a card to each box from the dealer's left, one to
+the dealer, a second to each box, then the hole card, if the table deals one (MA 6(h) deals the
+dealer's second card after the players). A split's first hand is played out before the second
+gets its second card (30-814, MA 11(b)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from decimal import ROUND_CEILING, Decimal
+from fractions import Fraction
+from typing import Any
+
+from engine.cards import Card
+from engine.hands import DealerHand, Hand
+from engine.odds import Basis, Pays
+from engine.rules import HoleCard, RuleRef, RuleSet, Surrender
+from engine.shoe import Shoe
+from engine.strategy import Action, IllegalAction, Insurance, Scripted, Strategy, allowed_actions
+
+MAIN = "main"
+CENT = Decimal("0.01")
+RULE_KEYS = frozenset(
+    {
+        "win", "lose", "push", "blackjack", "blackjack-push", "dealer-blackjack",
+        "dealer-blackjack-after-double", "dealer-blackjack-after-split", "two-card-21",
+        "insurance", "even-money", "surrender",
+    }
+)  # fmt: skip
+"""The rules a settlement names; the knowledge base cites each per jurisdiction (two-card-21 only
+where the rules have it)."""
+ONE_TO_ONE = Pays(Basis.TO, ratio=Fraction(1))
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A box: its wagers (the main wager under "main", side wagers by slug) and who decides."""
+
+    wagers: Mapping[str, Decimal]
+    strategy: Strategy
+
+
+@dataclass(frozen=True)
+class Event:
+    step: int
+    actor: str
+    """"dealer", or "seat 2 hand 1"."""
+    action: str
+    """card, hit, stand, double, split, surrender, insurance, even_money, peek, reveal, …"""
+    card: str = ""
+    total: int | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Settlement:
+    seat: int
+    hand: int | None
+    """1-based hand of the seat; None for a seat's insurance or side wager."""
+    wager: str
+    stake: Decimal
+    result: str
+    """win, lose, push, blackjack, surrender, even_money, returned."""
+    net: Decimal
+    """What the player won (positive) or lost (negative), the stake not counted."""
+    pays: str
+    rule: str
+    """The rule applied, in words."""
+    rule_key: str
+    citation: RuleRef | None
+
+
+@dataclass
+class Seat:
+    number: int
+    wagers: dict[str, Decimal]
+    strategy: Strategy
+    hands: list[Hand] = field(default_factory=list)
+    insurance: Decimal = Decimal(0)
+    settled: bool = False
+    """Settled before the players' turns (even money, a dealer blackjack seen on the peek)."""
+
+    @property
+    def main(self) -> Decimal:
+        return self.wagers[MAIN]
+
+    def actor(self, hand: int) -> str:
+        return f"seat {self.number} hand {hand + 1}"
+
+
+@dataclass
+class RoundLog:
+    rules: RuleSet
+    seats: list[Seat]
+    dealer: DealerHand
+    events: list[Event] = field(default_factory=list)
+    settlements: list[Settlement] = field(default_factory=list)
+
+    def net(self, seat: int) -> Decimal:
+        return sum((s.net for s in self.settlements if s.seat == seat), Decimal(0))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dealer": {
+                "cards": [str(c) for c in self.dealer.cards],
+                "total": self.dealer.total,
+                "blackjack": self.dealer.is_blackjack,
+            },
+            "seats": [
+                {
+                    "seat": seat.number,
+                    "wagers": {k: money(v) for k, v in seat.wagers.items()},
+                    "hands": [
+                        {
+                            "cards": [str(c) for c in hand.cards],
+                            "total": hand.total,
+                            "stake": money(hand.stake),
+                            "doubled": hand.doubled,
+                            "from_split": hand.from_split,
+                            "surrendered": hand.surrendered,
+                        }
+                        for hand in seat.hands
+                    ],
+                    "net": money(self.net(seat.number)),
+                }
+                for seat in self.seats
+            ],
+            "events": [
+                {k: v for k, v in asdict(e).items() if v not in ("", None)} for e in self.events
+            ],
+            "settlements": [
+                {**asdict(s), "stake": money(s.stake), "net": money(s.net)}
+                for s in self.settlements
+            ],
+        }
+
+
+def money(amount: Decimal) -> str:
+    """Dollars and cents ("10.00"), exact: a payout finer than a cent keeps its digits."""
+    cents = amount.quantize(CENT)
+    return str(cents if cents == amount else amount)
+
+
+def play_round(rules: RuleSet, shoe: Shoe, seats: Sequence[SeatSpec]) -> RoundLog:
+    """Play one round and settle every wager.
+
+    :raises engine.cards.EngineError: a script that does not fit (an action the rules do not allow,
+        actions left over, a scripted shoe that runs out).
+    """
+    return _Round(rules, shoe, seats).play()
+
+
+class _Round:
+    def __init__(self, rules: RuleSet, shoe: Shoe, seats: Sequence[SeatSpec]) -> None:
+        if not seats:
+            raise IllegalAction("a round needs at least one seat with a wager")
+        self.rules = rules
+        self.shoe = shoe
+        self.log = RoundLog(
+            rules,
+            [
+                Seat(n + 1, {k: Decimal(v) for k, v in spec.wagers.items()}, spec.strategy)
+                for n, spec in enumerate(seats)
+            ],
+            DealerHand(),
+        )
+        for seat in self.log.seats:
+            if seat.wagers.get(MAIN, Decimal(0)) <= 0:
+                raise IllegalAction(f"seat {seat.number}: a main wager above 0 is required")
+        self.peeked = False
+
+    # --- steps -------------------------------------------------------------------------------
+
+    def play(self) -> RoundLog:
+        self._deal()
+        up = self.log.dealer.up
+        if up.is_ace and self.rules.insurance:
+            self._offer_insurance()
+        if self.rules.surrender is Surrender.EARLY:
+            self._offer_early_surrender()
+        if self.rules.hole_card is HoleCard.PEEK and (up.is_ace or up.is_ten_value):
+            self.peeked = True
+            self._event("dealer", "peek", note="dealer checks the hole card for blackjack")
+            if self.log.dealer.is_blackjack:
+                self._reveal()
+                self._settle_all()
+                return self._finish()
+        for seat in self.log.seats:
+            if not seat.settled:
+                self._play_seat(seat)
+        self._dealer_play()
+        self._settle_all()
+        return self._finish()
+
+    def _deal(self) -> None:
+        seats, dealer = self.log.seats, self.log.dealer
+        for seat in seats:
+            seat.hands.append(Hand([self._card(seat.actor(0))], seat.main))
+        dealer.cards.append(self._card("dealer"))
+        for seat in seats:
+            seat.hands[0].cards.append(self._card(seat.actor(0), seat.hands[0]))
+        if self.rules.hole_card is not HoleCard.NONE:
+            dealer.cards.append(self.shoe.draw())
+            self._event("dealer", "hole card", note="dealt face down")
+
+    def _offer_insurance(self) -> None:
+        for seat in self.log.seats:
+            hand = seat.hands[0]
+            offered = self.rules.even_money and hand.is_blackjack
+            choice = seat.strategy.insure(hand, self.log.dealer.up, offered)
+            if choice is Insurance.EVEN_MONEY:
+                self._event(seat.actor(0), "even_money", note="blackjack paid 1 to 1 now")
+                self._settle(
+                    seat,
+                    0,
+                    MAIN,
+                    seat.main,
+                    "even_money",
+                    seat.main,
+                    ONE_TO_ONE,
+                    "Even money: the blackjack is paid 1 to 1 against the dealer's ace",
+                    "even-money",
+                )
+                seat.settled = hand.finished = True
+            elif choice is Insurance.INSURE:
+                seat.insurance = self._insurance_stake(seat.main)
+                self._event(seat.actor(0), "insurance", note=f"insurance {seat.insurance}")
+
+    def _insurance_stake(self, main: Decimal) -> Decimal:
+        """Half the main wager, or the next chip above where chips cannot make half
+        (30-812(1), MA 9(b))."""
+        unit = self.rules.chip_unit
+        half = main / 2
+        if unit <= 0 or half % unit == 0:
+            return half
+        return (half / unit).to_integral_value(rounding=ROUND_CEILING) * unit
+
+    def _offer_early_surrender(self) -> None:
+        for seat in self.log.seats:
+            hand = seat.hands[0]
+            if seat.settled or hand.is_blackjack:
+                continue
+            if seat.strategy.surrender_early(hand, self.log.dealer.up):
+                hand.surrendered = hand.finished = True
+                self._event(seat.actor(0), "surrender", note="early surrender")
+
+    def _play_seat(self, seat: Seat) -> None:
+        up = self.log.dealer.up
+        i = 0
+        while i < len(seat.hands):
+            hand = seat.hands[i]
+            if len(hand.cards) == 1:  # the second hand of a split gets its card now
+                hand.cards.append(self._card(seat.actor(i), hand))
+                if hand.split_aces and self.rules.split_aces_one_card:
+                    hand.finished = not self._may_resplit_aces(seat, hand)
+            while not hand.finished:
+                allowed = allowed_actions(hand, len(seat.hands), self.rules)
+                if hand.split_aces and self.rules.split_aces_one_card:
+                    allowed = allowed & {Action.SPLIT, Action.STAND}
+                if not allowed:
+                    break
+                action = seat.strategy.decide(hand, up, allowed)
+                self._event(seat.actor(i), action.value)
+                self._act(seat, i, hand, action)
+            hand.finished = True
+            i += 1
+        if isinstance(seat.strategy, Scripted) and seat.strategy.unused():
+            raise IllegalAction(
+                f"seat {seat.number}: actions left over after the seat's hands were played: "
+                f"{', '.join(seat.strategy.unused())}"
+            )
+
+    def _may_resplit_aces(self, seat: Seat, hand: Hand) -> bool:
+        return (
+            self.rules.resplit_aces
+            and hand.cards[1].is_ace
+            and len(seat.hands) < self.rules.max_split_hands
+        )
+
+    def _act(self, seat: Seat, i: int, hand: Hand, action: Action) -> None:
+        if action is Action.STAND:
+            hand.finished = True
+        elif action is Action.HIT:
+            hand.cards.append(self._card(seat.actor(i), hand))
+        elif action is Action.DOUBLE:
+            hand.stake += seat.main
+            hand.doubled = True
+            hand.cards.append(self._card(seat.actor(i), hand))
+            hand.finished = True  # one card only (30-813, MA 10(a))
+        elif action is Action.SURRENDER:
+            hand.surrendered = hand.finished = True
+        elif action is Action.SPLIT:
+            moved = hand.cards.pop()
+            aces = moved.is_ace
+            hand.from_split = True
+            hand.split_aces = aces
+            seat.hands.insert(i + 1, Hand([moved], seat.main, from_split=True, split_aces=aces))
+            hand.cards.append(self._card(seat.actor(i), hand))
+            if aces and self.rules.split_aces_one_card and not self._may_resplit_aces(seat, hand):
+                hand.finished = True
+
+    def _dealer_play(self) -> None:
+        dealer = self.log.dealer
+        if self.rules.hole_card is HoleCard.NONE:
+            dealer.cards.append(self._card("dealer", dealer))
+        else:
+            self._reveal()
+        live = [
+            hand
+            for seat in self.log.seats
+            if not seat.settled
+            for hand in seat.hands
+            if not (hand.busted or hand.surrendered or hand.is_blackjack)
+        ]
+        if dealer.is_blackjack or not live:
+            # 30-826(3), MA 12(c): no card that cannot change the outcome.
+            return
+        while dealer.must_draw(self.rules.dealer_hits_soft_17):
+            dealer.cards.append(self._card("dealer", dealer))
+        self._event("dealer", "stands" if not dealer.busted else "busts", total=dealer.total)
+
+    def _reveal(self) -> None:
+        dealer = self.log.dealer
+        self._event("dealer", "reveal", card=str(dealer.cards[1]), total=dealer.total)
+
+    # --- settlement --------------------------------------------------------------------------
+
+    def _settle_all(self) -> None:
+        dealer = self.log.dealer
+        for seat in self.log.seats:
+            if seat.insurance:
+                self._settle_insurance(seat)
+            if seat.settled:
+                continue
+            collected = False  # a dealer blackjack takes the original wager once
+            for i, hand in enumerate(seat.hands):
+                if hand.surrendered:
+                    self._settle_surrender(seat, i, hand)
+                elif hand.busted:
+                    self._settle(
+                        seat,
+                        i,
+                        MAIN,
+                        hand.stake,
+                        "lose",
+                        -hand.stake,
+                        None,
+                        "The player's total exceeds 21",
+                        "lose",
+                    )
+                elif dealer.is_blackjack:
+                    if hand.is_blackjack:
+                        self._settle(
+                            seat,
+                            i,
+                            MAIN,
+                            hand.stake,
+                            "push",
+                            Decimal(0),
+                            None,
+                            "Both have blackjack: the wager is void",
+                            "blackjack-push",
+                        )
+                    elif not self.rules.original_bets_only or not collected:
+                        loss = seat.main if self.rules.original_bets_only else hand.stake
+                        collected = True
+                        why = "The dealer has blackjack"
+                        if hand.total == 21:
+                            why += "; the player's 21 is not a blackjack"
+                        if loss < hand.stake or len(seat.hands) > 1:
+                            why += "; only the original wager is collected"
+                        self._settle(
+                            seat,
+                            i,
+                            MAIN,
+                            hand.stake,
+                            "lose",
+                            -loss,
+                            None,
+                            why,
+                            self._blackjack_rule(seat, hand),
+                        )
+                    else:
+                        self._settle(
+                            seat,
+                            i,
+                            MAIN,
+                            hand.stake,
+                            "returned",
+                            Decimal(0),
+                            None,
+                            "The dealer has blackjack: the amount wagered in splitting pairs is "
+                            "not collected",
+                            "dealer-blackjack-after-split",
+                        )
+                else:
+                    self._settle_hand(seat, i, hand)
+
+    def _blackjack_rule(self, seat: Seat, hand: Hand) -> str:
+        if len(seat.hands) > 1:
+            return "dealer-blackjack-after-split"
+        if hand.doubled:
+            return "dealer-blackjack-after-double"
+        return "dealer-blackjack" if hand.total == 21 else "lose"
+
+    def _settle_hand(self, seat: Seat, i: int, hand: Hand) -> None:
+        dealer, stake = self.log.dealer, hand.stake
+        if hand.is_blackjack:
+            pays = Pays(Basis.TO, ratio=self.rules.blackjack_pays)
+            self._settle(
+                seat,
+                i,
+                MAIN,
+                stake,
+                "blackjack",
+                self._win(stake, pays),
+                pays,
+                "The player has blackjack and the dealer does not",
+                "blackjack",
+            )
+        elif dealer.busted:
+            self._settle(
+                seat,
+                i,
+                MAIN,
+                stake,
+                "win",
+                stake,
+                ONE_TO_ONE,
+                "The dealer's total exceeds 21",
+                "win",
+            )
+        elif hand.total > dealer.total:
+            self._settle(
+                seat,
+                i,
+                MAIN,
+                stake,
+                "win",
+                stake,
+                ONE_TO_ONE,
+                "The player's total beats the dealer's",
+                "win",
+            )
+        elif hand.total < dealer.total:
+            self._settle(
+                seat,
+                i,
+                MAIN,
+                stake,
+                "lose",
+                -stake,
+                None,
+                "The dealer's total beats the player's",
+                "lose",
+            )
+        elif (
+            hand.total == 21
+            and len(hand.cards) == 2
+            and len(dealer.cards) > 2
+            and self.rules.two_card_21_beats_dealer_21
+        ):
+            self._settle(
+                seat,
+                i,
+                MAIN,
+                stake,
+                "win",
+                stake,
+                ONE_TO_ONE,
+                "A 21 in two cards beats the dealer's 21 in more cards",
+                "two-card-21",
+            )
+        else:
+            self._settle(
+                seat,
+                i,
+                MAIN,
+                stake,
+                "push",
+                Decimal(0),
+                None,
+                "Equal totals: the wager is void",
+                "push",
+            )
+
+    def _settle_surrender(self, seat: Seat, i: int, hand: Hand) -> None:
+        dealer = self.log.dealer
+        if dealer.is_blackjack and not self.peeked and self.rules.surrender is not Surrender.EARLY:
+            self._settle(
+                seat,
+                i,
+                MAIN,
+                hand.stake,
+                "lose",
+                -hand.stake,
+                None,
+                "Surrendered against a dealer blackjack: the whole wager is collected",
+                "surrender",
+            )
+            return
+        half = hand.stake / 2
+        self._settle(
+            seat,
+            i,
+            MAIN,
+            hand.stake,
+            "surrender",
+            -half,
+            None,
+            "Surrendered: half the wager is forfeited",
+            "surrender",
+        )
+
+    def _settle_insurance(self, seat: Seat) -> None:
+        pays = Pays(Basis.TO, ratio=self.rules.insurance_pays)
+        if self.log.dealer.is_blackjack:
+            self._settle(
+                seat,
+                None,
+                "insurance",
+                seat.insurance,
+                "win",
+                self._win(seat.insurance, pays),
+                pays,
+                "Insurance wins: the dealer's hole card is a ten-value card",
+                "insurance",
+            )
+        else:
+            self._settle(
+                seat,
+                None,
+                "insurance",
+                seat.insurance,
+                "lose",
+                -seat.insurance,
+                None,
+                "Insurance loses: the dealer has no blackjack",
+                "insurance",
+            )
+
+    @staticmethod
+    def _win(stake: Decimal, pays: Pays) -> Decimal:
+        won = pays.net_win(stake)
+        assert won is not None
+        return won
+
+    def _settle(
+        self,
+        seat: Seat,
+        hand: int | None,
+        wager: str,
+        stake: Decimal,
+        result: str,
+        net: Decimal,
+        pays: Pays | None,
+        rule: str,
+        rule_key: str,
+    ) -> None:
+        self.log.settlements.append(
+            Settlement(
+                seat.number,
+                None if hand is None else hand + 1,
+                wager,
+                stake,
+                result,
+                net,
+                str(pays) if pays else "",
+                rule,
+                rule_key,
+                self.rules.cite(rule_key),
+            )
+        )
+
+    # --- bookkeeping -------------------------------------------------------------------------
+
+    def _card(self, actor: str, hand: Hand | DealerHand | None = None) -> Card:
+        card = self.shoe.draw()
+        total = None
+        if hand is not None:
+            hand.cards.append(card)
+            total = hand.total
+            hand.cards.pop()
+        self._event(actor, "card", card=str(card), total=total)
+        return card
+
+    def _event(self, actor: str, action: str, **kw: Any) -> None:
+        self.log.events.append(Event(len(self.log.events) + 1, actor, action, **kw))
+
+    def _finish(self) -> RoundLog:
+        return self.log

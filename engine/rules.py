@@ -1,0 +1,109 @@
+"""The rules a table plays by, as the engine needs them: built from a validated configuration and
+the jurisdiction's rules (compliance/rulesets.py), never read from a database here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+
+from engine.odds import Pays
+
+
+class HoleCard(StrEnum):
+    PEEK = "peek"
+    """A hole card the dealer checks for blackjack under an ace or a ten-value card."""
+    NO_PEEK = "no_peek"
+    """A hole card, looked at only after the players are done."""
+    NONE = "none"
+    """No hole card until the players are done (MA 6(h))."""
+
+
+class Surrender(StrEnum):
+    NONE = "none"
+    LATE = "late"
+    """After the dealer checks for blackjack; where nobody checked, a dealer blackjack takes the
+    whole wager (MA 8(a)(2))."""
+    EARLY = "early"
+    """Half the wager whatever the dealer holds."""
+
+
+class DoubleOn(StrEnum):
+    ANY_TWO = "any_two"
+    NINE_TEN_ELEVEN = "9_10_11"
+    TEN_ELEVEN = "10_11"
+    ANY_TIME = "any_time"
+    """At any point, one card only (30-813's alternative)."""
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    """The rule a settlement applied, as the knowledge base cites it on the round's date."""
+
+    jurisdiction: str
+    citation: str
+    effective_from: date | None = None
+
+    def __str__(self) -> str:
+        return f"{self.jurisdiction} {self.citation}"
+
+
+@dataclass(frozen=True)
+class PaytableLine:
+    outcome: str
+    pays: Pays
+    label: str = ""
+    column: str = ""
+
+
+@dataclass(frozen=True)
+class SideWagerRules:
+    """A side wager at the table: its catalog slug, the paytable in use and its citation."""
+
+    wager: str
+    paytable: str
+    """Catalog id, or "inline"."""
+    lines: tuple[PaytableLine, ...]
+    citation: RuleRef | None = None
+    meter: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything a round needs to know. Defaults are the common Colorado shoe game."""
+
+    decks: int = 6
+    spanish_decks: bool = False
+    dealer_hits_soft_17: bool = False
+    hole_card: HoleCard = HoleCard.PEEK
+    blackjack_pays: Fraction = Fraction(3, 2)
+    insurance: bool = True
+    insurance_pays: Fraction = Fraction(2)
+    even_money: bool = True
+    double_on: DoubleOn = DoubleOn.ANY_TWO
+    double_after_split: bool = True
+    max_split_hands: int = 4
+    resplit_aces: bool = False
+    split_aces_one_card: bool = True
+    surrender: Surrender = Surrender.NONE
+    original_bets_only: bool = True
+    """A dealer blackjack takes only the original wager, not doubles or splits (30-813, 30-814;
+    MA 10(b), 11(d))."""
+    two_card_21_beats_dealer_21: bool = False
+    """A player's 21 in two cards beats the dealer's 21 in more (MA 3(a)(3)); elsewhere only a
+    blackjack does and a split hand's two-card 21 pushes."""
+    chip_unit: Decimal = Decimal(1)
+    citations: Mapping[str, RuleRef] = field(default_factory=dict)
+    """Rule key ("win", "push", "double", …) → the rule's citation."""
+    side_wagers: tuple[SideWagerRules, ...] = ()
+
+    def cite(self, rule: str) -> RuleRef | None:
+        return self.citations.get(rule)
+
+    @property
+    def blackjack_odds(self) -> str:
+        return f"{self.blackjack_pays.numerator} to {self.blackjack_pays.denominator}"

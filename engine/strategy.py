@@ -1,0 +1,313 @@
+"""How players decide: scripted actions (a seat's actions in order of play), or a basic strategy
+computed for the rule set.
+
+The basic strategy is total-dependent and computed for an infinite shoe of the rule set's deck
+kind (standard or Spanish), for a dealer who takes only original wagers on a blackjack (every rule
+set here): each decision maximises the expected value over the dealer's outcomes given no dealer
+blackjack. Splits are valued without resplitting. It is a decision rule, not a figure a regulator
+checks, so it uses floating point; house edges are computed elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+from functools import cache, lru_cache
+from typing import Protocol
+
+from engine.cards import Card, EngineError
+from engine.hands import Hand, hand_total
+from engine.rules import DoubleOn, RuleSet, Surrender
+
+
+class IllegalAction(EngineError):
+    """An action the rules do not allow at that point, or a script that does not fit the round."""
+
+
+class Action(StrEnum):
+    HIT = "hit"
+    STAND = "stand"
+    DOUBLE = "double"
+    SPLIT = "split"
+    SURRENDER = "surrender"
+
+
+class Insurance(StrEnum):
+    DECLINE = "no_insurance"
+    INSURE = "insurance"
+    EVEN_MONEY = "even_money"
+
+
+class Strategy(Protocol):
+    def decide(self, hand: Hand, up: Card, allowed: frozenset[Action]) -> Action: ...
+
+    def insure(self, hand: Hand, up: Card, even_money_offered: bool) -> Insurance: ...
+
+    def surrender_early(self, hand: Hand, up: Card) -> bool: ...
+
+
+class Scripted:
+    """A seat's actions in order of play ("split", "hit", "stand", …); an insurance choice
+    ("insurance", "even_money", "no_insurance") comes first where insurance is offered."""
+
+    def __init__(self, actions: Iterable[str], seat: int) -> None:
+        self.actions = [str(action).strip().lower() for action in actions]
+        self.seat = seat
+        self.next = 0
+
+    def _peek(self) -> str | None:
+        return self.actions[self.next] if self.next < len(self.actions) else None
+
+    def decide(self, hand: Hand, up: Card, allowed: frozenset[Action]) -> Action:
+        text = self._peek()
+        where = f"seat {self.seat}, hand {hand.describe()} against {up}"
+        if text is None:
+            raise IllegalAction(
+                f"{where}: the actions ran out; give one of {', '.join(sorted(allowed))}"
+            )
+        try:
+            action = Action(text)
+        except ValueError:
+            raise IllegalAction(
+                f"{where}: {text!r} is no action here; actions: {', '.join(sorted(allowed))}"
+            ) from None
+        if action not in allowed:
+            raise IllegalAction(
+                f"{where}: {action} is not allowed at this point; allowed: "
+                f"{', '.join(sorted(allowed))}"
+            )
+        self.next += 1
+        return action
+
+    def insure(self, hand: Hand, up: Card, even_money_offered: bool) -> Insurance:
+        text = self._peek()
+        if text not in {choice.value for choice in Insurance}:
+            return Insurance.DECLINE
+        choice = Insurance(text)
+        if choice is Insurance.EVEN_MONEY and not even_money_offered:
+            raise IllegalAction(
+                f"seat {self.seat}: even money is offered only to a blackjack against a dealer's "
+                f"ace where the table offers it"
+            )
+        self.next += 1
+        return choice
+
+    def surrender_early(self, hand: Hand, up: Card) -> bool:
+        if self._peek() == Action.SURRENDER:
+            self.next += 1
+            return True
+        return False
+
+    def unused(self) -> list[str]:
+        return self.actions[self.next :]
+
+
+def allowed_actions(hand: Hand, hands_in_seat: int, rules: RuleSet) -> frozenset[Action]:
+    """What a player may do with this hand now (30-813, 30-814, 30-826(1), 30-829; MA 8, 10-12)."""
+    total, soft = hand_total(hand.cards)
+    if total >= 21 or hand.finished:
+        return frozenset()
+    allowed = {Action.HIT, Action.STAND}
+    two = len(hand.cards) == 2
+    if _may_double(hand, total, soft, rules):
+        allowed.add(Action.DOUBLE)
+    if (
+        two
+        and hand.cards[0].value == hand.cards[1].value
+        and hands_in_seat < rules.max_split_hands
+        and not (hand.split_aces and not rules.resplit_aces)
+    ):
+        allowed.add(Action.SPLIT)
+    if rules.surrender is Surrender.LATE and two and not hand.from_split and hands_in_seat == 1:
+        allowed.add(Action.SURRENDER)
+    return frozenset(allowed)
+
+
+def _may_double(hand: Hand, total: int, soft: bool, rules: RuleSet) -> bool:
+    if hand.from_split and not rules.double_after_split:
+        return False
+    if rules.double_on is DoubleOn.ANY_TIME:
+        return True
+    if len(hand.cards) != 2 or rules.double_on is DoubleOn.NONE:
+        return False
+    if rules.double_on is DoubleOn.NINE_TEN_ELEVEN:
+        return not soft and total in (9, 10, 11)
+    if rules.double_on is DoubleOn.TEN_ELEVEN:
+        return not soft and total in (10, 11)
+    return True
+
+
+# --- basic strategy ---------------------------------------------------------------------------
+
+UP_CARDS = range(1, 11)
+"""Dealer up-card values, ace as 1."""
+
+
+class BasicStrategy:
+    """The total-dependent basic strategy for a rule set (see the module's note)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.table = _strategy_table(
+            rules.spanish_decks,
+            rules.dealer_hits_soft_17,
+            rules.double_on,
+            rules.double_after_split,
+            rules.surrender,
+            rules.split_aces_one_card,
+        )
+
+    def decide(self, hand: Hand, up: Card, allowed: frozenset[Action]) -> Action:
+        total, soft = hand_total(hand.cards)
+        ranked = self.table[(total, soft, _pair_value(hand), up.value, len(hand.cards) == 2)]
+        for action in ranked:
+            if action in allowed:
+                return action
+        return Action.STAND
+
+    def insure(self, hand: Hand, up: Card, even_money_offered: bool) -> Insurance:
+        return Insurance.DECLINE
+
+    def surrender_early(self, hand: Hand, up: Card) -> bool:
+        key = (hand.total, hand.soft, _pair_value(hand), up.value, True)
+        return self.table[key][0] is Action.SURRENDER
+
+
+def _pair_value(hand: Hand) -> int:
+    cards = hand.cards
+    return cards[0].value if len(cards) == 2 and cards[0].value == cards[1].value else 0
+
+
+def _draw_probabilities(spanish: bool) -> dict[int, float]:
+    tens = 3 if spanish else 4
+    per_suit = 12 if spanish else 13
+    return {v: (tens if v == 10 else 1) / per_suit for v in UP_CARDS}
+
+
+def _add(total: int, soft: bool, value: int) -> tuple[int, bool]:
+    """A hand's (total, soft) after drawing a card of `value`; once the hard total passes 11 no
+    ace can count 11 again, so (total, soft) is the whole state."""
+    hard = (total - 10 if soft else total) + value
+    if (soft or value == 1) and hard <= 11:
+        return hard + 10, True
+    return hard, False
+
+
+@lru_cache(maxsize=32)
+def _dealer_outcomes(spanish: bool, hits_soft_17: bool) -> dict[int, dict[int, float]]:
+    """For each up card: probabilities of the dealer's final total (22 = bust), given no
+    blackjack."""
+    p = _draw_probabilities(spanish)
+
+    @cache
+    def finish(total: int, soft: bool) -> tuple[float, ...]:
+        if total > 21:
+            return tuple(1.0 if t == 22 else 0.0 for t in range(17, 23))
+        if total > 17 or (total == 17 and not (soft and hits_soft_17)):
+            return tuple(1.0 if t == total else 0.0 for t in range(17, 23))
+        out = [0.0] * 6
+        for value, pv in p.items():
+            for i, q in enumerate(finish(*_add(total, soft, value))):
+                out[i] += pv * q
+        return tuple(out)
+
+    result = {}
+    for up in UP_CARDS:
+        start = (11, True) if up == 1 else (up, False)
+        banned = 10 if up == 1 else 1 if up == 10 else None
+        norm = 1 - (p[banned] if banned else 0)
+        dist = [0.0] * 6
+        for value, pv in p.items():
+            if value == banned:
+                continue
+            for i, q in enumerate(finish(*_add(*start, value))):
+                dist[i] += pv / norm * q
+        result[up] = dict(zip(range(17, 23), dist, strict=True))
+    return result
+
+
+@lru_cache(maxsize=32)
+def _strategy_table(
+    spanish: bool,
+    hits_soft_17: bool,
+    double_on: DoubleOn,
+    double_after_split: bool,
+    surrender: Surrender,
+    split_aces_one_card: bool,
+) -> dict[tuple[int, bool, int, int, bool], tuple[Action, ...]]:
+    """(total, soft, pair value, up value, two cards) → actions best first."""
+    p = _draw_probabilities(spanish)
+    dealer = _dealer_outcomes(spanish, hits_soft_17)
+
+    def stand(total: int, up: int) -> float:
+        if total > 21:
+            return -1.0
+        d = dealer[up]
+        win = d[22] + sum(q for t, q in d.items() if t < total and t != 22)
+        lose = sum(q for t, q in d.items() if t > total and t != 22)
+        return win - lose
+
+    hit_cache: dict[tuple[int, bool, int], float] = {}
+
+    def best_no_double(total: int, soft: bool, up: int) -> float:
+        return max(stand(total, up), hit(total, soft, up)) if total < 21 else stand(total, up)
+
+    def hit(total: int, soft: bool, up: int) -> float:
+        key = (total, soft, up)
+        if key not in hit_cache:
+            ev = 0.0
+            for value, pv in p.items():
+                t, s = _add(total, soft, value)
+                ev += pv * (-1.0 if t > 21 else best_no_double(t, s, up))
+            hit_cache[key] = ev
+        return hit_cache[key]
+
+    def double(total: int, soft: bool, up: int) -> float:
+        return 2 * sum(pv * stand(_add(total, soft, v)[0], up) for v, pv in p.items())
+
+    def may_double(total: int, soft: bool) -> bool:
+        if double_on is DoubleOn.NONE:
+            return False
+        if double_on is DoubleOn.NINE_TEN_ELEVEN:
+            return not soft and total in (9, 10, 11)
+        if double_on is DoubleOn.TEN_ELEVEN:
+            return not soft and total in (10, 11)
+        return True
+
+    def after_split(card: int, up: int) -> float:
+        ev = 0.0
+        for value, pv in p.items():
+            t, s = _add(*((11, True) if card == 1 else (card, False)), value)
+            if card == 1 and split_aces_one_card:
+                ev += pv * stand(t, up)
+                continue
+            options = [best_no_double(t, s, up)]
+            if double_after_split and may_double(t, s) and t < 21:
+                options.append(double(t, s, up))
+            ev += pv * max(options)
+        return 2 * ev
+
+    table: dict[tuple[int, bool, int, int, bool], tuple[Action, ...]] = {}
+    for up in UP_CARDS:
+        for soft in (False, True):
+            for total in range(12 if soft else 4, 22):
+                for two in (True, False):
+                    pairs = [0]
+                    if two:
+                        pairs += [v for v in UP_CARDS if _pair_total(v) == (total, soft)]
+                    for pair in pairs:
+                        evs = {Action.STAND: stand(total, up)}
+                        if total < 21:
+                            evs[Action.HIT] = hit(total, soft, up)
+                            evs[Action.DOUBLE] = double(total, soft, up)
+                        if two:
+                            evs[Action.SURRENDER] = -0.5
+                        if pair:
+                            evs[Action.SPLIT] = after_split(pair, up)
+                        ranked = sorted(evs, key=lambda a: -evs[a])
+                        table[(total, soft, pair, up, two)] = tuple(ranked)
+    return table
+
+
+def _pair_total(value: int) -> tuple[int, bool]:
+    return (12, True) if value == 1 else (2 * value, False)

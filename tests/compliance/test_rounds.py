@@ -1,0 +1,312 @@
+"""POST /api/v1/rounds/ and rounds/replay/: scripted rounds settle as the rules say, each settlement
+citing the rule it applied, by the label in force on the configuration's date."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from engine.round import RULE_KEYS
+from variants.models import PlayRule
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/rounds/"
+
+
+def _config(jurisdiction: str = "US-CO", as_of: str = "2024-06-01", **table: Any) -> dict:
+    return {
+        "jurisdiction": jurisdiction,
+        "as_of": as_of,
+        "tables": [
+            {
+                "name": "BJ-1",
+                "game": "blackjack",
+                "decks": 6,
+                "dealer_soft_17": "stand",
+                "hole_card": "peek",
+                "blackjack_pays": "3 to 2",
+                "chip_unit": "1",
+                **table,
+            }
+        ],
+    }
+
+
+def play(
+    client: APIClient,
+    cards: str,
+    *seats: tuple[str, list[str]],
+    jurisdiction: str = "US-CO",
+    as_of: str = "2024-06-01",
+    **table: Any,
+) -> dict[str, Any]:
+    """One scripted round; each seat is (main wager, actions). Returns the round log."""
+    response = client.post(
+        URL,
+        {
+            "configuration": _config(jurisdiction, as_of, **table),
+            "shoe": cards.split(),
+            "seats": [{"wagers": {"main": main}, "actions": actions} for main, actions in seats],
+        },
+        format="json",
+        HTTP_HOST="localhost",
+    )
+    assert response.status_code == 200, response.json()
+    return response.json()["rounds"][0]
+
+
+def settled(log: dict[str, Any], seat: int = 1) -> list[tuple[Any, ...]]:
+    """(hand, wager, result, net, citation) of a seat's settlements."""
+    return [
+        (s["hand"], s["wager"], s["result"], s["net"], s["citation"]["citation"])
+        for s in log["settlements"]
+        if s["seat"] == seat
+    ]
+
+
+def test_dealer_stands_or_hits_soft_17_as_the_table_says(vendor_client: APIClient) -> None:
+    """30-826(2)(b): soft 17 stands, or draws; the player's 18 wins or loses accordingly."""
+    cards = "TH AC 8D 6S 4C"
+    stands = play(vendor_client, cards, ("10", ["stand"]), dealer_soft_17="stand")
+    assert stands["dealer"]["cards"] == ["AC", "6S"]
+    assert settled(stands) == [(1, "main", "win", "10.00", "30-807(1)")]
+    hits = play(vendor_client, cards, ("10", ["stand"]), dealer_soft_17="hit")
+    assert hits["dealer"]["cards"] == ["AC", "6S", "4C"]  # soft 17 draws to 21
+    assert settled(hits) == [(1, "main", "lose", "-10.00", "30-807(2)")]
+
+
+def test_split_aces_get_one_card_each(vendor_client: APIClient) -> None:
+    """30-814: at the licensee's discretion one card to each split ace; 21 so made is no blackjack."""
+    log = play(vendor_client, "AH 9C AD 7S KC 5D TD", ("10", ["split"]))
+    hands = log["seats"][0]["hands"]
+    assert [h["cards"] for h in hands] == [["AH", "KC"], ["AD", "5D"]]
+    assert log["dealer"]["cards"] == ["9C", "7S", "TD"]
+    assert settled(log) == [
+        (1, "main", "win", "10.00", "30-807(1)"),  # paid 1 to 1, not as a blackjack
+        (2, "main", "win", "10.00", "30-807(1)"),
+    ]
+
+
+def test_no_hit_on_split_aces(vendor_client: APIClient) -> None:
+    response = vendor_client.post(
+        URL,
+        {
+            "configuration": _config(),
+            "shoe": "AH 9C AD 8S 5C 5D TH".split(),
+            "seats": [{"wagers": {"main": "10"}, "actions": ["split", "hit"]}],
+        },
+        format="json",
+        HTTP_HOST="localhost",
+    )
+    assert response.status_code == 400
+    assert "actions left over" in response.json()["error"]["message"]
+
+
+def test_resplits_stop_at_the_table_limit(vendor_client: APIClient) -> None:
+    """30-814: not more than three splits (four hands); the table may allow fewer."""
+    cards = "8H 9C 8D 7S 8C 8S 2H TC 3D TD 4C TH 5S"
+    log = play(
+        vendor_client,
+        cards,
+        ("10", ["split", "split", "split", "stand", "stand", "stand", "stand"]),
+    )
+    assert len(log["seats"][0]["hands"]) == 4
+    response = vendor_client.post(
+        URL,
+        {
+            "configuration": _config(split={"max_hands": 2}),
+            "shoe": cards.split(),
+            "seats": [{"wagers": {"main": "10"}, "actions": ["split", "split"]}],
+        },
+        format="json",
+        HTTP_HOST="localhost",
+    )
+    assert response.status_code == 400
+    assert "split is not allowed at this point" in response.json()["error"]["message"]
+
+
+def test_late_surrender_forfeits_half(vendor_client: APIClient) -> None:
+    """30-829: half the original wager."""
+    log = play(vendor_client, "TH 9C 6D 8S", ("10", ["surrender"]), surrender="late")
+    assert settled(log) == [(1, "main", "surrender", "-5.00", "30-829")]
+
+
+def test_surrender_against_a_blackjack_without_a_hole_card_loses_all(
+    vendor_client: APIClient,
+) -> None:
+    """MA 8(a)(2): the dealer's second card comes after the players; a blackjack takes it all."""
+    log = play(
+        vendor_client,
+        "TH AC 6D KS",
+        ("10", ["surrender"]),
+        jurisdiction="US-MA",
+        hole_card="none",
+        surrender="late",
+    )
+    assert log["dealer"]["cards"] == ["AC", "KS"]
+    assert settled(log) == [(1, "main", "lose", "-10.00", "8(a)")]
+
+
+def test_insurance_is_half_the_wager_rounded_up_to_a_chip(vendor_client: APIClient) -> None:
+    """30-812(1): half of 5 cannot be bet in $1 chips: 3 may be, paid 2 to 1."""
+    log = play(vendor_client, "TH AC 7D KS", ("5", ["insurance"]), insurance_pays="2 to 1")
+    assert settled(log) == [
+        (None, "insurance", "win", "6.00", "30-812(1)"),
+        (1, "main", "lose", "-5.00", "30-807(2)"),
+    ]
+
+
+def test_even_money_pays_a_blackjack_one_to_one(vendor_client: APIClient) -> None:
+    """30-812(2): at the licensee's discretion, where the table offers it."""
+    log = play(vendor_client, "AH AC KD 9S", ("10", ["even_money"]), even_money=True)
+    assert settled(log) == [(1, "main", "even_money", "10.00", "30-812(2)")]
+
+
+def test_dealer_blackjack_after_a_double_takes_the_original_wager(vendor_client: APIClient) -> None:
+    """30-813; with no peek the double is made before the blackjack shows."""
+    log = play(vendor_client, "5H TC 6D AS 9C", ("10", ["double"]), hole_card="no_peek")
+    assert settled(log) == [(1, "main", "lose", "-10.00", "30-813")]
+
+
+def test_dealer_blackjack_after_a_split_takes_the_original_wager(vendor_client: APIClient) -> None:
+    """MA 11(d): the split wager is returned."""
+    log = play(
+        vendor_client,
+        "8H AC 8D 3S 9S KD",
+        ("10", ["split", "stand", "stand"]),
+        jurisdiction="US-MA",
+        hole_card="none",
+    )
+    assert log["dealer"]["cards"] == ["AC", "KD"]
+    assert settled(log) == [
+        (1, "main", "lose", "-10.00", "11(d)"),
+        (2, "main", "returned", "0.00", "11(d)"),
+    ]
+
+
+def test_a_21_that_is_no_blackjack_loses_to_a_dealer_blackjack(vendor_client: APIClient) -> None:
+    """30-808."""
+    log = play(vendor_client, "7H TC 4D AS TD", ("10", ["hit"]), hole_card="no_peek")
+    assert settled(log) == [(1, "main", "lose", "-10.00", "30-808")]
+
+
+def test_a_split_two_card_21_against_a_dealers_three_card_21(vendor_client: APIClient) -> None:
+    """Colorado pushes equal totals (30-808); Massachusetts pays a 21 in two cards against a 21
+    in more (3(a)(3))."""
+    cards = "AH 6C AD 5S TC 9D KH"  # aces split to A-T and A-9 (20); dealer 6-5-K = 21
+    co = play(vendor_client, cards, ("10", ["split"]))
+    assert settled(co) == [
+        (1, "main", "push", "0.00", "30-808"),
+        (2, "main", "lose", "-10.00", "30-807(2)"),
+    ]
+    ma = play(vendor_client, cards, ("10", ["split"]), jurisdiction="US-MA", hole_card="peek")
+    assert settled(ma)[0] == (1, "main", "win", "10.00", "3(a)(3)")
+
+
+def test_blackjack_pays_the_tables_odds(vendor_client: APIClient) -> None:
+    """30-810: at least 6 to 5; blackjack against blackjack is void (30-808)."""
+    log = play(vendor_client, "AH 9C KD 8S", ("10", []), blackjack_pays="6 to 5")
+    assert settled(log) == [(1, "main", "blackjack", "12.00", "30-810")]
+    both = play(vendor_client, "AH AC KD KS", ("10", []))
+    assert settled(both) == [(1, "main", "push", "0.00", "30-808")]
+
+
+def test_citations_use_the_label_of_the_date(vendor_client: APIClient) -> None:
+    """The doubling rule was 30-810 until the 1998 renumbering made it 30-813."""
+    cards, seat = "5H TC 6D AS 9C", ("10", ["double"])
+    today = play(vendor_client, cards, seat, hole_card="no_peek")
+    before = play(vendor_client, cards, seat, hole_card="no_peek", as_of="1998-06-01")
+    assert today["settlements"][0]["citation"]["citation"] == "30-813"
+    assert before["settlements"][0]["citation"]["citation"] == "30-810"
+
+
+def test_seeded_rounds_with_basic_strategy(vendor_client: APIClient) -> None:
+    body = {
+        "configuration": _config(),
+        "seed": 42,
+        "rounds": 20,
+        "seats": [{"wagers": {"main": "10"}}, {"wagers": {"main": "25"}}],
+    }
+    first = vendor_client.post(URL, body, format="json", HTTP_HOST="localhost").json()
+    again = vendor_client.post(URL, body, format="json", HTTP_HOST="localhost").json()
+    assert len(first["rounds"]) == 20 and first == again
+    assert all(s["citation"] for r in first["rounds"] for s in r["settlements"])
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"shoe": ["1H", "TC"]}, None, "'1H' is not a card"),
+        ({"shoe": ["AS"] * 7}, None, "7 × AS cannot come from a 6-deck shoe"),
+        ({"shoe": None, "seed": None}, "shoe", "give either shoe"),
+        ({"seats": [{"wagers": {"side": "5"}}]}, "seats[0].wagers", "a main wager is required"),
+        ({"table": "BJ-9"}, "table", "one of BJ-1"),
+    ],
+)
+def test_bad_rounds_are_400s_naming_the_problem(
+    vendor_client: APIClient, change: dict[str, Any], field: str | None, message: str
+) -> None:
+    body: dict[str, Any] = {
+        "configuration": _config(),
+        "shoe": "TH 9C 6D 8S".split(),
+        "seats": [{"wagers": {"main": "10"}, "actions": ["stand"]}],
+    }
+    body.update(change)
+    body = {k: v for k, v in body.items() if v is not None}
+    response = vendor_client.post(URL, body, format="json", HTTP_HOST="localhost")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert message in error["message"] + str(error.get("fields", ""))
+    if field:
+        assert field in error["message"] + str(error.get("fields", ""))
+
+
+def test_a_variant_is_refused_not_played_as_blackjack(vendor_client: APIClient) -> None:
+    config = _config(game="face-up-blackjack")
+    response = vendor_client.post(
+        URL,
+        {"configuration": config, "seed": 1, "seats": [{"wagers": {"main": "10"}}]},
+        format="json",
+        HTTP_HOST="localhost",
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "game_not_playable"
+
+
+def test_replay_reports_a_wrong_payment_with_its_rule(vendor_client: APIClient) -> None:
+    """A dealer took the doubled wager on a blackjack: 30-813 says only the original."""
+    body = {
+        "configuration": _config(hole_card="no_peek"),
+        "cards": "5H TC 6D AS 9C".split(),
+        "seats": [{"wagers": {"main": "10"}, "actions": ["double"], "paid": {"main": "-20"}}],
+    }
+    response = vendor_client.post(f"{URL}replay/", body, format="json", HTTP_HOST="localhost")
+    result = response.json()
+    assert response.status_code == 200 and not result["correct"]
+    [finding] = result["findings"]
+    assert finding["code"] == "payment-differs" and finding["path"] == "seats[0].paid.main"
+    assert "paid -20.00, the approved rules pay -10.00" in finding["message"]
+    assert finding["citations"][0]["citation"] == "30-813"
+    body["seats"][0]["paid"] = {"main": "-10"}
+    assert vendor_client.post(f"{URL}replay/", body, format="json", HTTP_HOST="localhost").json()[
+        "correct"
+    ]
+
+
+def test_rounds_need_a_login(anon_client: APIClient) -> None:
+    response = anon_client.post(URL, {}, format="json", HTTP_HOST="localhost")
+    assert response.status_code in (401, 403)
+
+
+@pytest.mark.parametrize("jurisdiction", ["US-CO", "US-MA"])
+def test_every_rule_a_settlement_names_is_cited(jurisdiction: str) -> None:
+    keys = set(
+        PlayRule.objects.filter(
+            jurisdiction__code=jurisdiction, wager__slug="blackjack"
+        ).values_list("key", flat=True)
+    )
+    assert RULE_KEYS - {"two-card-21"} <= keys
+    assert ("two-card-21" in keys) == (jurisdiction == "US-MA")  # MA 3(a)(3) only

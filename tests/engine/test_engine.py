@@ -1,0 +1,108 @@
+"""The engine on its own: cards, shoes, the basic strategy, seeded rounds. No database."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.cards import Card, InvalidCard, parse_cards
+from engine.hands import Hand
+from engine.round import SeatSpec, play_round
+from engine.rules import RuleSet, Surrender
+from engine.shoe import Shoe, ShoeError
+from engine.strategy import Action, BasicStrategy, IllegalAction, Scripted, allowed_actions
+
+
+def test_cards_read_as_dealers_write_them() -> None:
+    assert Card.parse("10C") == Card.parse("tc") == parse_cards(["TC"])[0]
+    assert Card.parse("KD").value == 10 and Card.parse("AS").value == 1
+    for bad in ("1H", "7X", "", "AHH"):
+        with pytest.raises(InvalidCard):
+            Card.parse(bad)
+    with pytest.raises(InvalidCard, match="card 3"):
+        parse_cards(["AS", "KD", "ZZ"])
+
+
+def test_a_scripted_shoe_holds_only_what_its_decks_hold() -> None:
+    Shoe.scripted(parse_cards(["AS", "AS"]), 2)
+    with pytest.raises(ShoeError, match="3 × AS cannot come from a 2-deck shoe"):
+        Shoe.scripted(parse_cards(["AS", "AS", "AS"]), 2)
+    with pytest.raises(ShoeError, match="Spanish"):  # Spanish decks have no tens
+        Shoe.scripted(parse_cards(["TH"]), 6, spanish=True)
+    shoe = Shoe.scripted(parse_cards(["AS"]), 1)
+    shoe.draw()
+    with pytest.raises(ShoeError, match="ran out after 1 cards"):
+        shoe.draw()
+
+
+def test_the_same_seed_deals_the_same_cards() -> None:
+    first, again, other = (Shoe.shuffled(6, seed) for seed in (42, 42, 43))
+    assert [first.draw() for _ in range(312)] == [again.draw() for _ in range(312)]
+    assert first.cards != other.cards
+    assert len(Shoe.shuffled(6, 1, spanish=True).cards) == 6 * 48
+
+
+def test_the_cut_card_reshuffles_after_its_round() -> None:
+    shoe = Shoe.shuffled(1, 5)  # cut card at 39 of 52
+    for _ in range(39):
+        shoe.draw()
+    assert shoe.end_round() and shoe.position == 0 and shoe.shuffles == 2
+    csm = Shoe.shuffled(6, 5, continuous=True)
+    csm.draw()
+    assert csm.end_round()  # a continuous shuffler takes the cards back every round
+
+
+def _hand(cards: str) -> Hand:
+    return Hand(parse_cards(cards.split()), Decimal(10))
+
+
+@pytest.mark.parametrize(
+    ("cards", "up", "rules", "best"),
+    [
+        ("TH 6C", "TS", RuleSet(surrender=Surrender.LATE), Action.SURRENDER),
+        ("TH 6C", "TS", RuleSet(), Action.HIT),
+        ("TH 2C", "4S", RuleSet(), Action.STAND),
+        ("5H 6C", "6S", RuleSet(), Action.DOUBLE),
+        ("8H 8C", "TS", RuleSet(), Action.SPLIT),
+        ("AH 7C", "9S", RuleSet(), Action.HIT),
+        ("AH 7C", "2S", RuleSet(), Action.STAND),
+        ("AH 8C", "6S", RuleSet(), Action.STAND),  # dealer stands on soft 17
+        ("AH 8C", "6S", RuleSet(dealer_hits_soft_17=True), Action.DOUBLE),
+        ("9H 9C", "7S", RuleSet(), Action.STAND),
+        ("AH AC", "TS", RuleSet(), Action.SPLIT),
+    ],
+)
+def test_basic_strategy_makes_the_textbook_plays(
+    cards: str, up: str, rules: RuleSet, best: Action
+) -> None:
+    hand = _hand(cards)
+    choice = BasicStrategy(rules).decide(hand, Card.parse(up), allowed_actions(hand, 1, rules))
+    assert choice is best
+
+
+def test_a_script_that_does_not_fit_the_round_is_refused() -> None:
+    rules = RuleSet()
+    cards = parse_cards("9H 6C 2D TS 5C".split())  # 11 against a 6
+    with pytest.raises(IllegalAction, match="left over"):
+        play_round(
+            rules, Shoe.scripted(cards, 6), [SeatSpec({"main": 10}, Scripted(["stand", "hit"], 1))]
+        )
+    with pytest.raises(IllegalAction, match="the actions ran out"):
+        play_round(rules, Shoe.scripted(cards, 6), [SeatSpec({"main": 10}, Scripted([], 1))])
+    with pytest.raises(IllegalAction, match="split is not allowed"):
+        play_round(rules, Shoe.scripted(cards, 6), [SeatSpec({"main": 10}, Scripted(["split"], 1))])
+
+
+def test_seeded_rounds_with_basic_strategy_reproduce() -> None:
+    def net(seed: int) -> list[Decimal]:
+        rules, shoe = RuleSet(), Shoe.shuffled(6, seed)
+        nets = []
+        for _ in range(200):
+            log = play_round(rules, shoe, [SeatSpec({"main": 10}, BasicStrategy(rules))] * 2)
+            nets.append(log.net(1) + log.net(2))
+            shoe.end_round()
+        return nets
+
+    assert net(9) == net(9)
+    assert net(9) != net(10)
