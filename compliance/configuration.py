@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from engine.odds import Basis, InvalidPays, Pays
 from jurisdictions.models import Jurisdiction
+from variants.api.serializers import PaytableLineSerializer
 from variants.models import Wager
 
 EARLIEST = dt.date(1990, 1, 1)
@@ -51,19 +52,6 @@ class SplitSerializer(serializers.Serializer):
     max_hands = serializers.IntegerField(min_value=1, max_value=16)
     resplit_aces = serializers.BooleanField(default=False)
     split_aces_one_card = serializers.BooleanField(default=True)
-
-
-class PaytableLineSerializer(serializers.Serializer):
-    outcome = serializers.CharField()
-    pays = serializers.CharField()
-    column = serializers.CharField(required=False, allow_blank=True, default="")
-
-    def validate_pays(self, value: str) -> str:
-        try:
-            Pays.parse(value)
-        except InvalidPays as exc:
-            raise serializers.ValidationError(str(exc)) from exc
-        return value
 
 
 class PaytableField(serializers.Field):

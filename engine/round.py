@@ -19,8 +19,9 @@ from typing import Any
 from engine.cards import Card
 from engine.hands import DealerHand, Hand
 from engine.odds import Basis, Pays
-from engine.rules import HoleCard, RuleRef, RuleSet, Surrender
+from engine.rules import HoleCard, RuleRef, RuleSet, SideWagerRules, Surrender
 from engine.shoe import Shoe
+from engine.sidewagers import EVALUATORS, Deal, outcome
 from engine.strategy import Action, IllegalAction, Insurance, Scripted, Strategy, allowed_actions
 
 MAIN = "main"
@@ -82,6 +83,8 @@ class Seat:
     strategy: Strategy
     hands: list[Hand] = field(default_factory=list)
     insurance: Decimal = Decimal(0)
+    initial: tuple[Card, ...] = ()
+    """The first two cards dealt, which side wagers are decided on."""
     settled: bool = False
     """Settled before the players' turns (even money, a dealer blackjack seen on the peek)."""
 
@@ -204,6 +207,7 @@ class _Round:
         dealer.cards.append(self._card("dealer"))
         for seat in seats:
             seat.hands[0].cards.append(self._card(seat.actor(0), seat.hands[0]))
+            seat.initial = tuple(seat.hands[0].cards)
         if self.rules.hole_card is not HoleCard.NONE:
             dealer.cards.append(self.shoe.draw())
             self._event("dealer", "hole card", note="dealt face down")
@@ -333,6 +337,9 @@ class _Round:
     def _settle_all(self) -> None:
         dealer = self.log.dealer
         for seat in self.log.seats:
+            for wager, stake in seat.wagers.items():
+                if wager != MAIN:
+                    self._settle_side_wager(seat, wager, stake)
             if seat.insurance:
                 self._settle_insurance(seat)
             if seat.settled:
@@ -517,6 +524,67 @@ class _Round:
             "surrender",
         )
 
+    def _settle_side_wager(self, seat: Seat, wager: str, stake: Decimal) -> None:
+        """The wager's highest ranking outcome in the first pay column of its paytable that pays
+        odds (a "Dealer Envy" column of dollar tips is the dealer's, not the player's)."""
+        side = self._side_rules(seat, wager)
+        if wager not in EVALUATORS:
+            self._settle(
+                seat,
+                None,
+                wager,
+                stake,
+                "not_settled",
+                Decimal(0),
+                None,
+                f"The engine cannot settle {wager} from the cards yet",
+                "",
+                side.citation,
+            )
+            return
+        columns = [line.column for line in side.lines if line.pays.basis in (Basis.TO, Basis.FOR)]
+        lines = {line.outcome: line for line in side.lines if columns and line.column == columns[0]}
+        dealer = self.log.dealer
+        deal = Deal((seat.initial[0], seat.initial[1]), dealer.up, dealer.is_blackjack)
+        won = outcome(wager, deal, set(lines))
+        if won is None:
+            self._settle(
+                seat, None, wager, stake, "lose", -stake, None, "No paying hand", "", side.citation
+            )
+            return
+        line = lines[won]
+        column = f" ({line.column})" if line.column else ""
+        net = line.pays.net_win(stake)
+        if net is None:  # a share of a progressive meter
+            assert line.pays.share is not None
+            if side.meter is None:
+                why = f"{line.label or won} pays a share of the meter: give the meter"
+                self._settle(seat, None, wager, stake, "not_settled", Decimal(0), line.pays, why,
+                             "", side.citation)  # fmt: skip
+                return
+            net = side.meter * line.pays.share.numerator / line.pays.share.denominator
+        self._settle(
+            seat,
+            None,
+            wager,
+            stake,
+            "win",
+            net,
+            line.pays,
+            f"{side.paytable}{column}: {line.label or won}",
+            "",
+            side.citation,
+        )
+
+    def _side_rules(self, seat: Seat, wager: str) -> SideWagerRules:
+        for side in self.rules.side_wagers:
+            if side.wager == wager:
+                return side
+        offered = ", ".join(side.wager for side in self.rules.side_wagers) or "none"
+        raise IllegalAction(
+            f"seat {seat.number}: {wager} is not offered at this table (side wagers: {offered})"
+        )
+
     def _settle_insurance(self, seat: Seat) -> None:
         pays = Pays(Basis.TO, ratio=self.rules.insurance_pays)
         if self.log.dealer.is_blackjack:
@@ -561,6 +629,7 @@ class _Round:
         pays: Pays | None,
         rule: str,
         rule_key: str,
+        citation: RuleRef | None = None,
     ) -> None:
         self.log.settlements.append(
             Settlement(
@@ -573,7 +642,7 @@ class _Round:
                 str(pays) if pays else "",
                 rule,
                 rule_key,
-                self.rules.cite(rule_key),
+                citation or self.rules.cite(rule_key),
             )
         )
 

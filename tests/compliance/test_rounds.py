@@ -310,3 +310,55 @@ def test_every_rule_a_settlement_names_is_cited(jurisdiction: str) -> None:
     )
     assert RULE_KEYS - {"two-card-21"} <= keys
     assert ("two-card-21" in keys) == (jurisdiction == "US-MA")  # MA 3(a)(3) only
+
+
+def test_side_wagers_settle_from_the_cards_with_the_configured_paytable(
+    vendor_client: APIClient,
+) -> None:
+    """21+3 on the player's two cards and the dealer's up card (30-2107(2)); Xtreme pays its
+    table's straight flush line, 30 to 1."""
+    config = _config(
+        side_wagers=[{"wager": "21-plus-3-xtreme", "paytable": "us-co/21-plus-3-xtreme/xtreme"}]
+    )
+    body = {
+        "configuration": config,
+        "shoe": "7H 9H 8H TS 2C".split(),
+        "seats": [{"wagers": {"main": "10", "21-plus-3-xtreme": "5"}, "actions": ["stand"]}],
+    }
+    response = vendor_client.post(URL, body, format="json", HTTP_HOST="localhost")
+    assert response.status_code == 200, response.json()
+    [side] = [s for s in response.json()["rounds"][0]["settlements"] if s["wager"] != "main"]
+    assert (side["result"], side["net"], side["pays"]) == ("win", "150.00", "30 to 1")
+    assert side["citation"]["citation"] == "30-2107"
+    body["seats"][0]["wagers"] = {"main": "10", "lucky-lucky": "5"}
+    response = vendor_client.post(URL, body, format="json", HTTP_HOST="localhost")
+    assert response.status_code == 400
+    assert "lucky-lucky is not offered at this table" in response.json()["error"]["message"]
+
+
+def test_paytable_analysis_api(anon_client: APIClient) -> None:
+    url = "/api/v1/paytables/us-ma/21-plus-3/table-a/analysis/?decks=6"
+    body = anon_client.get(url, HTTP_HOST="localhost").json()
+    [result] = body["analyses"]
+    assert body["method"] == "exact" and "full shoe" in body["card_removal"]
+    assert result["house_edge"].startswith("0.03238")
+    p, q = map(int, result["house_edge_fraction"].split("/"))
+    assert abs(p / q - float(result["house_edge"])) < 1e-12
+    inline = anon_client.post(
+        "/api/v1/analysis/",
+        {
+            "wager": "21-plus-3",
+            "decks": 6,
+            "paytable": [
+                {"outcome": k, "pays": "9 to 1"}
+                for k in ("flush", "straight", "three-of-a-kind", "straight-flush")
+            ],
+        },
+        format="json",
+        HTTP_HOST="localhost",
+    ).json()
+    assert inline["analyses"][0]["house_edge_fraction"] == result["house_edge_fraction"]
+    kb = anon_client.get(
+        "/api/v1/paytables/us-co/kings-bounty/kb03/analysis/?decks=2", HTTP_HOST="localhost"
+    )
+    assert kb.status_code == 400 and kb.json()["error"]["fields"] == {"decks": "one of 6, 8"}

@@ -146,7 +146,9 @@ def test_the_draft_of_a_paytable_is_its_rows_as_printed() -> None:
     from variants.catalog import draft_paytables
 
     provision = provision_by_citation(jurisdiction="US-CO", label="30-899.20")
-    text = UnitVersion.objects.get(unit__provision=provision, unit__path="(7)", status="adopted").text
+    text = UnitVersion.objects.get(
+        unit__provision=provision, unit__path="(7)", status="adopted"
+    ).text
     (draft,) = draft_paytables(text)
     assert draft["columns"] == ["Pays", "Dealer Envy"]
     assert draft["rows"][0] == ["2 Kings of Spades + Dealer BJ", "500 to 1", "$100"]

@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from engine.odds import InvalidPays, Pays
 from variants.models import Paytable, PaytableEntry, Wager
 
 
@@ -75,3 +76,16 @@ class WagerSerializer(serializers.ModelSerializer[Wager]):
     def get_citations(self, wager: Wager) -> list[dict[str, Any]]:
         citer = self.context["citer"]
         return [citer.cite(wager.provision_id, wager.unit_path).as_dict()]
+
+
+class PaytableLineSerializer(serializers.Serializer):
+    outcome = serializers.CharField()
+    pays = serializers.CharField()
+    column = serializers.CharField(required=False, allow_blank=True, default="")
+
+    def validate_pays(self, value: str) -> str:
+        try:
+            Pays.parse(value)
+        except InvalidPays as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+        return value

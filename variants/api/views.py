@@ -7,13 +7,22 @@ from typing import Any
 from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, viewsets
+from rest_framework import permissions, serializers, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
+from engine.odds import Pays
+from engine.rules import PaytableLine
 from pitboss.errors import DomainError
 from variants import selectors
-from variants.api.serializers import CatalogQuery, PaytableSerializer, WagerSerializer
+from variants.analysis import lines_analysis, paytable_analysis
+from variants.api.serializers import (
+    CatalogQuery,
+    PaytableLineSerializer,
+    PaytableSerializer,
+    WagerSerializer,
+)
 from variants.models import Paytable, Wager
 
 _PARAMS = [
@@ -97,3 +106,65 @@ class PaytableViewSet(_Catalog):
             raise Http404
         citer = selectors.Citer(_query(request).get("as_of") or timezone.localdate())
         return Response(PaytableSerializer(paytable, context={"citer": citer}).data)
+
+
+class AnalysisQuery(serializers.Serializer):
+    decks = serializers.IntegerField(required=False, min_value=1, max_value=12)
+
+
+class PaytableAnalysisApi(APIView):
+    """Exact analysis of a catalog paytable: probability and return of each line and the house
+    edge, per pay column, at `decks` or at every deck count the paytable is approved for."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(parameters=[OpenApiParameter("decks", int)], responses=dict[str, Any])
+    def get(self, request: Request, pk: str) -> Response:
+        query = AnalysisQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        paytable = selectors.paytables().filter(key=pk).first()
+        if paytable is None:
+            raise Http404
+        return Response(paytable_analysis(paytable, query.validated_data.get("decks")))
+
+
+class AnalysisIn(serializers.Serializer):
+    wager = serializers.SlugField()
+    paytable = serializers.ListField(child=serializers.DictField(), allow_empty=False)
+    decks = serializers.IntegerField(min_value=1, max_value=12)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        lines = PaytableLineSerializer(data=attrs["paytable"], many=True)
+        if not lines.is_valid():
+            raise serializers.ValidationError({"paytable": lines.errors})
+        known = {o["key"] for w in Wager.objects.filter(slug=attrs["wager"]) for o in w.outcomes}
+        if not known:
+            raise serializers.ValidationError(
+                {"wager": f"{attrs['wager']!r} is no wager in the catalog"}
+            )
+        for n, line in enumerate(lines.validated_data):
+            if line["outcome"] not in known:
+                raise serializers.ValidationError(
+                    {
+                        f"paytable[{n}].outcome": f"{line['outcome']!r} is no outcome of {attrs['wager']}; "
+                        f"outcomes: {', '.join(sorted(known))}"
+                    }
+                )
+        attrs["lines"] = [
+            PaytableLine(line["outcome"], Pays.parse(line["pays"]), column=line.get("column", ""))
+            for line in lines.validated_data
+        ]
+        return attrs
+
+
+class AnalysisApi(APIView):
+    """Exact analysis of an inline paytable: {"wager", "paytable": [{"outcome", "pays"}], "decks"}."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=AnalysisIn, responses=dict[str, Any])
+    def post(self, request: Request) -> Response:
+        body = AnalysisIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        return Response(lines_analysis(data["wager"], data["lines"], [data["decks"]]))

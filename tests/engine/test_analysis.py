@@ -1,0 +1,93 @@
+"""Exact analysis of side-wager paytables against published figures and the engine's own rounds."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from engine.analysis import NotAnalysable, analyse, decimal_string
+from engine.cards import parse_cards
+from engine.odds import Pays
+from engine.rules import PaytableLine
+from engine.cards import deck
+from engine.sidewagers import Deal, kings_bounty, outcome, three_card_poker
+
+NINE_TO_ONE = [
+    PaytableLine(key, Pays.parse("9 to 1"), key)
+    for key in ("straight-flush", "three-of-a-kind", "straight", "flush")
+]
+
+
+@pytest.mark.parametrize(
+    ("decks", "published"),
+    # The Wizard of Odds, "21+3" (classic 9 to 1 on every hand), house edge by decks.
+    [(1, "0.1330"), (2, "0.0726"), (6, "0.0324"), (8, "0.0274")],
+)
+def test_21_plus_3_matches_the_published_house_edge(decks: int, published: str) -> None:
+    result = analyse("21-plus-3", NINE_TO_ONE, decks)
+    assert decimal_string(result.house_edge, 4) == published
+    assert result.combinations == 52 * decks * (52 * decks - 1) // 2 * (52 * decks - 2)
+    assert sum(line.probability for line in result.lines) + result.lose_probability == 1
+
+
+def test_one_deck_21_plus_3_counts_by_hand() -> None:
+    """One deck: each hand's probability is its number of three-card sets over C(52,3) = 22,100,
+    whichever card the dealer holds."""
+    result = analyse("21-plus-3", NINE_TO_ONE, 1)
+    by = {line.outcome: line.probability for line in result.lines}
+    # 12 runs (A-2-3 … Q-K-A) × 4 suits = 48 straight-flush card sets out of C(52,3) = 22,100.
+    assert by["straight-flush"] == Fraction(48, 22100)
+    assert by["three-of-a-kind"] == Fraction(13 * 4, 22100)
+    assert by["straight"] == Fraction(12 * 64 - 48, 22100)
+    assert by["flush"] == Fraction(4 * 286 - 48, 22100)
+
+
+def test_the_highest_ranking_hand_is_paid() -> None:
+    deal = Deal(tuple(parse_cards(["7H", "8H"])), parse_cards(["9H"])[0])  # type: ignore[arg-type]
+    assert three_card_poker(deal) == ["straight-flush", "straight", "flush"]
+    assert outcome("21-plus-3", deal, {"straight", "flush"}) == "straight"
+    kings = Deal(tuple(parse_cards(["KS", "KS"])), parse_cards(["AH"])[0], True)  # type: ignore[arg-type]
+    assert kings_bounty(kings)[0] == "two-kings-of-spades-dealer-blackjack"
+
+
+def test_exact_agrees_with_dealing_from_a_shoe() -> None:
+    """King's Bounty (MA Table 1) at 6 decks: deals from seeded shoes land within four standard
+    errors of the exact return."""
+    lines = [
+        PaytableLine(key, Pays.parse(pays), key)
+        for key, pays in [
+            ("two-kings-of-spades-dealer-blackjack", "1000 to 1"),
+            ("two-kings-of-spades", "100 to 1"),
+            ("suited-kings", "30 to 1"),
+            ("suited-queens-jacks-tens", "20 to 1"),
+            ("suited-20", "9 to 1"),
+            ("two-kings", "6 to 1"),
+            ("unsuited-20", "4 to 1"),
+        ]
+    ]
+    exact = analyse("kings-bounty", lines, 6)
+    pays = {line.outcome: line.pays.ratio for line in lines}
+    rng, n, total, squares = random.Random(3), 100_000, Fraction(0), Fraction(0)
+    keys, shoe = set(pays), deck() * 6
+    for _ in range(n):
+        p1, up, p2, hole = rng.sample(shoe, 4)
+        won = outcome(
+            "kings-bounty",
+            Deal((p1, p2), up, up.value + hole.value == 11 and (up.is_ace or hole.is_ace)),
+            keys,
+        )
+        result = pays[won] if won else Fraction(-1)
+        total += result
+        squares += result * result
+    mean = total / n
+    error = ((squares / n - mean * mean) / n) ** 0.5
+    assert abs(float(mean + exact.house_edge)) < 4 * float(error)
+
+
+def test_what_cannot_be_analysed_says_why() -> None:
+    with pytest.raises(NotAnalysable, match="no exact analysis of wheel-of-madness"):
+        analyse("wheel-of-madness", [], 6)
+    with pytest.raises(NotAnalysable, match="depends on the meter"):
+        analyse("21-plus-3", [PaytableLine("flush", Pays.parse("10%"))], 6)
