@@ -243,7 +243,8 @@ def _check_paytable(
             ctx.add(
                 Severity.ERROR,
                 "paytable-not-in-force",
-                f"{paytable.label} of {wager.name} is not approved on {ctx.as_of}.",
+                f"{paytable.label} of {wager.name} is not approved on {ctx.as_of}"
+                f"{_period_note(paytable, ctx.as_of)}.",
                 name,
                 f"{path}.paytable",
                 [paytable],
@@ -344,6 +345,15 @@ def _closest_message(wager: Wager, given: list[dict[str, Any]], closest: list[Pa
         f"The paytable offered for {wager.name} matches no approved paytable. Closest: "
         + " | ".join(parts)
     )
+
+
+def _period_note(fact: Any, as_of: dt.date) -> str:
+    """Why a dated fact does not hold on the date, where its own dates say so."""
+    if fact.effective_from and as_of < fact.effective_from:
+        return f" (the rule dates it from {fact.effective_from})"
+    if fact.effective_to and as_of >= fact.effective_to:
+        return f" (it ceased to apply on {fact.effective_to})"
+    return ""
 
 
 def _decks(decks: list[int]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import io
 import json
 from pathlib import Path
@@ -394,6 +395,34 @@ def test_a_paytable_is_told_apart_before_and_after_it_took_effect(vendor_client:
         vendor_client, floor("US-CO", [{"side_wagers": [wager]}]) | {"as_of": "2023-01-01"}
     )
     assert "paytable-not-in-force" not in codes(after)
+
+
+@pytest.mark.parametrize(
+    ("paytable", "dated", "citation"),
+    [
+        # 30-2115: "TriLux Bonus (without Lucky George or dealer envy): Amended 2/14/23".
+        ("us-co/trilux-bonus/tri-03", "2023-02-14", "30-2115 ¶3"),
+        # 30-2105(10): "… the following pay schedules …: Eff 03/01/2012".
+        ("us-co/super-match/pay-table-1", "2012-03-01", "30-2105(10)"),
+        ("us-co/buster-blackjack/pay-schedule-1", "2012-03-01", "30-2105(10)"),
+        # 30-2108 ¶3(9): "… paid against a pay schedule that follows: Amen 10/16/13".
+        ("us-co/golden-21-poker/pay-schedule", "2013-10-16", "30-2108 ¶3(9)"),
+        # 30-834.9 (30-899.09 since 2017-12-15): "Six Deck Pay tables: Effective 9/14/2012".
+        ("us-co/buffalo-blackjack-bonus/6d-a", "2012-09-14", "30-834.9 ¶2"),
+    ],
+)
+def test_a_paytable_dated_in_the_source_is_not_approved_the_day_before(
+    vendor_client: APIClient, paytable: str, dated: str, citation: str
+) -> None:
+    side_wager = {"wager": paytable.split("/")[1], "paytable": paytable}
+    day_before = (dt.date.fromisoformat(dated) - dt.timedelta(days=1)).isoformat()
+    early = validate(vendor_client, configuration(day_before, side_wagers=[side_wager]))
+    finding = next(f for f in early["findings"] if f["code"] == "paytable-not-in-force")
+    assert finding["severity"] == "error" and early["compliant"] is False
+    assert f"is not approved on {day_before} (the rule dates it from {dated})" in finding["message"]
+    assert finding["citations"][0]["citation"] == citation
+    on_the_day = validate(vendor_client, configuration(dated, side_wagers=[side_wager]))
+    assert "paytable-not-in-force" not in codes(on_the_day)
 
 
 def test_a_variants_own_odds_rule_replaces_the_base_floor(vendor_client: APIClient) -> None:
