@@ -519,6 +519,31 @@ def _side_max(
         ctx.breach(c, f"{c.wager.name} maximum {limits['max']}", table, f"{path}.limits.max")
 
 
+def _side_max_within_base_wager(
+    ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    """A side wager at most the player's blackjack wager on the same hand. That is a rule of each
+    bet, and a configuration holds limits, not bets: what it can show is whether the posted
+    limits let a side wager exceed every blackjack wager the table takes (its maximum)."""
+    table_path = path.rsplit(".side_wagers", 1)[0]
+    limits, table_limits = side.get("limits"), table.get("limits")
+    if not limits:
+        return _missing(ctx, c, table, f"{path}.limits", f"The {c.wager.name} maximum")
+    if not table_limits:
+        return _missing(ctx, c, table, f"{table_path}.limits", "The table maximum")
+    if limits["max"] > table_limits["max"]:
+        ctx.breach(
+            c,
+            f"The {c.wager.name} maximum {limits['max']} is above the table maximum "
+            f"{table_limits['max']}, so the posted limits allow a {c.wager.name} wager larger than "
+            f"any blackjack wager at this table",
+            table,
+            f"{path}.limits.max",
+            note=" (A configuration shows limits only: within them the dealer must still hold each "
+            "bet to the player's blackjack wager on that hand.)",
+        )
+
+
 FloorCheck = Callable[[Context, Constraint, list[dict[str, Any]]], None]
 
 
@@ -561,4 +586,5 @@ SIDE_CHECKS: dict[str, SideCheck] = {
     ConstraintKind.SIDE_MAX: _side_max,
     ConstraintKind.DECKS_ALLOWED: _decks_allowed,
     ConstraintKind.SIDE_LIMITS_WITHIN_TABLE: _side_limits_within_table,
+    ConstraintKind.SIDE_MAX_WITHIN_BASE_WAGER: _side_max_within_base_wager,
 }

@@ -442,3 +442,52 @@ def test_asking_for_proposed_versions_says_what_it_can_and_cannot_apply(
     (info,) = [f for f in body["findings"] if f["code"] == "proposed-not-applied"]
     assert info["severity"] == "info" and "47.1-834.23" in info["message"]
     assert body["compliant"] is True
+
+
+def test_a_side_wager_above_every_blackjack_wager_is_an_error_within_them_is_not(
+    vendor_client: APIClient,
+) -> None:
+    # 27(c): the Buster Blackjack Wager "shall not exceed the lesser of the player's wager … or any
+    # maximum amount established by the gaming licensee". MA_TABLE's maximum is 1000.
+    def buster(maximum: str) -> dict[str, Any]:
+        limits = {"min": "1", "max": maximum}
+        return floor("US-MA", [{"side_wagers": [side("buster-blackjack", limits=limits)]}])
+
+    code = "us-ma/buster-blackjack/at-most-blackjack-wager"
+    over = validate(vendor_client, buster("1500"))
+    finding = next(f for f in over["findings"] if f["code"] == code)
+    assert finding["severity"] == "error" and over["compliant"] is False
+    assert finding["path"] == "tables[0].side_wagers[0].limits.max"
+    assert finding["message"].startswith(
+        "The Buster Blackjack maximum 1500.00 is above the table maximum 1000.00, so the posted "
+        "limits allow a Buster Blackjack wager larger than any blackjack wager at this table; "
+    )
+    assert (
+        "the dealer must still hold each bet to the player's blackjack wager" in finding["message"]
+    )
+    assert finding["citations"] == [
+        {"jurisdiction": "US-MA", "citation": "27(c)", "effective_from": None}
+    ]
+    at_the_maximum = validate(vendor_client, buster("1000"))
+    assert code not in codes(at_the_maximum) and at_the_maximum["compliant"] is True
+
+
+def test_a_side_wager_without_limits_is_told_the_rule_needs_them(vendor_client: APIClient) -> None:
+    # 17(g): an additional wager at most the player's blackjack wager.
+    body = validate(vendor_client, floor("US-MA", [{"side_wagers": [side("over-under-13")]}]))
+    (finding,) = [f for f in body["findings"] if f["code"] == "fact-missing"]
+    assert finding["severity"] == "warning" and finding["path"] == "tables[0].side_wagers[0].limits"
+    assert finding["message"].startswith(
+        "The Additional wager - over or under 13 maximum is not given"
+    )
+    assert finding["citations"][0]["citation"] == "17(g)"
+    no_table_limits = floor(
+        "US-MA", [{"side_wagers": [side("over-under-13", limits={"min": "1", "max": "5"})]}]
+    )
+    del no_table_limits["tables"][0]["limits"]
+    body = validate(vendor_client, no_table_limits)
+    (finding,) = [f for f in body["findings"] if f["code"] == "fact-missing"]
+    assert (
+        finding["path"] == "tables[0].limits"
+        and "The table maximum is not given" in finding["message"]
+    )
