@@ -524,13 +524,19 @@ def _side_max_within_base_wager(
 ) -> None:
     """A side wager at most the player's blackjack wager on the same hand. That is a rule of each
     bet, and a configuration holds limits, not bets: what it can show is whether the posted
-    limits let a side wager exceed every blackjack wager the table takes (its maximum)."""
+    limits let a side wager exceed every blackjack wager the table takes (its maximum).
+    params {"except_dealing": "csm"}: the rule does not bind tables dealt that way."""
     table_path = path.rsplit(".side_wagers", 1)[0]
     limits, table_limits = side.get("limits"), table.get("limits")
+    exempt = c.params.get("except_dealing")
+    if exempt and table.get("dealing") == exempt:
+        return
     if not limits:
         return _missing(ctx, c, table, f"{path}.limits", f"The {c.wager.name} maximum")
     if not table_limits:
         return _missing(ctx, c, table, f"{table_path}.limits", "The table maximum")
+    if limits["max"] > table_limits["max"] and exempt and "dealing" not in table:
+        return _missing(ctx, c, table, f"{table_path}.dealing", "The dealing method")
     if limits["max"] > table_limits["max"]:
         ctx.breach(
             c,

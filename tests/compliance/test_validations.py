@@ -491,3 +491,29 @@ def test_a_side_wager_without_limits_is_told_the_rule_needs_them(vendor_client: 
         finding["path"] == "tables[0].limits"
         and "The table maximum is not given" in finding["message"]
     )
+
+
+def test_pocket_rockets_may_exceed_the_blackjack_wager_with_a_continuous_shuffler(
+    vendor_client: APIClient,
+) -> None:
+    # 30-899.28(3): "may not exceed the amount of the original Blackjack wager unless the Licensee
+    # uses a continuous shuffler". TABLE's maximum is 500.
+    rockets = side(
+        "pocket-rockets", "us-co/pocket-rockets/pays", limits={"min": "5", "max": "1000"}
+    )
+    code = "us-co/pocket-rockets/at-most-blackjack-wager"
+    shoe = validate(vendor_client, floor("US-CO", [{"side_wagers": [rockets]}]))
+    finding = next(f for f in shoe["findings"] if f["code"] == code)
+    assert finding["severity"] == "error"
+    assert finding["citations"][0]["citation"] == "30-899.28(3)"
+    shuffler = validate(
+        vendor_client, floor("US-CO", [{"dealing": "csm", "side_wagers": [rockets]}])
+    )
+    assert shuffler["findings"] == [] and shuffler["compliant"] is True
+    unknown = floor("US-CO", [{"side_wagers": [rockets]}])
+    del unknown["tables"][0]["dealing"]
+    (missing,) = [
+        f for f in validate(vendor_client, unknown)["findings"] if f["code"] == "fact-missing"
+    ]
+    assert missing["path"] == "tables[0].dealing"
+    assert missing["message"].startswith("The dealing method is not given, and the rule needs it")
