@@ -550,6 +550,23 @@ def _side_max_within_base_wager(
         )
 
 
+def _side_max_within_table_max(
+    ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    """A side wager's maximum at most the table maximum. Silent where either is not given: the
+    rules that need it bound more than a configuration holds (King's Bounty: the player's and
+    the dealer's wagers together), so this is only what can be seen of them."""
+    limits, table_limits = side.get("limits"), table.get("limits")
+    if limits and table_limits and limits["max"] > table_limits["max"]:
+        ctx.breach(
+            c,
+            f"The {c.wager.name} maximum {limits['max']} is above the table maximum "
+            f"{table_limits['max']}",
+            table,
+            f"{path}.limits.max",
+        )
+
+
 FloorCheck = Callable[[Context, Constraint, list[dict[str, Any]]], None]
 
 
@@ -593,4 +610,5 @@ SIDE_CHECKS: dict[str, SideCheck] = {
     ConstraintKind.DECKS_ALLOWED: _decks_allowed,
     ConstraintKind.SIDE_LIMITS_WITHIN_TABLE: _side_limits_within_table,
     ConstraintKind.SIDE_MAX_WITHIN_BASE_WAGER: _side_max_within_base_wager,
+    ConstraintKind.SIDE_MAX_WITHIN_TABLE_MAX: _side_max_within_table_max,
 }

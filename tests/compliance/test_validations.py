@@ -517,3 +517,30 @@ def test_pocket_rockets_may_exceed_the_blackjack_wager_with_a_continuous_shuffle
     ]
     assert missing["path"] == "tables[0].dealing"
     assert missing["message"].startswith("The dealing method is not given, and the rule needs it")
+
+
+def test_a_kings_bounty_maximum_above_the_table_maximum_is_an_error_and_29d_is_annotated(
+    vendor_client: APIClient, anon_client: APIClient
+) -> None:
+    # 29(d): the player's and the dealer's King's Bounty wagers together at most the table maximum
+    # (1000 at MA_TABLE); a configuration holds no dealer wagers, so the player's maximum is checked.
+    def kings_bounty(maximum: str) -> dict[str, Any]:
+        limits = {"min": "5", "max": maximum}
+        wager = side("kings-bounty", "us-ma/kings-bounty/table-1", limits=limits)
+        return floor("US-MA", [{"side_wagers": [wager]}])
+
+    code = "us-ma/kings-bounty/within-table-maximum"
+    over = validate(vendor_client, kings_bounty("1000.01"))
+    finding = next(f for f in over["findings"] if f["code"] == code)
+    assert (
+        finding["severity"] == "error" and finding["path"] == "tables[0].side_wagers[0].limits.max"
+    )
+    assert finding["message"].startswith(
+        "The King's Bounty Sidebet maximum 1000.01 is above the table maximum 1000.00; "
+    )
+    assert finding["citations"][0]["citation"] == "29(d)"
+    assert validate(vendor_client, kings_bounty("1000"))["findings"] == []
+    item = anon_client.get(
+        "/api/v1/provisions/", {"jurisdiction": "US-MA", "citation": "29(d)"}
+    ).json()["results"][0]
+    assert any("110 percent together" in a["text"] for a in item["annotations"])
