@@ -243,7 +243,8 @@ def _check_paytable(
             ctx.add(
                 Severity.ERROR,
                 "paytable-not-in-force",
-                f"{paytable.label} of {wager.name} is not approved on {ctx.as_of}.",
+                f"{paytable.label} of {wager.name} is not approved on {ctx.as_of}"
+                f"{_period_note(paytable, ctx.as_of)}.",
                 name,
                 f"{path}.paytable",
                 [paytable],
@@ -344,6 +345,15 @@ def _closest_message(wager: Wager, given: list[dict[str, Any]], closest: list[Pa
         f"The paytable offered for {wager.name} matches no approved paytable. Closest: "
         + " | ".join(parts)
     )
+
+
+def _period_note(fact: Any, as_of: dt.date) -> str:
+    """Why a dated fact does not hold on the date, where its own dates say so."""
+    if fact.effective_from and as_of < fact.effective_from:
+        return f" (the rule dates it from {fact.effective_from})"
+    if fact.effective_to and as_of >= fact.effective_to:
+        return f" (it ceased to apply on {fact.effective_to})"
+    return ""
 
 
 def _decks(decks: list[int]) -> str:
@@ -509,6 +519,54 @@ def _side_max(
         ctx.breach(c, f"{c.wager.name} maximum {limits['max']}", table, f"{path}.limits.max")
 
 
+def _side_max_within_base_wager(
+    ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    """A side wager at most the player's blackjack wager on the same hand. That is a rule of each
+    bet, and a configuration holds limits, not bets: what it can show is whether the posted
+    limits let a side wager exceed every blackjack wager the table takes (its maximum).
+    params {"except_dealing": "csm"}: the rule does not bind tables dealt that way."""
+    table_path = path.rsplit(".side_wagers", 1)[0]
+    limits, table_limits = side.get("limits"), table.get("limits")
+    exempt = c.params.get("except_dealing")
+    if exempt and table.get("dealing") == exempt:
+        return
+    if not limits:
+        return _missing(ctx, c, table, f"{path}.limits", f"The {c.wager.name} maximum")
+    if not table_limits:
+        return _missing(ctx, c, table, f"{table_path}.limits", "The table maximum")
+    if limits["max"] > table_limits["max"] and exempt and "dealing" not in table:
+        return _missing(ctx, c, table, f"{table_path}.dealing", "The dealing method")
+    if limits["max"] > table_limits["max"]:
+        ctx.breach(
+            c,
+            f"The {c.wager.name} maximum {limits['max']} is above the table maximum "
+            f"{table_limits['max']}, so the posted limits allow a {c.wager.name} wager larger than "
+            f"any blackjack wager at this table",
+            table,
+            f"{path}.limits.max",
+            note=" (A configuration shows limits only: within them the dealer must still hold each "
+            "bet to the player's blackjack wager on that hand.)",
+        )
+
+
+def _side_max_within_table_max(
+    ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    """A side wager's maximum at most the table maximum. Silent where either is not given: the
+    rules that need it bound more than a configuration holds (King's Bounty: the player's and
+    the dealer's wagers together), so this is only what can be seen of them."""
+    limits, table_limits = side.get("limits"), table.get("limits")
+    if limits and table_limits and limits["max"] > table_limits["max"]:
+        ctx.breach(
+            c,
+            f"The {c.wager.name} maximum {limits['max']} is above the table maximum "
+            f"{table_limits['max']}",
+            table,
+            f"{path}.limits.max",
+        )
+
+
 FloorCheck = Callable[[Context, Constraint, list[dict[str, Any]]], None]
 
 
@@ -551,4 +609,6 @@ SIDE_CHECKS: dict[str, SideCheck] = {
     ConstraintKind.SIDE_MAX: _side_max,
     ConstraintKind.DECKS_ALLOWED: _decks_allowed,
     ConstraintKind.SIDE_LIMITS_WITHIN_TABLE: _side_limits_within_table,
+    ConstraintKind.SIDE_MAX_WITHIN_BASE_WAGER: _side_max_within_base_wager,
+    ConstraintKind.SIDE_MAX_WITHIN_TABLE_MAX: _side_max_within_table_max,
 }

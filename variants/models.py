@@ -155,6 +155,11 @@ class ConstraintKind(models.TextChoices):
     EXCLUDES = "excludes", "May not be offered at a table which offers"
     SIDE_LIMITS_WITHIN_TABLE = "side_limits_within_table", "Wager limits within the table's limits"
     SIDE_MAX = "side_max", "Wager at most this amount"
+    SIDE_MAX_WITHIN_BASE_WAGER = (
+        "side_max_within_base_wager",
+        "Wager at most the player's blackjack wager",
+    )
+    SIDE_MAX_WITHIN_TABLE_MAX = "side_max_within_table_max", "Wager at most the table maximum"
     NO_EVEN_MONEY_AT_6_TO_5 = "no_even_money_at_6_to_5", "No even money where blackjack pays 6 to 5"
     SAME_ON_EVERY_TABLE = "same_on_every_table", "The same option on every table offering the wager"
 

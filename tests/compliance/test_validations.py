@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import io
 import json
 from pathlib import Path
@@ -396,6 +397,34 @@ def test_a_paytable_is_told_apart_before_and_after_it_took_effect(vendor_client:
     assert "paytable-not-in-force" not in codes(after)
 
 
+@pytest.mark.parametrize(
+    ("paytable", "dated", "citation"),
+    [
+        # 30-2115: "TriLux Bonus (without Lucky George or dealer envy): Amended 2/14/23".
+        ("us-co/trilux-bonus/tri-03", "2023-02-14", "30-2115 ¶3"),
+        # 30-2105(10): "… the following pay schedules …: Eff 03/01/2012".
+        ("us-co/super-match/pay-table-1", "2012-03-01", "30-2105(10)"),
+        ("us-co/buster-blackjack/pay-schedule-1", "2012-03-01", "30-2105(10)"),
+        # 30-2108 ¶3(9): "… paid against a pay schedule that follows: Amen 10/16/13".
+        ("us-co/golden-21-poker/pay-schedule", "2013-10-16", "30-2108 ¶3(9)"),
+        # 30-834.9 (30-899.09 since 2017-12-15): "Six Deck Pay tables: Effective 9/14/2012".
+        ("us-co/buffalo-blackjack-bonus/6d-a", "2012-09-14", "30-834.9 ¶2"),
+    ],
+)
+def test_a_paytable_dated_in_the_source_is_not_approved_the_day_before(
+    vendor_client: APIClient, paytable: str, dated: str, citation: str
+) -> None:
+    side_wager = {"wager": paytable.split("/")[1], "paytable": paytable}
+    day_before = (dt.date.fromisoformat(dated) - dt.timedelta(days=1)).isoformat()
+    early = validate(vendor_client, configuration(day_before, side_wagers=[side_wager]))
+    finding = next(f for f in early["findings"] if f["code"] == "paytable-not-in-force")
+    assert finding["severity"] == "error" and early["compliant"] is False
+    assert f"is not approved on {day_before} (the rule dates it from {dated})" in finding["message"]
+    assert finding["citations"][0]["citation"] == citation
+    on_the_day = validate(vendor_client, configuration(dated, side_wagers=[side_wager]))
+    assert "paytable-not-in-force" not in codes(on_the_day)
+
+
 def test_a_variants_own_odds_rule_replaces_the_base_floor(vendor_client: APIClient) -> None:
     # Face Up Blackjack pays blackjack at least 1 to 1 (30-899.02(2)), not the 6 to 5 of 30-810.
     face_up = {"game": "face-up-blackjack", "blackjack_pays": "1 to 1", "side_wagers": []}
@@ -413,3 +442,105 @@ def test_asking_for_proposed_versions_says_what_it_can_and_cannot_apply(
     (info,) = [f for f in body["findings"] if f["code"] == "proposed-not-applied"]
     assert info["severity"] == "info" and "47.1-834.23" in info["message"]
     assert body["compliant"] is True
+
+
+def test_a_side_wager_above_every_blackjack_wager_is_an_error_within_them_is_not(
+    vendor_client: APIClient,
+) -> None:
+    # 27(c): the Buster Blackjack Wager "shall not exceed the lesser of the player's wager … or any
+    # maximum amount established by the gaming licensee". MA_TABLE's maximum is 1000.
+    def buster(maximum: str) -> dict[str, Any]:
+        limits = {"min": "1", "max": maximum}
+        return floor("US-MA", [{"side_wagers": [side("buster-blackjack", limits=limits)]}])
+
+    code = "us-ma/buster-blackjack/at-most-blackjack-wager"
+    over = validate(vendor_client, buster("1500"))
+    finding = next(f for f in over["findings"] if f["code"] == code)
+    assert finding["severity"] == "error" and over["compliant"] is False
+    assert finding["path"] == "tables[0].side_wagers[0].limits.max"
+    assert finding["message"].startswith(
+        "The Buster Blackjack maximum 1500.00 is above the table maximum 1000.00, so the posted "
+        "limits allow a Buster Blackjack wager larger than any blackjack wager at this table; "
+    )
+    assert (
+        "the dealer must still hold each bet to the player's blackjack wager" in finding["message"]
+    )
+    assert finding["citations"] == [
+        {"jurisdiction": "US-MA", "citation": "27(c)", "effective_from": None}
+    ]
+    at_the_maximum = validate(vendor_client, buster("1000"))
+    assert code not in codes(at_the_maximum) and at_the_maximum["compliant"] is True
+
+
+def test_a_side_wager_without_limits_is_told_the_rule_needs_them(vendor_client: APIClient) -> None:
+    # 17(g): an additional wager at most the player's blackjack wager.
+    body = validate(vendor_client, floor("US-MA", [{"side_wagers": [side("over-under-13")]}]))
+    (finding,) = [f for f in body["findings"] if f["code"] == "fact-missing"]
+    assert finding["severity"] == "warning" and finding["path"] == "tables[0].side_wagers[0].limits"
+    assert finding["message"].startswith(
+        "The Additional wager - over or under 13 maximum is not given"
+    )
+    assert finding["citations"][0]["citation"] == "17(g)"
+    no_table_limits = floor(
+        "US-MA", [{"side_wagers": [side("over-under-13", limits={"min": "1", "max": "5"})]}]
+    )
+    del no_table_limits["tables"][0]["limits"]
+    body = validate(vendor_client, no_table_limits)
+    (finding,) = [f for f in body["findings"] if f["code"] == "fact-missing"]
+    assert (
+        finding["path"] == "tables[0].limits"
+        and "The table maximum is not given" in finding["message"]
+    )
+
+
+def test_pocket_rockets_may_exceed_the_blackjack_wager_with_a_continuous_shuffler(
+    vendor_client: APIClient,
+) -> None:
+    # 30-899.28(3): "may not exceed the amount of the original Blackjack wager unless the Licensee
+    # uses a continuous shuffler". TABLE's maximum is 500.
+    rockets = side(
+        "pocket-rockets", "us-co/pocket-rockets/pays", limits={"min": "5", "max": "1000"}
+    )
+    code = "us-co/pocket-rockets/at-most-blackjack-wager"
+    shoe = validate(vendor_client, floor("US-CO", [{"side_wagers": [rockets]}]))
+    finding = next(f for f in shoe["findings"] if f["code"] == code)
+    assert finding["severity"] == "error"
+    assert finding["citations"][0]["citation"] == "30-899.28(3)"
+    shuffler = validate(
+        vendor_client, floor("US-CO", [{"dealing": "csm", "side_wagers": [rockets]}])
+    )
+    assert shuffler["findings"] == [] and shuffler["compliant"] is True
+    unknown = floor("US-CO", [{"side_wagers": [rockets]}])
+    del unknown["tables"][0]["dealing"]
+    (missing,) = [
+        f for f in validate(vendor_client, unknown)["findings"] if f["code"] == "fact-missing"
+    ]
+    assert missing["path"] == "tables[0].dealing"
+    assert missing["message"].startswith("The dealing method is not given, and the rule needs it")
+
+
+def test_a_kings_bounty_maximum_above_the_table_maximum_is_an_error_and_29d_is_annotated(
+    vendor_client: APIClient, anon_client: APIClient
+) -> None:
+    # 29(d): the player's and the dealer's King's Bounty wagers together at most the table maximum
+    # (1000 at MA_TABLE); a configuration holds no dealer wagers, so the player's maximum is checked.
+    def kings_bounty(maximum: str) -> dict[str, Any]:
+        limits = {"min": "5", "max": maximum}
+        wager = side("kings-bounty", "us-ma/kings-bounty/table-1", limits=limits)
+        return floor("US-MA", [{"side_wagers": [wager]}])
+
+    code = "us-ma/kings-bounty/within-table-maximum"
+    over = validate(vendor_client, kings_bounty("1000.01"))
+    finding = next(f for f in over["findings"] if f["code"] == code)
+    assert (
+        finding["severity"] == "error" and finding["path"] == "tables[0].side_wagers[0].limits.max"
+    )
+    assert finding["message"].startswith(
+        "The King's Bounty Sidebet maximum 1000.01 is above the table maximum 1000.00; "
+    )
+    assert finding["citations"][0]["citation"] == "29(d)"
+    assert validate(vendor_client, kings_bounty("1000"))["findings"] == []
+    item = anon_client.get(
+        "/api/v1/provisions/", {"jurisdiction": "US-MA", "citation": "29(d)"}
+    ).json()["results"][0]
+    assert any("110 percent together" in a["text"] for a in item["annotations"])
