@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ("jurisdictions", "0003_compliance_officer_group"),
         ("regs", "0001_initial"),
-        ("variants", "0002_no_insurance_kind"),
+        ("variants", "0004_side_max_within_table_max_kind"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
