@@ -488,6 +488,30 @@ def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any],
         ctx.breach(c, "Even money offered where blackjack pays 6 to 5", table, f"{path}.even_money")
 
 
+def _limits_multiple_of(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
+    """Wagers in multiples of an amount, where blackjack pays the odds of params
+    `when_blackjack_pays`: the table's posted minimum and maximum must be such multiples (a
+    configuration holds limits, not bets)."""
+    trigger = c.params.get("when_blackjack_pays")
+    if trigger and not (
+        "blackjack_pays" in table
+        and Pays.parse(table["blackjack_pays"]).same_payout(Pays.parse(trigger))
+    ):
+        return
+    limits = table.get("limits")
+    if not limits:
+        return _missing(ctx, c, table, f"{path}.limits", "The table's limits")
+    multiple = Decimal(c.params["multiple"])
+    for bound, word in (("min", "minimum"), ("max", "maximum")):
+        if limits[bound] % multiple:
+            ctx.breach(
+                c,
+                f"The table {word} {limits[bound]} is not a multiple of {multiple}",
+                table,
+                f"{path}.limits.{bound}",
+            )
+
+
 def _excludes(
     ctx: Context, c: Constraint, table: dict[str, Any], path: str, offered: set[str]
 ) -> None:
@@ -599,6 +623,7 @@ TABLE_CHECKS: dict[str, TableCheck] = {
     ConstraintKind.ALLOWED_BLACKJACK_PAYS: _allowed_blackjack_pays,
     ConstraintKind.DECKS_REQUIRED: _decks_required,
     ConstraintKind.NO_EVEN_MONEY_AT_6_TO_5: _no_even_money_at_6_to_5,
+    ConstraintKind.LIMITS_MULTIPLE_OF: _limits_multiple_of,
     ConstraintKind.MIN_BLACKJACK_PAYS: _min_blackjack_pays,
     ConstraintKind.INSURANCE_PAYS: _insurance_pays,
     ConstraintKind.NO_INSURANCE: _no_insurance,

@@ -522,8 +522,8 @@ def test_pocket_rockets_may_exceed_the_blackjack_wager_with_a_continuous_shuffle
 def test_a_kings_bounty_maximum_above_the_table_maximum_is_an_error_and_29d_is_annotated(
     vendor_client: APIClient, anon_client: APIClient
 ) -> None:
-    # 29(d): the player's and the dealer's King's Bounty wagers together at most the table maximum
-    # (1000 at MA_TABLE); a configuration holds no dealer wagers, so the player's maximum is checked.
+    # 29(d): the player's and the dealer's King's Bounty wagers together at most the table
+    # maximum (1000 at MA_TABLE); a configuration holds no dealer wagers: the player's is checked.
     def kings_bounty(maximum: str) -> dict[str, Any]:
         limits = {"min": "5", "max": maximum}
         wager = side("kings-bounty", "us-ma/kings-bounty/table-1", limits=limits)
@@ -544,3 +544,35 @@ def test_a_kings_bounty_maximum_above_the_table_maximum_is_an_error_and_29d_is_a
         "/api/v1/provisions/", {"jurisdiction": "US-MA", "citation": "29(d)"}
     ).json()["results"][0]
     assert any("110 percent together" in a["text"] for a in item["annotations"])
+
+
+def test_a_6_to_5_table_is_warned_of_limits_that_are_not_multiples_of_5_dollars(
+    vendor_client: APIClient,
+) -> None:
+    # 3(d): "All wagers at the 6 to 5 blackjack variation shall be made in multiples of $5.00."
+    code = "us-ma/blackjack/wagers-multiples-of-5-at-6-to-5"
+    six_to_five = {"blackjack_pays": "6 to 5", "even_money": False, "decks": 2}
+    odd = validate(
+        vendor_client, floor("US-MA", [six_to_five | {"limits": {"min": "12", "max": "1002.50"}}])
+    )
+    findings = [f for f in odd["findings"] if f["code"] == code]
+    assert [(f["severity"], f["path"]) for f in findings] == [
+        ("warning", "tables[0].limits.min"),
+        ("warning", "tables[0].limits.max"),
+    ]
+    assert findings[0]["message"].startswith("The table minimum 12.00 is not a multiple of 5.00; ")
+    assert "outside the variation, as 7(d) allows" in findings[0]["message"]
+    assert findings[0]["citations"][0]["citation"] == "3(d)"
+    assert odd["compliant"] is True  # a warning: 6 to 5 may be paid outside the variation
+    fives = validate(
+        vendor_client, floor("US-MA", [six_to_five | {"limits": {"min": "15", "max": "1000"}}])
+    )
+    assert fives["findings"] == []
+    three_to_two = validate(
+        vendor_client, floor("US-MA", [{"limits": {"min": "12", "max": "1002"}}])
+    )
+    assert code not in codes(three_to_two)
+    no_limits = floor("US-MA", [six_to_five])
+    del no_limits["tables"][0]["limits"]
+    (missing,) = validate(vendor_client, no_limits)["findings"]
+    assert missing["code"] == "fact-missing" and missing["path"] == "tables[0].limits"
