@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("variants", "0004_side_max_within_table_max_kind"),
+        ("variants", "0005_play_rules"),
     ]
 
     operations = [
