@@ -19,7 +19,7 @@ from math import comb
 from engine.cards import Card, EngineError, deck
 from engine.odds import Basis
 from engine.rules import PaytableLine
-from engine.sidewagers import EVALUATORS, USES_DEALER_BLACKJACK, Deal, outcome
+from engine.sidewagers import EVALUATORS, Deal, Stage, outcome, stage
 
 REMOVAL = {
     False: "the player's first two cards and the dealer's up card are drawn from a full shoe; no "
@@ -64,6 +64,11 @@ def analyse(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analysis:
     """
     if wager not in EVALUATORS:
         raise NotAnalysable(f"the engine has no exact analysis of {wager} yet")
+    if stage(wager) is Stage.ROUND:
+        raise NotAnalysable(
+            f"{wager} depends on {Stage.ROUND.value}, which depend on how the hand is played: "
+            f"it needs a simulation with a stated strategy"
+        )
     if decks < 1:
         raise NotAnalysable(f"a shoe needs at least one deck, not {decks}")
     for line in lines:
@@ -73,7 +78,7 @@ def analyse(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analysis:
                 f"or the stake, so the paytable has no house edge per unit staked"
             )
     by_outcome = {line.outcome: line for line in lines}
-    hole = wager in USES_DEALER_BLACKJACK
+    hole = stage(wager) is Stage.HOLE
     counts = _outcome_counts(wager, frozenset(by_outcome), decks, hole)
     total = sum(counts.values())
     results = []

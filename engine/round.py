@@ -21,7 +21,7 @@ from engine.hands import DealerHand, Hand
 from engine.odds import Basis, Pays
 from engine.rules import HoleCard, RuleRef, RuleSet, SideWagerRules, Surrender
 from engine.shoe import Shoe
-from engine.sidewagers import EVALUATORS, Deal, outcome
+from engine.sidewagers import EVALUATORS, Deal, Stage, outcome, stage
 from engine.strategy import Action, IllegalAction, Insurance, Scripted, Strategy, allowed_actions
 
 MAIN = "main"
@@ -321,8 +321,12 @@ class _Round:
             for hand in seat.hands
             if not (hand.busted or hand.surrendered or hand.is_blackjack)
         ]
-        if dealer.is_blackjack or not live:
-            # 30-826(3), MA 12(c): no card that cannot change the outcome.
+        dealer_hand_wagered = any(
+            stage(wager) is Stage.ROUND for seat in self.log.seats for wager in seat.wagers
+        )
+        if dealer.is_blackjack or not (live or dealer_hand_wagered):
+            # 30-826(3), MA 12(c): no card that cannot change the outcome (a wager on the
+            # dealer's hand, MA 25(d), is an outcome it changes).
             return
         while dealer.must_draw(self.rules.dealer_hits_soft_17):
             dealer.cards.append(self._card("dealer", dealer))
@@ -545,7 +549,13 @@ class _Round:
         columns = [line.column for line in side.lines if line.pays.basis in (Basis.TO, Basis.FOR)]
         lines = {line.outcome: line for line in side.lines if columns and line.column == columns[0]}
         dealer = self.log.dealer
-        deal = Deal((seat.initial[0], seat.initial[1]), dealer.up, dealer.is_blackjack)
+        deal = Deal(
+            (seat.initial[0], seat.initial[1]),
+            dealer.up,
+            dealer.is_blackjack,
+            tuple(dealer.cards),
+            tuple(seat.hands[0].cards),
+        )
         won = outcome(wager, deal, set(lines))
         if won is None:
             self._settle(

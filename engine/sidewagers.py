@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 
 from engine.cards import Card
 from engine.hands import hand_total
@@ -21,8 +22,21 @@ class Deal:
     """The cards a side wager is decided on."""
 
     player: tuple[Card, Card]
+    """The player's first two cards."""
     up: Card
     dealer_blackjack: bool = False
+    dealer_cards: tuple[Card, ...] = ()
+    """The dealer's whole hand once played (up card first), for wagers on the dealer's hand."""
+    player_cards: tuple[Card, ...] = ()
+    """The cards of the seat's first hand as played, the first two included (hits follow)."""
+
+
+class Stage(Enum):
+    """What a wager's outcome needs, which decides when it settles and how it is analysed."""
+
+    INITIAL = "the player's first two cards and the dealer's up card"
+    HOLE = "the first cards and whether the dealer has blackjack"
+    ROUND = "cards dealt later in the round (the dealer's final hand, the player's hits)"
 
 
 Evaluator = Callable[[Deal], list[str]]
@@ -104,8 +118,12 @@ EVALUATORS: dict[str, Evaluator] = {
 """Catalog slug → evaluator."""
 
 
-USES_DEALER_BLACKJACK = {"kings-bounty"}
-"""Wagers whose outcome depends on the dealer's hole card (settled after it shows)."""
+STAGES: dict[str, Stage] = {"kings-bounty": Stage.HOLE}
+"""Wagers needing more than the first cards; the others are Stage.INITIAL."""
+
+
+def stage(slug: str) -> Stage:
+    return STAGES.get(slug, Stage.INITIAL)
 
 
 def outcome(slug: str, deal: Deal, outcomes: set[str]) -> str | None:
