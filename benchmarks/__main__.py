@@ -153,13 +153,12 @@ def bench_engine_rounds(rounds: int = 20_000) -> None:
 def bench_analysis() -> None:
     """Exact analysis of every catalog paytable the engine can analyse, at every deck count it
     is approved for (1, 2, 4, 6, 8 where any)."""
-    from engine.analysis import _classify, _outcome_counts
+    from engine.analysis import _deal_classes
     from pitboss.errors import DomainError
     from variants.analysis import paytable_analysis
     from variants.models import Paytable
 
-    _outcome_counts.cache_clear()
-    _classify.cache_clear()
+    _deal_classes.cache_clear()
     done, skipped = 0, 0
     start = time.perf_counter()
     for paytable in Paytable.objects.select_related("wager").prefetch_related("entries"):

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
-from math import comb
+from functools import lru_cache
 
-from engine.cards import Card, EngineError, deck
+from engine.cards import EngineError, deck
 from engine.odds import Basis
 from engine.rules import PaytableLine
 from engine.sidewagers import EVALUATORS, Deal, Stage, outcome, stage
@@ -104,55 +103,60 @@ def analyse(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analysis:
     )
 
 
-@lru_cache(maxsize=256)
 def _outcome_counts(
     wager: str, outcomes: frozenset[str], decks: int, hole: bool
 ) -> dict[str | None, int]:
-    """Ordered deals (player pair unordered, times up card, times hole) counted per outcome."""
-    cards = deck()
+    """Deals (the player's pair unordered, the up card, and the hole card where it matters)
+    counted per outcome: each class of deals weighted by how many ways `decks` decks deal it."""
     n = decks
-    tens = [c for c in cards if c.is_ten_value]
     counts: dict[str | None, int] = {}
-    for i, a in enumerate(cards):
-        for b in cards[i:]:
-            pair_ways = comb(n, 2) if a == b else n * n
-            if pair_ways == 0:
-                continue
-            for up in cards:
-                left_up = n - (a == up) - (b == up)
-                if left_up <= 0:
-                    continue
-                ways = pair_ways * left_up
-                if not hole:
-                    key = _classify(wager, outcomes, a, b, up, False)
-                    counts[key] = counts.get(key, 0) + ways
-                    continue
-                blackjack_holes = _blackjack_holes(a, b, up, n, tens)
-                other_holes = 52 * n - 3 - blackjack_holes
-                for bj, holes in ((True, blackjack_holes), (False, other_holes)):
-                    if holes:
-                        key = _classify(wager, outcomes, a, b, up, bj)
-                        counts[key] = counts.get(key, 0) + ways * holes
+    for (same, up_matches, need, needed_in_pair, bj), keys in _deal_classes(
+        wager, outcomes, hole
+    ).items():
+        pair_ways = n * (n - 1) // 2 if same else n * n
+        left_up = n - up_matches
+        if pair_ways <= 0 or left_up <= 0:
+            continue
+        ways = pair_ways * left_up
+        if hole:
+            blackjack_holes = 16 * n if need == "ten" else 4 * n if need == "ace" else 0
+            blackjack_holes = max(blackjack_holes - needed_in_pair, 0) if need else 0
+            ways *= blackjack_holes if bj else 52 * n - 3 - blackjack_holes
+        for key, classes in keys.items():
+            counts[key] = counts.get(key, 0) + ways * classes
     return counts
 
 
-def _blackjack_holes(a: Card, b: Card, up: Card, n: int, tens: list[Card]) -> int:
-    """Hole cards, among those left, that give the dealer a blackjack under `up`."""
-    if up.is_ace:
-        needed = tens
-    elif up.is_ten_value:
-        needed = [c for c in deck() if c.is_ace]
-    else:
-        return 0
-    removed = (a, b, up)
-    return sum(n - removed.count(card) for card in needed)
+DealClass = tuple[bool, int, str, int, bool]
+"""(pair of one card, up card's matches in the pair, card a blackjack needs in the hole,
+how many of those the pair holds, dealer blackjack)."""
 
 
-@cache
-def _classify(
-    wager: str, outcomes: frozenset[str], a: Card, b: Card, up: Card, bj: bool
-) -> str | None:
-    return outcome(wager, Deal((a, b), up, bj), set(outcomes))
+@lru_cache(maxsize=512)
+def _deal_classes(
+    wager: str, outcomes: frozenset[str], hole: bool
+) -> dict[DealClass, dict[str | None, int]]:
+    """Every deal of distinct card kinds classified once per wager and paytable, grouped by what
+    its weight depends on; the weight for a deck count is then a product of counts."""
+    cards = deck()
+    classes: dict[DealClass, dict[str | None, int]] = {}
+    for i, a in enumerate(cards):
+        for b in cards[i:]:
+            for up in cards:
+                need = "ten" if up.is_ace else "ace" if up.is_ten_value else ""
+                in_pair = (
+                    sum(1 for c in (a, b) if (c.is_ten_value if need == "ten" else c.is_ace))
+                    if need
+                    else 0
+                )
+                base = (a == b, (a == up) + (b == up), need if hole else "", in_pair if hole else 0)
+                for bj in (True, False) if hole else (False,):
+                    if bj and not need:
+                        continue
+                    key = outcome(wager, Deal((a, b), up, bj), set(outcomes))
+                    group = classes.setdefault((*base, bj), {})
+                    group[key] = group.get(key, 0) + 1
+    return classes
 
 
 def decimal_string(value: Fraction, digits: int = 12) -> str:
