@@ -23,9 +23,9 @@ from pitboss.errors import DomainError
 from variants.models import Paytable, PlayRule, Wager, WagerKind
 from variants.selectors import Citer
 
-PLAYABLE_GAMES = {WagerKind.BASE_GAME}
-"""Games the engine plays. Full variants (Spanish 21, Blackjack Switch, Face Up, …) are refused,
-never played as plain blackjack."""
+PLAYABLE_VARIANTS = {"face-up-blackjack"}
+"""Full variants the engine plays: their play rules replace the base game's of the same key. Other
+variants (Spanish 21, Blackjack Switch, …) are refused, never played as plain blackjack."""
 
 
 @dataclass
@@ -49,18 +49,27 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
             f"{table['game']!r} is not a game of {jurisdiction}",
             fields={f"{path}.game": "not a base game or full variant of the jurisdiction"},
         )
-    if game.kind not in PLAYABLE_GAMES:
+    if game.kind != WagerKind.BASE_GAME and game.slug not in PLAYABLE_VARIANTS:
         raise DomainError(
             "game_not_playable",
             f"The engine cannot play {game.name} ({game.slug}) yet; it plays {jurisdiction}'s "
             f"base game only, and never plays a variant as plain blackjack.",
             fields={f"{path}.game": "not playable by the engine yet"},
         )
+    games = [game]
+    if game.kind == WagerKind.VARIANT:  # "the standard rules of blackjack, except as follows"
+        games.insert(0, Wager.objects.get(jurisdiction=game.jurisdiction, kind=WagerKind.BASE_GAME))
     play_rules = {
         rule.key: rule
-        for rule in PlayRule.objects.filter(wager=game).select_related("provision")
+        for g in games
+        for rule in PlayRule.objects.filter(wager=g).select_related("provision")
         if citer.in_force(rule)
     }
+
+    def param(key: str, name: str, default: Any) -> Any:
+        rule = play_rules.get(key)
+        return rule.params.get(name, default) if rule else default
+
     citations = {
         key: RuleRef(**citer.cite(rule.provision_id, rule.unit_path).as_dict())
         for key, rule in play_rules.items()
@@ -74,10 +83,10 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         return default
 
     decks = option("decks", 6)
-    hole_default = play_rules["hole-card"].params.get("default", "peek")
+    hole_default = param("hole-card", "default", "peek")
     hole_card = option("hole_card", hole_default, f"the {citations['hole-card']} procedure")
     split = table.get("split") or {}
-    max_hands_default = play_rules["split"].params.get("max_hands", 4)
+    max_hands_default = param("split", "max_hands", 4)
     if "split" not in table:
         assumed.append(f"split.max_hands: {max_hands_default} ({citations['split']})")
     double = table.get("double") or {}
@@ -87,9 +96,11 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         decks=decks,
         dealer_hits_soft_17=option("dealer_soft_17", "stand") == "hit",
         hole_card=HoleCard(hole_card),
-        blackjack_pays=_odds(option("blackjack_pays", "3 to 2")),
+        blackjack_pays=_odds(option("blackjack_pays", param("blackjack", "default", "3 to 2"))),
+        insurance=param("insurance", "offered", True),
         insurance_pays=_odds(option("insurance_pays", "2 to 1")),
-        even_money=option("even_money", False, "not offered unless the table says so"),
+        even_money=param("even-money", "offered", True)
+        and option("even_money", False, "not offered unless the table says so"),
         double_on=DoubleOn(double.get("on", DoubleOn.ANY_TWO)),
         double_after_split=double.get("after_split", True),
         max_split_hands=split.get("max_hands", max_hands_default),
@@ -97,6 +108,8 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         split_aces_one_card=split.get("split_aces_one_card", True),
         surrender=Surrender(option("surrender", "none")),
         two_card_21_beats_dealer_21="two-card-21" in play_rules,
+        dealer_face_up=param("deal", "dealer_face_up", False),
+        ties_lose=param("push", "ties_lose", False),
         chip_unit=Decimal(option("chip_unit", Decimal(1))),
         citations=citations,
         side_wagers=tuple(

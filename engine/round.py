@@ -186,6 +186,10 @@ class _Round:
             self._offer_insurance()
         if self.rules.surrender is Surrender.EARLY:
             self._offer_early_surrender()
+        if self.rules.dealer_face_up and self.log.dealer.is_blackjack:
+            self.peeked = True  # in plain sight: the round ends before anyone plays
+            self._settle_all()
+            return self._finish()
         if self.rules.hole_card is HoleCard.PEEK and (up.is_ace or up.is_ten_value):
             self.peeked = True
             self._event("dealer", "peek", note="dealer checks the hole card for blackjack")
@@ -208,7 +212,9 @@ class _Round:
         for seat in seats:
             seat.hands[0].cards.append(self._card(seat.actor(0), seat.hands[0]))
             seat.initial = tuple(seat.hands[0].cards)
-        if self.rules.hole_card is not HoleCard.NONE:
+        if self.rules.dealer_face_up:
+            dealer.cards.append(self._card("dealer", dealer))
+        elif self.rules.hole_card is not HoleCard.NONE:
             dealer.cards.append(self.shoe.draw())
             self._event("dealer", "hole card", note="dealt face down")
 
@@ -268,7 +274,8 @@ class _Round:
                     allowed = allowed & {Action.SPLIT, Action.STAND}
                 if not allowed:
                     break
-                action = seat.strategy.decide(hand, up, allowed)
+                hole = self.log.dealer.cards[1] if self.rules.dealer_face_up else None
+                action = seat.strategy.decide(hand, up, allowed, hole)
                 self._event(seat.actor(i), action.value)
                 self._act(seat, i, hand, action)
             hand.finished = True
@@ -310,9 +317,9 @@ class _Round:
 
     def _dealer_play(self) -> None:
         dealer = self.log.dealer
-        if self.rules.hole_card is HoleCard.NONE:
+        if self.rules.hole_card is HoleCard.NONE and not self.rules.dealer_face_up:
             dealer.cards.append(self._card("dealer", dealer))
-        else:
+        elif not self.rules.dealer_face_up:
             self._reveal()
         live = [
             hand
@@ -366,17 +373,7 @@ class _Round:
                     )
                 elif dealer.is_blackjack:
                     if hand.is_blackjack:
-                        self._settle(
-                            seat,
-                            i,
-                            MAIN,
-                            hand.stake,
-                            "push",
-                            Decimal(0),
-                            None,
-                            "Both have blackjack: the wager is void",
-                            "blackjack-push",
-                        )
+                        self._push(seat, i, hand, "Both have blackjack", "blackjack-push")
                     elif not self.rules.original_bets_only or not collected:
                         loss = seat.main if self.rules.original_bets_only else hand.stake
                         collected = True
@@ -488,17 +485,17 @@ class _Round:
                 "two-card-21",
             )
         else:
-            self._settle(
-                seat,
-                i,
-                MAIN,
-                stake,
-                "push",
-                Decimal(0),
-                None,
-                "Equal totals: the wager is void",
-                "push",
-            )
+            self._push(seat, i, hand, "Equal totals", "push")
+
+    def _push(self, seat: Seat, i: int, hand: Hand, why: str, rule_key: str) -> None:
+        """A push is void (30-808), or loses where the game says so (30-899.02(3))."""
+        if self.rules.ties_lose:
+            loss = -hand.stake
+            self._settle(seat, i, MAIN, hand.stake, "lose", loss, None,
+                         f"{why}: a push loses the wager", rule_key)  # fmt: skip
+        else:
+            self._settle(seat, i, MAIN, hand.stake, "push", Decimal(0), None,
+                         f"{why}: the wager is void", rule_key)  # fmt: skip
 
     def _settle_surrender(self, seat: Seat, i: int, hand: Hand) -> None:
         dealer = self.log.dealer

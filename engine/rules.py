@@ -96,6 +96,11 @@ class RuleSet:
     two_card_21_beats_dealer_21: bool = False
     """A player's 21 in two cards beats the dealer's 21 in more (MA 3(a)(3)); elsewhere only a
     blackjack does and a split hand's two-card 21 pushes."""
+    dealer_face_up: bool = False
+    """Both dealer cards dealt face up (Face Up Blackjack, 30-899.02(1)); a dealer blackjack shows
+    at once and ends the round."""
+    ties_lose: bool = False
+    """A push loses the player's wager (30-899.02(3))."""
     chip_unit: Decimal = Decimal(1)
     citations: Mapping[str, RuleRef] = field(default_factory=dict)
     """Rule key ("win", "push", "double", …) → the rule's citation."""

@@ -39,7 +39,10 @@ class Insurance(StrEnum):
 
 
 class Strategy(Protocol):
-    def decide(self, hand: Hand, up: Card, allowed: frozenset[Action]) -> Action: ...
+    def decide(
+        self, hand: Hand, up: Card, allowed: frozenset[Action], hole: Card | None = None
+    ) -> Action:
+        """`hole`: the dealer's second card, where it is dealt face up."""
 
     def insure(self, hand: Hand, up: Card, even_money_offered: bool) -> Insurance: ...
 
@@ -58,7 +61,9 @@ class Scripted:
     def _peek(self) -> str | None:
         return self.actions[self.next] if self.next < len(self.actions) else None
 
-    def decide(self, hand: Hand, up: Card, allowed: frozenset[Action]) -> Action:
+    def decide(
+        self, hand: Hand, up: Card, allowed: frozenset[Action], hole: Card | None = None
+    ) -> Action:
         text = self._peek()
         where = f"seat {self.seat}, hand {hand.describe()} against {up}"
         if text is None:
@@ -155,11 +160,18 @@ class BasicStrategy:
             rules.double_after_split,
             rules.surrender,
             rules.split_aces_one_card,
+            rules.dealer_face_up,
+            rules.ties_lose,
         )
 
-    def decide(self, hand: Hand, up: Card, allowed: frozenset[Action]) -> Action:
+    def decide(
+        self, hand: Hand, up: Card, allowed: frozenset[Action], hole: Card | None = None
+    ) -> Action:
         total, soft = hand_total(hand.cards)
-        ranked = self.table[(total, soft, _pair_value(hand), up.value, len(hand.cards) == 2)]
+        seen: DealerKey = up.value
+        if self.rules.dealer_face_up and hole is not None:
+            seen = hand_total([up, hole])
+        ranked = self.table[(total, soft, _pair_value(hand), seen, len(hand.cards) == 2)]
         for action in ranked:
             if action in allowed:
                 return action
@@ -193,10 +205,17 @@ def _add(total: int, soft: bool, value: int) -> tuple[int, bool]:
     return hard, False
 
 
+DealerKey = int | tuple[int, bool]
+"""What the player sees of the dealer: the up card's value, or (total, soft) of both cards where
+the dealer's cards are dealt face up."""
+
+
 @lru_cache(maxsize=32)
-def _dealer_outcomes(spanish: bool, hits_soft_17: bool) -> dict[int, dict[int, float]]:
-    """For each up card: probabilities of the dealer's final total (22 = bust), given no
-    blackjack."""
+def _dealer_outcomes(
+    spanish: bool, hits_soft_17: bool, face_up: bool = False
+) -> dict[DealerKey, dict[int, float]]:
+    """Probabilities of the dealer's final total (22 = bust): for each up card given no blackjack,
+    or, face up, for each two-card dealer hand that is not a blackjack."""
     p = _draw_probabilities(spanish)
 
     @cache
@@ -211,7 +230,12 @@ def _dealer_outcomes(spanish: bool, hits_soft_17: bool) -> dict[int, dict[int, f
                 out[i] += pv * q
         return tuple(out)
 
-    result = {}
+    result: dict[DealerKey, dict[int, float]] = {}
+    if face_up:
+        for soft in (False, True):
+            for total in range(12 if soft else 4, 21):
+                result[(total, soft)] = dict(zip(range(17, 23), finish(total, soft), strict=True))
+        return result
     for up in UP_CARDS:
         start = (11, True) if up == 1 else (up, False)
         banned = 10 if up == 1 else 1 if up == 10 else None
@@ -234,25 +258,27 @@ def _strategy_table(
     double_after_split: bool,
     surrender: Surrender,
     split_aces_one_card: bool,
-) -> dict[tuple[int, bool, int, int, bool], tuple[Action, ...]]:
-    """(total, soft, pair value, up value, two cards) → actions best first."""
+    face_up: bool = False,
+    ties_lose: bool = False,
+) -> dict[tuple[int, bool, int, DealerKey, bool], tuple[Action, ...]]:
+    """(total, soft, pair value, dealer key, two cards) → actions best first."""
     p = _draw_probabilities(spanish)
-    dealer = _dealer_outcomes(spanish, hits_soft_17)
+    dealer = _dealer_outcomes(spanish, hits_soft_17, face_up)
 
-    def stand(total: int, up: int) -> float:
+    def stand(total: int, up: DealerKey) -> float:
         if total > 21:
             return -1.0
         d = dealer[up]
         win = d[22] + sum(q for t, q in d.items() if t < total and t != 22)
-        lose = sum(q for t, q in d.items() if t > total and t != 22)
+        lose = sum(q for t, q in d.items() if (t >= total if ties_lose else t > total) and t != 22)
         return win - lose
 
-    hit_cache: dict[tuple[int, bool, int], float] = {}
+    hit_cache: dict[tuple[int, bool, DealerKey], float] = {}
 
-    def best_no_double(total: int, soft: bool, up: int) -> float:
+    def best_no_double(total: int, soft: bool, up: DealerKey) -> float:
         return max(stand(total, up), hit(total, soft, up)) if total < 21 else stand(total, up)
 
-    def hit(total: int, soft: bool, up: int) -> float:
+    def hit(total: int, soft: bool, up: DealerKey) -> float:
         key = (total, soft, up)
         if key not in hit_cache:
             ev = 0.0
@@ -262,7 +288,7 @@ def _strategy_table(
             hit_cache[key] = ev
         return hit_cache[key]
 
-    def double(total: int, soft: bool, up: int) -> float:
+    def double(total: int, soft: bool, up: DealerKey) -> float:
         return 2 * sum(pv * stand(_add(total, soft, v)[0], up) for v, pv in p.items())
 
     def may_double(total: int, soft: bool) -> bool:
@@ -274,7 +300,7 @@ def _strategy_table(
             return not soft and total in (10, 11)
         return True
 
-    def after_split(card: int, up: int) -> float:
+    def after_split(card: int, up: DealerKey) -> float:
         ev = 0.0
         for value, pv in p.items():
             t, s = _add(*((11, True) if card == 1 else (card, False)), value)
@@ -287,8 +313,8 @@ def _strategy_table(
             ev += pv * max(options)
         return 2 * ev
 
-    table: dict[tuple[int, bool, int, int, bool], tuple[Action, ...]] = {}
-    for up in UP_CARDS:
+    table: dict[tuple[int, bool, int, DealerKey, bool], tuple[Action, ...]] = {}
+    for up in dealer:
         for soft in (False, True):
             for total in range(12 if soft else 4, 22):
                 for two in (True, False):

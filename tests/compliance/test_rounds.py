@@ -17,7 +17,8 @@ URL = "/api/v1/rounds/"
 
 
 def _config(jurisdiction: str = "US-CO", as_of: str = "2024-06-01", **table: Any) -> dict:
-    return {
+    """A one-table configuration; a table option given as None is left out."""
+    config = {
         "jurisdiction": jurisdiction,
         "as_of": as_of,
         "tables": [
@@ -33,6 +34,8 @@ def _config(jurisdiction: str = "US-CO", as_of: str = "2024-06-01", **table: Any
             }
         ],
     }
+    config["tables"][0] = {k: v for k, v in config["tables"][0].items() if v is not None}
+    return config
 
 
 def play(
@@ -265,7 +268,7 @@ def test_bad_rounds_are_400s_naming_the_problem(
 
 
 def test_a_variant_is_refused_not_played_as_blackjack(vendor_client: APIClient) -> None:
-    config = _config(game="face-up-blackjack")
+    config = _config(game="spanish-21")
     response = vendor_client.post(
         URL,
         {"configuration": config, "seed": 1, "seats": [{"wagers": {"main": "10"}}]},
@@ -362,3 +365,26 @@ def test_paytable_analysis_api(anon_client: APIClient) -> None:
         "/api/v1/paytables/us-co/kings-bounty/kb03/analysis/?decks=2", HTTP_HOST="localhost"
     )
     assert kb.status_code == 400 and kb.json()["error"]["fields"] == {"decks": "one of 6, 8"}
+
+
+def test_face_up_blackjack_plays_by_its_own_rules(vendor_client: APIClient) -> None:
+    """30-899.02: the dealer's cards face up (1), blackjack paid at the table's odds, at least 1 to
+    1 (2), a push loses (3), no insurance (4); otherwise the standard rules."""
+    game = {"game": "face-up-blackjack", "blackjack_pays": None}
+    tie = play(vendor_client, "TH 9C 8D 9S", ("10", ["stand"]), **game)
+    assert tie["events"][3] == {
+        "step": 4,
+        "actor": "dealer",
+        "action": "card",
+        "card": "9S",
+        "total": 18,
+    }
+    assert settled(tie) == [(1, "main", "lose", "-10.00", "30-899.02(3)")]
+    blackjack = play(vendor_client, "AH 9C KD 8S", ("10", []), **game)
+    assert settled(blackjack) == [(1, "main", "blackjack", "10.00", "30-899.02(2)")]
+    # A dealer blackjack in plain sight ends the round; no insurance is offered under the ace.
+    dealer_bj = play(vendor_client, "TH AC 8D KS", ("10", []), **game)
+    assert settled(dealer_bj) == [(1, "main", "lose", "-10.00", "30-807(2)")]
+    assert not any(e["action"] == "insurance" for e in dealer_bj["events"])
+    won = play(vendor_client, "TH 9C 9D 8S", ("10", ["stand"]), **game)
+    assert settled(won) == [(1, "main", "win", "10.00", "30-807(1)")]  # standard rules apply

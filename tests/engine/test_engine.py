@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
@@ -106,3 +107,18 @@ def test_seeded_rounds_with_basic_strategy_reproduce() -> None:
 
     assert net(9) == net(9)
     assert net(9) != net(10)
+
+
+@pytest.mark.parametrize(
+    ("cards", "dealer", "best"),
+    [
+        ("TH 6C", "9C 8S", Action.HIT),  # standing on 16 against a 17 in sight loses for sure
+        ("TH 2C", "TC 6S", Action.STAND),  # the dealer must draw to 16
+        ("TH 8C", "TD 8S", Action.HIT),  # a push loses, so 18 against 18 draws
+    ],
+)
+def test_face_up_strategy_reads_both_dealer_cards(cards: str, dealer: str, best: Action) -> None:
+    rules = RuleSet(dealer_face_up=True, ties_lose=True, blackjack_pays=Fraction(1))
+    up, hole = parse_cards(dealer.split())
+    hand = _hand(cards)
+    assert BasicStrategy(rules).decide(hand, up, allowed_actions(hand, 1, rules), hole) is best
