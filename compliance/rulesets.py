@@ -23,7 +23,7 @@ from pitboss.errors import DomainError
 from variants.models import Paytable, PlayRule, Wager, WagerKind
 from variants.selectors import Citer
 
-PLAYABLE_VARIANTS = {"face-up-blackjack"}
+PLAYABLE_VARIANTS = {"face-up-blackjack", "blackjack-switch"}
 """Full variants the engine plays: their play rules replace the base game's of the same key. Other
 variants (Spanish 21, Blackjack Switch, …) are refused, never played as plain blackjack."""
 
@@ -110,6 +110,9 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         two_card_21_beats_dealer_21="two-card-21" in play_rules,
         dealer_face_up=param("deal", "dealer_face_up", False),
         ties_lose=param("push", "ties_lose", False),
+        spots_per_seat=param("deal", "spots", 1),
+        switch=param("deal", "switch", False),
+        switched_blackjack_pushes_22=param("switched-blackjack", "pushes_22", False),
         chip_unit=Decimal(option("chip_unit", Decimal(1))),
         citations=citations,
         side_wagers=tuple(

@@ -34,6 +34,9 @@ class Hand:
     surrendered: bool = False
     split_aces: bool = False
     finished: bool = False
+    spot: int = 0
+    """Which of the seat's betting spots the hand plays for (Blackjack Switch deals two)."""
+    switched: bool = False
 
     @property
     def total(self) -> int:
@@ -50,8 +53,10 @@ class Hand:
     @property
     def is_blackjack(self) -> bool:
         """An ace and a ten-value card as the first two cards dealt, not after a split
-        (30-802(1), MA 1)."""
-        return not self.from_split and len(self.cards) == 2 and self.total == 21
+        (30-802(1), MA 1) nor after a switch (30-2105(8)(b))."""
+        return (
+            not self.from_split and not self.switched and len(self.cards) == 2 and self.total == 21
+        )
 
     def describe(self) -> str:
         cards = " ".join(str(card) for card in self.cards)

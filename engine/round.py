@@ -30,7 +30,7 @@ RULE_KEYS = frozenset(
     {
         "win", "lose", "push", "blackjack", "blackjack-push", "dealer-blackjack",
         "dealer-blackjack-after-double", "dealer-blackjack-after-split", "two-card-21",
-        "insurance", "even-money", "surrender",
+        "insurance", "even-money", "surrender", "switched-blackjack",
     }
 )  # fmt: skip
 """The rules a settlement names; the knowledge base cites each per jurisdiction (two-card-21 only
@@ -197,6 +197,8 @@ class _Round:
                 self._reveal()
                 self._settle_all()
                 return self._finish()
+        if self.rules.switch:
+            self._offer_switch()
         for seat in self.log.seats:
             if not seat.settled:
                 self._play_seat(seat)
@@ -207,11 +209,13 @@ class _Round:
     def _deal(self) -> None:
         seats, dealer = self.log.seats, self.log.dealer
         for seat in seats:
-            seat.hands.append(Hand([self._card(seat.actor(0))], seat.main))
+            for spot in range(self.rules.spots_per_seat):
+                seat.hands.append(Hand([self._card(seat.actor(spot))], seat.main, spot=spot))
         dealer.cards.append(self._card("dealer"))
         for seat in seats:
-            seat.hands[0].cards.append(self._card(seat.actor(0), seat.hands[0]))
-            seat.initial = tuple(seat.hands[0].cards)
+            for spot, hand in enumerate(seat.hands):
+                hand.cards.append(self._card(seat.actor(spot), hand))
+            seat.initial = tuple(card for hand in seat.hands for card in hand.cards)
         if self.rules.dealer_face_up:
             dealer.cards.append(self._card("dealer", dealer))
         elif self.rules.hole_card is not HoleCard.NONE:
@@ -259,6 +263,16 @@ class _Round:
                 hand.surrendered = hand.finished = True
                 self._event(seat.actor(0), "surrender", note="early surrender")
 
+    def _offer_switch(self) -> None:
+        """30-2105(8)(b): the second cards of the two hands may be swapped."""
+        for seat in self.log.seats:
+            first, second = seat.hands[0], seat.hands[1]
+            if seat.settled or not seat.strategy.switch(seat.hands, self.log.dealer.up):
+                continue
+            first.cards[1], second.cards[1] = second.cards[1], first.cards[1]
+            first.switched = second.switched = True
+            self._event(seat.actor(0), "switch", note=f"{first.describe()} / {second.describe()}")
+
     def _play_seat(self, seat: Seat) -> None:
         up = self.log.dealer.up
         i = 0
@@ -269,7 +283,8 @@ class _Round:
                 if hand.split_aces and self.rules.split_aces_one_card:
                     hand.finished = not self._may_resplit_aces(seat, hand)
             while not hand.finished:
-                allowed = allowed_actions(hand, len(seat.hands), self.rules)
+                in_spot = sum(1 for h in seat.hands if h.spot == hand.spot)
+                allowed = allowed_actions(hand, in_spot, self.rules)
                 if hand.split_aces and self.rules.split_aces_one_card:
                     allowed = allowed & {Action.SPLIT, Action.STAND}
                 if not allowed:
@@ -290,7 +305,7 @@ class _Round:
         return (
             self.rules.resplit_aces
             and hand.cards[1].is_ace
-            and len(seat.hands) < self.rules.max_split_hands
+            and sum(1 for h in seat.hands if h.spot == hand.spot) < self.rules.max_split_hands
         )
 
     def _act(self, seat: Seat, i: int, hand: Hand, action: Action) -> None:
@@ -310,7 +325,10 @@ class _Round:
             aces = moved.is_ace
             hand.from_split = True
             hand.split_aces = aces
-            seat.hands.insert(i + 1, Hand([moved], seat.main, from_split=True, split_aces=aces))
+            seat.hands.insert(
+                i + 1,
+                Hand([moved], seat.main, from_split=True, split_aces=aces, spot=hand.spot),
+            )
             hand.cards.append(self._card(seat.actor(i), hand))
             if aces and self.rules.split_aces_one_card and not self._may_resplit_aces(seat, hand):
                 hand.finished = True
@@ -355,7 +373,7 @@ class _Round:
                 self._settle_insurance(seat)
             if seat.settled:
                 continue
-            collected = False  # a dealer blackjack takes the original wager once
+            collected: set[int] = set()  # a dealer blackjack takes each spot's original wager once
             for i, hand in enumerate(seat.hands):
                 if hand.surrendered:
                     self._settle_surrender(seat, i, hand)
@@ -374,13 +392,13 @@ class _Round:
                 elif dealer.is_blackjack:
                     if hand.is_blackjack:
                         self._push(seat, i, hand, "Both have blackjack", "blackjack-push")
-                    elif not self.rules.original_bets_only or not collected:
+                    elif not self.rules.original_bets_only or hand.spot not in collected:
                         loss = seat.main if self.rules.original_bets_only else hand.stake
-                        collected = True
+                        collected.add(hand.spot)
                         why = "The dealer has blackjack"
                         if hand.total == 21:
                             why += "; the player's 21 is not a blackjack"
-                        if loss < hand.stake or len(seat.hands) > 1:
+                        if loss < hand.stake or self._split(seat, hand):
                             why += "; only the original wager is collected"
                         self._settle(
                             seat,
@@ -409,8 +427,12 @@ class _Round:
                 else:
                     self._settle_hand(seat, i, hand)
 
+    @staticmethod
+    def _split(seat: Seat, hand: Hand) -> bool:
+        return sum(1 for h in seat.hands if h.spot == hand.spot) > 1
+
     def _blackjack_rule(self, seat: Seat, hand: Hand) -> str:
-        if len(seat.hands) > 1:
+        if self._split(seat, hand):
             return "dealer-blackjack-after-split"
         if hand.doubled:
             return "dealer-blackjack-after-double"
@@ -431,6 +453,15 @@ class _Round:
                 "The player has blackjack and the dealer does not",
                 "blackjack",
             )
+        elif (
+            hand.switched
+            and len(hand.cards) == 2
+            and hand.total == 21
+            and dealer.total in (21, 22)
+            and self.rules.switched_blackjack_pushes_22
+        ):
+            self._push(seat, i, hand, f"A switched blackjack against a dealer's {dealer.total}",
+                       "switched-blackjack")  # fmt: skip
         elif dealer.busted:
             self._settle(
                 seat,

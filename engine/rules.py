@@ -101,6 +101,12 @@ class RuleSet:
     at once and ends the round."""
     ties_lose: bool = False
     """A push loses the player's wager (30-899.02(3))."""
+    spots_per_seat: int = 1
+    """Hands each player is dealt, with equal wagers (two in Blackjack Switch, 30-2105(2))."""
+    switch: bool = False
+    """The player may swap the hands' second cards (30-2105(8)(b)); a switched blackjack is a 21."""
+    switched_blackjack_pushes_22: bool = False
+    """A switched blackjack pushes against a dealer's 22 (30-2105(8)(e))."""
     chip_unit: Decimal = Decimal(1)
     citations: Mapping[str, RuleRef] = field(default_factory=dict)
     """Rule key ("win", "push", "double", …) → the rule's citation."""

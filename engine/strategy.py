@@ -48,6 +48,9 @@ class Strategy(Protocol):
 
     def surrender_early(self, hand: Hand, up: Card) -> bool: ...
 
+    def switch(self, hands: list[Hand], up: Card) -> bool:
+        """Blackjack Switch: whether to swap the second cards of the two hands."""
+
 
 class Scripted:
     """A seat's actions in order of play ("split", "hit", "stand", …); an insurance choice
@@ -103,12 +106,20 @@ class Scripted:
             return True
         return False
 
+    def switch(self, hands: list[Hand], up: Card) -> bool:
+        choice = self._peek()
+        if choice in ("switch", "no_switch"):
+            self.next += 1
+            return choice == "switch"
+        return False
+
     def unused(self) -> list[str]:
         return self.actions[self.next :]
 
 
-def allowed_actions(hand: Hand, hands_in_seat: int, rules: RuleSet) -> frozenset[Action]:
-    """What a player may do with this hand now (30-813, 30-814, 30-826(1), 30-829; MA 8, 10-12)."""
+def allowed_actions(hand: Hand, hands_in_spot: int, rules: RuleSet) -> frozenset[Action]:
+    """What a player may do with this hand now (30-813, 30-814, 30-826(1), 30-829; MA 8, 10-12);
+    `hands_in_spot`: the hands its betting spot holds (splits count against the limit)."""
     total, soft = hand_total(hand.cards)
     if total >= 21 or hand.finished:
         return frozenset()
@@ -119,11 +130,11 @@ def allowed_actions(hand: Hand, hands_in_seat: int, rules: RuleSet) -> frozenset
     if (
         two
         and hand.cards[0].value == hand.cards[1].value
-        and hands_in_seat < rules.max_split_hands
+        and hands_in_spot < rules.max_split_hands
         and not (hand.split_aces and not rules.resplit_aces)
     ):
         allowed.add(Action.SPLIT)
-    if rules.surrender is Surrender.LATE and two and not hand.from_split and hands_in_seat == 1:
+    if rules.surrender is Surrender.LATE and two and not hand.from_split and hands_in_spot == 1:
         allowed.add(Action.SURRENDER)
     return frozenset(allowed)
 
@@ -153,7 +164,7 @@ class BasicStrategy:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.table = _strategy_table(
+        self.table, self.values = _strategy_table(
             rules.spanish_decks,
             rules.dealer_hits_soft_17,
             rules.double_on,
@@ -184,6 +195,20 @@ class BasicStrategy:
         key = (hand.total, hand.soft, _pair_value(hand), up.value, True)
         return self.table[key][0] is Action.SURRENDER
 
+    def switch(self, hands: list[Hand], up: Card) -> bool:
+        """Swap where the two hands are worth more swapped (a switched blackjack is a 21)."""
+        first, second = hands[0].cards, hands[1].cards
+        kept = self._value(first, up, False) + self._value(second, up, False)
+        swapped = [first[0], second[1]], [second[0], first[1]]
+        return self._value(swapped[0], up, True) + self._value(swapped[1], up, True) > kept
+
+    def _value(self, cards: list[Card], up: Card, switched: bool) -> float:
+        total, soft = hand_total(cards)
+        if total == 21 and not switched:
+            return float(self.rules.blackjack_pays)
+        pair = cards[0].value if cards[0].value == cards[1].value else 0
+        return self.values[(total, soft, pair, up.value, True)]
+
 
 def _pair_value(hand: Hand) -> int:
     cards = hand.cards
@@ -208,6 +233,7 @@ def _add(total: int, soft: bool, value: int) -> tuple[int, bool]:
 DealerKey = int | tuple[int, bool]
 """What the player sees of the dealer: the up card's value, or (total, soft) of both cards where
 the dealer's cards are dealt face up."""
+StrategyKey = tuple[int, bool, int, DealerKey, bool]
 
 
 @lru_cache(maxsize=32)
@@ -260,8 +286,9 @@ def _strategy_table(
     split_aces_one_card: bool,
     face_up: bool = False,
     ties_lose: bool = False,
-) -> dict[tuple[int, bool, int, DealerKey, bool], tuple[Action, ...]]:
-    """(total, soft, pair value, dealer key, two cards) → actions best first."""
+) -> tuple[dict[StrategyKey, tuple[Action, ...]], dict[StrategyKey, float]]:
+    """(total, soft, pair value, dealer key, two cards) → actions best first, and → the expected
+    value of the best (per unit wagered, given no dealer blackjack)."""
     p = _draw_probabilities(spanish)
     dealer = _dealer_outcomes(spanish, hits_soft_17, face_up)
 
@@ -313,7 +340,8 @@ def _strategy_table(
             ev += pv * max(options)
         return 2 * ev
 
-    table: dict[tuple[int, bool, int, DealerKey, bool], tuple[Action, ...]] = {}
+    table: dict[StrategyKey, tuple[Action, ...]] = {}
+    values: dict[StrategyKey, float] = {}
     for up in dealer:
         for soft in (False, True):
             for total in range(12 if soft else 4, 22):
@@ -332,7 +360,8 @@ def _strategy_table(
                             evs[Action.SPLIT] = after_split(pair, up)
                         ranked = sorted(evs, key=lambda a: -evs[a])
                         table[(total, soft, pair, up, two)] = tuple(ranked)
-    return table
+                        values[(total, soft, pair, up, two)] = evs[ranked[0]]
+    return table, values
 
 
 def _pair_total(value: int) -> tuple[int, bool]:

@@ -311,7 +311,7 @@ def test_every_rule_a_settlement_names_is_cited(jurisdiction: str) -> None:
             jurisdiction__code=jurisdiction, wager__slug="blackjack"
         ).values_list("key", flat=True)
     )
-    assert RULE_KEYS - {"two-card-21"} <= keys
+    assert RULE_KEYS - {"two-card-21", "switched-blackjack"} <= keys
     assert ("two-card-21" in keys) == (jurisdiction == "US-MA")  # MA 3(a)(3) only
 
 
@@ -388,3 +388,36 @@ def test_face_up_blackjack_plays_by_its_own_rules(vendor_client: APIClient) -> N
     assert not any(e["action"] == "insurance" for e in dealer_bj["events"])
     won = play(vendor_client, "TH 9C 9D 8S", ("10", ["stand"]), **game)
     assert settled(won) == [(1, "main", "win", "10.00", "30-807(1)")]  # standard rules apply
+
+
+def _switch_round(client: APIClient, cards: str, actions: list[str]) -> dict[str, Any]:
+    return play(client, cards, ("10", actions), game="blackjack-switch", blackjack_pays=None)
+
+
+def test_blackjack_switch_deals_two_hands_and_swaps_second_cards(vendor_client: APIClient) -> None:
+    """30-2105(7), (8)(b): two hands each, second cards may be switched; a switched blackjack is a
+    21 paid 1 to 1 like any winning hand."""
+    log = _switch_round(vendor_client, "AH TD 9C 6S KC 8D", ["switch", "stand"])
+    assert [h["cards"] for h in log["seats"][0]["hands"]] == [["AH", "KC"], ["TD", "6S"]]
+    assert settled(log) == [
+        (1, "main", "win", "10.00", "30-807(1)"),
+        (2, "main", "lose", "-10.00", "30-807(2)"),
+    ]
+
+
+def test_a_switched_blackjack_pushes_a_dealer_22(vendor_client: APIClient) -> None:
+    """30-2105(8)(e); the other hand wins on the dealer's bust."""
+    log = _switch_round(vendor_client, "AH 9D 6C 5S KC 6D TH", ["switch", "stand"])
+    assert log["dealer"]["total"] == 22
+    assert settled(log) == [
+        (1, "main", "push", "0.00", "30-2105(8)(e)"),
+        (2, "main", "win", "10.00", "30-807(1)"),
+    ]
+
+
+def test_a_blackjack_in_switch_pays_one_to_one(vendor_client: APIClient) -> None:
+    log = _switch_round(vendor_client, "AH 9D 6C KS 9S TD 8C", ["no_switch", "stand"])
+    assert settled(log) == [
+        (1, "main", "blackjack", "10.00", "30-2105(8)(e)"),
+        (2, "main", "win", "10.00", "30-807(1)"),
+    ]

@@ -122,3 +122,10 @@ def test_face_up_strategy_reads_both_dealer_cards(cards: str, dealer: str, best:
     up, hole = parse_cards(dealer.split())
     hand = _hand(cards)
     assert BasicStrategy(rules).decide(hand, up, allowed_actions(hand, 1, rules), hole) is best
+
+
+def test_switch_strategy_swaps_when_the_hands_are_worth_more() -> None:
+    rules = RuleSet(spots_per_seat=2, switch=True, blackjack_pays=Fraction(1))
+    ten = Card.parse("TS")
+    assert BasicStrategy(rules).switch([_hand("TH 6C"), _hand("5D TC")], ten)  # 20 and 11
+    assert not BasicStrategy(rules).switch([_hand("TH TC"), _hand("5D 6C")], ten)
