@@ -121,10 +121,15 @@ def rounds_play(data: Any) -> dict[str, Any]:
     findings = configuration_validate({**values["configuration"], "tables": [table]})
     try:
         if "shoe" in values:
-            shoe = Shoe.scripted(parse_cards(values["shoe"]), rules.decks)
+            shoe = Shoe.scripted(
+                parse_cards(values["shoe"]), rules.decks, spanish=rules.spanish_decks
+            )
         else:
             shoe = Shoe.shuffled(
-                rules.decks, values["seed"], continuous=table.get("dealing") == "csm"
+                rules.decks,
+                values["seed"],
+                spanish=rules.spanish_decks,
+                continuous=table.get("dealing") == "csm",
             )
         logs: list[RoundLog] = []
         for _ in range(values["rounds"]):
@@ -156,7 +161,7 @@ def round_replay(data: Any) -> dict[str, Any]:
     table, found = _table(values)
     rules = found.rules
     try:
-        shoe = Shoe.scripted(parse_cards(values["cards"]), rules.decks)
+        shoe = Shoe.scripted(parse_cards(values["cards"]), rules.decks, spanish=rules.spanish_decks)
         log = play_round(
             rules,
             shoe,

@@ -23,7 +23,7 @@ from pitboss.errors import DomainError
 from variants.models import Paytable, PlayRule, Wager, WagerKind
 from variants.selectors import Citer
 
-PLAYABLE_VARIANTS = {"face-up-blackjack", "blackjack-switch"}
+PLAYABLE_VARIANTS = {"face-up-blackjack", "blackjack-switch", "spanish-21"}
 """Full variants the engine plays: their play rules replace the base game's of the same key. Other
 variants (Spanish 21, Blackjack Switch, …) are refused, never played as plain blackjack."""
 
@@ -91,7 +91,10 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         assumed.append(f"split.max_hands: {max_hands_default} ({citations['split']})")
     double = table.get("double") or {}
     if "double" not in table:
-        assumed.append("double: on any two cards, after splits too")
+        on = param("double", "on", DoubleOn.ANY_TWO)
+        assumed.append(
+            f"double: on {on.replace('_', ' ')}, after splits too ({citations['double']})"
+        )
     rules = RuleSet(
         decks=decks,
         dealer_hits_soft_17=option("dealer_soft_17", "stand") == "hit",
@@ -101,11 +104,18 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         insurance_pays=_odds(option("insurance_pays", "2 to 1")),
         even_money=param("even-money", "offered", True)
         and option("even_money", False, "not offered unless the table says so"),
-        double_on=DoubleOn(double.get("on", DoubleOn.ANY_TWO)),
+        double_on=DoubleOn(double.get("on", param("double", "on", DoubleOn.ANY_TWO))),
+        rescue=param("double", "rescue", False),
+        spanish_decks=param("deal", "spanish_decks", False),
+        blackjack_beats_dealer_blackjack=param("blackjack", "beats_dealer_blackjack", False),
+        player_21_wins=param("twenty-one", "always_wins", False),
+        bonus_21=_bonus_21(play_rules.get("bonus-21"), decks),
         double_after_split=double.get("after_split", True),
         max_split_hands=split.get("max_hands", max_hands_default),
-        resplit_aces=split.get("resplit_aces", False),
-        split_aces_one_card=split.get("split_aces_one_card", True),
+        resplit_aces=split.get("resplit_aces", param("split", "resplit_aces", False)),
+        split_aces_one_card=split.get(
+            "split_aces_one_card", param("split", "split_aces_one_card", True)
+        ),
         surrender=Surrender(option("surrender", "none")),
         two_card_21_beats_dealer_21="two-card-21" in play_rules,
         dealer_face_up=param("deal", "dealer_face_up", False),
@@ -121,6 +131,16 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         ),
     )
     return TableRules(rules, assumed)
+
+
+def _bonus_21(rule: PlayRule | None, decks: int) -> tuple[tuple[str, Fraction], ...]:
+    """The Bonus 21 payouts of the rule, best first; the 2-deck game's own odds where it has them."""
+    if rule is None:
+        return ()
+    pays = dict(rule.params.get("pays", {}))
+    if decks == 2:
+        pays.update(rule.params.get("two_decks", {}))
+    return tuple(sorted(((kind, _odds(odds)) for kind, odds in pays.items()), key=lambda p: -p[1]))
 
 
 def _odds(text: str) -> Fraction:

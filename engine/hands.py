@@ -34,6 +34,7 @@ class Hand:
     surrendered: bool = False
     split_aces: bool = False
     finished: bool = False
+    rescued: bool = False
     spot: int = 0
     """Which of the seat's betting spots the hand plays for (Blackjack Switch deals two)."""
     switched: bool = False
@@ -92,3 +93,23 @@ class DealerHand:
         """30-826(2), MA 12(b): draw below 17, and on soft 17 where the dealer hits it."""
         total, soft = hand_total(self.cards)
         return total < 17 or (total == 17 and soft and hits_soft_17)
+
+
+def bonus_21_kinds(cards: Sequence[Card]) -> set[str]:
+    """The Bonus 21 hands a 21 makes (30-899.16(11)): 5-, 6- and 7-card 21s and the 6-7-8 and
+    7-7-7 hands, mixed, suited or in spades."""
+    kinds: set[str] = set()
+    if hand_total(cards)[0] != 21:
+        return kinds
+    if len(cards) in (5, 6, 7):  # as printed: "5 card", "6 card", "7 card" 21
+        kinds.add(f"{len(cards)}-card")
+    ranks = sorted(card.rank for card in cards)
+    for triple, name in ((["6", "7", "8"], "678"), (["7", "7", "7"], "777")):
+        if ranks == triple:
+            suits = {card.suit.value for card in cards}
+            kinds.add(name)
+            if len(suits) == 1:
+                kinds.add(f"{name}-suited")
+                if suits == {"S"}:
+                    kinds.add(f"{name}-spades")
+    return kinds

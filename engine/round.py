@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.cards import Card
-from engine.hands import DealerHand, Hand
+from engine.hands import DealerHand, Hand, bonus_21_kinds
 from engine.odds import Basis, Pays
 from engine.rules import HoleCard, RuleRef, RuleSet, SideWagerRules, Surrender
 from engine.shoe import Shoe
@@ -30,7 +30,8 @@ RULE_KEYS = frozenset(
     {
         "win", "lose", "push", "blackjack", "blackjack-push", "dealer-blackjack",
         "dealer-blackjack-after-double", "dealer-blackjack-after-split", "two-card-21",
-        "insurance", "even-money", "surrender", "switched-blackjack",
+        "insurance", "even-money", "surrender", "switched-blackjack", "rescue", "bonus-21",
+        "twenty-one",
     }
 )  # fmt: skip
 """The rules a settlement names; the knowledge base cites each per jurisdiction (two-card-21 only
@@ -317,7 +318,10 @@ class _Round:
             hand.stake += seat.main
             hand.doubled = True
             hand.cards.append(self._card(seat.actor(i), hand))
-            hand.finished = True  # one card only (30-813, MA 10(a))
+            # One card only (30-813, MA 10(a)); Spanish 21 may then rescue (30-899.16(7)).
+            hand.finished = not (self.rules.rescue and not hand.busted)
+        elif action is Action.RESCUE:
+            hand.rescued = hand.finished = True
         elif action is Action.SURRENDER:
             hand.surrendered = hand.finished = True
         elif action is Action.SPLIT:
@@ -344,7 +348,8 @@ class _Round:
             for seat in self.log.seats
             if not seat.settled
             for hand in seat.hands
-            if not (hand.busted or hand.surrendered or hand.is_blackjack)
+            if not (hand.busted or hand.surrendered or hand.rescued or hand.is_blackjack)
+            and not (hand.total == 21 and self.rules.player_21_wins)
         ]
         dealer_hand_wagered = any(
             stage(wager) is Stage.ROUND for seat in self.log.seats for wager in seat.wagers
@@ -377,6 +382,11 @@ class _Round:
             for i, hand in enumerate(seat.hands):
                 if hand.surrendered:
                     self._settle_surrender(seat, i, hand)
+                elif hand.rescued:
+                    kept = hand.stake - seat.main
+                    self._settle(seat, i, MAIN, hand.stake, "rescue", -kept, None,
+                                 "Rescued: the doubled portion taken back, the rest forfeited",
+                                 "rescue")  # fmt: skip
                 elif hand.busted:
                     self._settle(
                         seat,
@@ -389,7 +399,9 @@ class _Round:
                         "The player's total exceeds 21",
                         "lose",
                     )
-                elif dealer.is_blackjack:
+                elif dealer.is_blackjack and not (
+                    hand.is_blackjack and self.rules.blackjack_beats_dealer_blackjack
+                ):
                     if hand.is_blackjack:
                         self._push(seat, i, hand, "Both have blackjack", "blackjack-push")
                     elif not self.rules.original_bets_only or hand.spot not in collected:
@@ -453,6 +465,8 @@ class _Round:
                 "The player has blackjack and the dealer does not",
                 "blackjack",
             )
+        elif hand.total == 21 and self.rules.player_21_wins:
+            self._settle_21(seat, i, hand)
         elif (
             hand.switched
             and len(hand.cards) == 2
@@ -517,6 +531,19 @@ class _Round:
             )
         else:
             self._push(seat, i, hand, "Equal totals", "push")
+
+    def _settle_21(self, seat: Seat, i: int, hand: Hand) -> None:
+        """30-899.16(4), (11): a 21 always wins, at the best Bonus 21 odds it makes unless
+        doubled."""
+        kinds = set() if hand.doubled else bonus_21_kinds(hand.cards)
+        for kind, odds in self.rules.bonus_21:
+            if kind in kinds:
+                pays = Pays(Basis.TO, ratio=odds)
+                self._settle(seat, i, MAIN, hand.stake, "win", self._win(hand.stake, pays), pays,
+                             f"Bonus 21: {kind} 21", "bonus-21")  # fmt: skip
+                return
+        self._settle(seat, i, MAIN, hand.stake, "win", hand.stake, ONE_TO_ONE,
+                     "A player's 21 always wins", "twenty-one")  # fmt: skip
 
     def _push(self, seat: Seat, i: int, hand: Hand, why: str, rule_key: str) -> None:
         """A push is void (30-808), or loses where the game says so (30-899.02(3))."""

@@ -107,6 +107,16 @@ class RuleSet:
     """The player may swap the hands' second cards (30-2105(8)(b)); a switched blackjack is a 21."""
     switched_blackjack_pushes_22: bool = False
     """A switched blackjack pushes against a dealer's 22 (30-2105(8)(e))."""
+    blackjack_beats_dealer_blackjack: bool = False
+    """A player's blackjack beats the dealer's (Spanish 21, 30-899.16(3))."""
+    player_21_wins: bool = False
+    """A player's 21 beats the dealer's 21 (Spanish 21, 30-899.16(4))."""
+    bonus_21: tuple[tuple[str, Fraction], ...] = ()
+    """Bonus 21 payouts on undoubled 21s, best first ("678-spades", 3 to 1), … (30-899.16(11)):
+    kinds 5-card, 6-card, 7-card, 678, 678-suited, 678-spades, 777, 777-suited, 777-spades."""
+    rescue: bool = False
+    """After a double the player may take back the doubled portion and forfeit the rest
+    (30-899.16(7))."""
     chip_unit: Decimal = Decimal(1)
     citations: Mapping[str, RuleRef] = field(default_factory=dict)
     """Rule key ("win", "push", "double", …) → the rule's citation."""

@@ -30,6 +30,7 @@ class Action(StrEnum):
     DOUBLE = "double"
     SPLIT = "split"
     SURRENDER = "surrender"
+    RESCUE = "rescue"
 
 
 class Insurance(StrEnum):
@@ -121,6 +122,12 @@ def allowed_actions(hand: Hand, hands_in_spot: int, rules: RuleSet) -> frozenset
     """What a player may do with this hand now (30-813, 30-814, 30-826(1), 30-829; MA 8, 10-12);
     `hands_in_spot`: the hands its betting spot holds (splits count against the limit)."""
     total, soft = hand_total(hand.cards)
+    if hand.doubled:  # one card only; then, where the rules allow, rescue or stand
+        return (
+            frozenset({Action.STAND, Action.RESCUE})
+            if rules.rescue and total <= 21
+            else frozenset()
+        )
     if total >= 21 or hand.finished:
         return frozenset()
     allowed = {Action.HIT, Action.STAND}
@@ -164,7 +171,7 @@ class BasicStrategy:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.table, self.values = _strategy_table(
+        self.table, self.values, self.stands = _strategy_table(
             rules.spanish_decks,
             rules.dealer_hits_soft_17,
             rules.double_on,
@@ -179,6 +186,8 @@ class BasicStrategy:
         self, hand: Hand, up: Card, allowed: frozenset[Action], hole: Card | None = None
     ) -> Action:
         total, soft = hand_total(hand.cards)
+        if Action.RESCUE in allowed:  # a doubled hand: keep it unless standing loses over half
+            return Action.RESCUE if self.stands[(total, up.value)] < -0.5 else Action.STAND
         seen: DealerKey = up.value
         if self.rules.dealer_face_up and hole is not None:
             seen = hand_total([up, hole])
@@ -286,9 +295,14 @@ def _strategy_table(
     split_aces_one_card: bool,
     face_up: bool = False,
     ties_lose: bool = False,
-) -> tuple[dict[StrategyKey, tuple[Action, ...]], dict[StrategyKey, float]]:
+) -> tuple[
+    dict[StrategyKey, tuple[Action, ...]],
+    dict[StrategyKey, float],
+    dict[tuple[int, DealerKey], float],
+]:
     """(total, soft, pair value, dealer key, two cards) → actions best first, and → the expected
-    value of the best (per unit wagered, given no dealer blackjack)."""
+    value of the best (per unit wagered, given no dealer blackjack); (total, dealer key) → the
+    expected value of standing."""
     p = _draw_probabilities(spanish)
     dealer = _dealer_outcomes(spanish, hits_soft_17, face_up)
 
@@ -361,7 +375,8 @@ def _strategy_table(
                         ranked = sorted(evs, key=lambda a: -evs[a])
                         table[(total, soft, pair, up, two)] = tuple(ranked)
                         values[(total, soft, pair, up, two)] = evs[ranked[0]]
-    return table, values
+    stands = {(total, up): stand(total, up) for up in dealer for total in range(4, 22)}
+    return table, values, stands
 
 
 def _pair_total(value: int) -> tuple[int, bool]:

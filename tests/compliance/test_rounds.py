@@ -268,7 +268,7 @@ def test_bad_rounds_are_400s_naming_the_problem(
 
 
 def test_a_variant_is_refused_not_played_as_blackjack(vendor_client: APIClient) -> None:
-    config = _config(game="spanish-21")
+    config = _config(game="competition-21")
     response = vendor_client.post(
         URL,
         {"configuration": config, "seed": 1, "seats": [{"wagers": {"main": "10"}}]},
@@ -311,7 +311,8 @@ def test_every_rule_a_settlement_names_is_cited(jurisdiction: str) -> None:
             jurisdiction__code=jurisdiction, wager__slug="blackjack"
         ).values_list("key", flat=True)
     )
-    assert RULE_KEYS - {"two-card-21", "switched-blackjack"} <= keys
+    variant_only = {"switched-blackjack", "rescue", "bonus-21", "twenty-one"}
+    assert RULE_KEYS - variant_only - {"two-card-21"} <= keys
     assert ("two-card-21" in keys) == (jurisdiction == "US-MA")  # MA 3(a)(3) only
 
 
@@ -421,3 +422,41 @@ def test_a_blackjack_in_switch_pays_one_to_one(vendor_client: APIClient) -> None
         (1, "main", "blackjack", "10.00", "30-2105(8)(e)"),
         (2, "main", "win", "10.00", "30-807(1)"),
     ]
+
+
+def _spanish(client: APIClient, cards: str, actions: list[str]) -> dict[str, Any]:
+    return play(client, cards, ("10", actions), game="spanish-21", blackjack_pays=None)
+
+
+def test_spanish_21_pays_its_own_rules(vendor_client: APIClient) -> None:
+    """30-899.16: a blackjack beats the dealer's (3), a 21 beats the dealer's 21 (4), Bonus 21
+    (11), rescue after a double (7), split aces hit (6)."""
+    both = _spanish(vendor_client, "AH AC KD KS", [])
+    assert settled(both) == [(1, "main", "blackjack", "15.00", "30-899.16(3)")]
+    cards = "7H KD 9C 4D 8H 2S 5C 5D KH"  # seat 2 stands on 18, so the dealer draws to 21
+    seats = (("10", ["hit", "hit"]), ("10", ["stand"]))
+    twenty_ones = play(vendor_client, cards, *seats, game="spanish-21", blackjack_pays=None)
+    assert twenty_ones["dealer"]["total"] == 21
+    assert settled(twenty_ones) == [(1, "main", "win", "10.00", "30-899.16(4)")]
+    spades = _spanish(vendor_client, "6S 9C 7S 8D 8S", ["hit"])
+    assert settled(spades) == [(1, "main", "win", "30.00", "30-899.16(11)")]
+    rescued = _spanish(vendor_client, "6H KC 5D 7S 2S", ["double", "rescue"])
+    assert settled(rescued) == [(1, "main", "rescue", "-10.00", "30-899.16(7)")]
+    aces = _spanish(vendor_client, "AH 6C AD KS 5C 4D 9H 8C", ["split", "hit", "stand", "stand"])
+    assert [h["cards"] for h in aces["seats"][0]["hands"]] == [["AH", "5C", "4D"], ["AD", "9H"]]
+    assert [s[2] for s in settled(aces)] == ["win", "win"]
+
+
+def test_spanish_decks_have_no_tens(vendor_client: APIClient) -> None:
+    response = vendor_client.post(
+        URL,
+        {
+            "configuration": _config(game="spanish-21", blackjack_pays=None),
+            "shoe": "TH 9C 7D 8S".split(),
+            "seats": [{"wagers": {"main": "10"}, "actions": ["stand"]}],
+        },
+        format="json",
+        HTTP_HOST="localhost",
+    )
+    assert response.status_code == 400
+    assert "TH cannot come from a 6-deck Spanish shoe" in response.json()["error"]["message"]
