@@ -21,7 +21,7 @@ from engine.hands import DealerHand, Hand, bonus_21_kinds
 from engine.odds import Basis, Pays
 from engine.rules import HoleCard, RuleRef, RuleSet, SideWagerRules, Surrender
 from engine.shoe import Shoe
-from engine.sidewagers import EVALUATORS, Deal, Stage, outcome, stage
+from engine.sidewagers import EVALUATORS, PUSH, Deal, NotDecidable, Stage, paid_outcomes, stage
 from engine.strategy import Action, IllegalAction, Insurance, Scripted, Strategy, allowed_actions
 
 MAIN = "main"
@@ -602,6 +602,7 @@ class _Round:
             )
             return
         columns = [line.column for line in side.lines if line.pays.basis in (Basis.TO, Basis.FOR)]
+        columns = columns or [line.column for line in side.lines]  # meter shares and amounts only
         lines = {line.outcome: line for line in side.lines if columns and line.column == columns[0]}
         dealer = self.log.dealer
         deal = Deal(
@@ -610,33 +611,50 @@ class _Round:
             dealer.is_blackjack,
             tuple(dealer.cards),
             tuple(seat.hands[0].cards),
+            player_split=len(seat.hands) > 1,
+            specified_suit=side.specified_suit,
         )
-        won = outcome(wager, deal, set(lines))
-        if won is None:
+        jurisdiction = side.citation.jurisdiction if side.citation else None
+        try:
+            won = paid_outcomes(wager, deal, set(lines), jurisdiction)
+        except NotDecidable as exc:
+            self._settle(seat, None, wager, stake, "not_settled", Decimal(0), None, str(exc), "",
+                         side.citation)  # fmt: skip
+            return
+        if not won:
             self._settle(
                 seat, None, wager, stake, "lose", -stake, None, "No paying hand", "", side.citation
             )
             return
-        line = lines[won]
-        column = f" ({line.column})" if line.column else ""
-        net = line.pays.net_win(stake)
-        if net is None:  # a share of a progressive meter
-            assert line.pays.share is not None
-            if side.meter is None:
-                why = f"{line.label or won} pays a share of the meter: give the meter"
-                self._settle(seat, None, wager, stake, "not_settled", Decimal(0), line.pays, why,
-                             "", side.citation)  # fmt: skip
-                return
-            net = side.meter * line.pays.share.numerator / line.pays.share.denominator
+        if won == [PUSH]:
+            why = "A tie: the wager is returned"
+            self._settle(seat, None, wager, stake, "push", Decimal(0), None, why, "", side.citation)
+            return
+        total = Decimal(0)
+        for key in won:
+            line = lines[key]
+            net = line.pays.net_win(stake)
+            if net is None:  # a share of a progressive meter
+                assert line.pays.share is not None
+                if side.meter is None:
+                    why = f"{line.label or key} pays a share of the meter: give the meter"
+                    self._settle(seat, None, wager, stake, "not_settled", Decimal(0), line.pays,
+                                 why, "", side.citation)  # fmt: skip
+                    return
+                net = side.meter * line.pays.share.numerator / line.pays.share.denominator
+            total += net
+        first = lines[won[0]]
+        column = f" ({first.column})" if first.column else ""
+        labels = " + ".join(lines[key].label or key for key in won)
         self._settle(
             seat,
             None,
             wager,
             stake,
             "win",
-            net,
-            line.pays,
-            f"{side.paytable}{column}: {line.label or won}",
+            total,
+            first.pays,
+            f"{side.paytable}{column}: {labels}",
             "",
             side.citation,
         )

@@ -10,6 +10,7 @@ from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 
+from engine.cards import Suit
 from engine.odds import Pays
 
 
@@ -70,6 +71,8 @@ class SideWagerRules:
     lines: tuple[PaytableLine, ...]
     citation: RuleRef | None = None
     meter: Decimal | None = None
+    specified_suit: Suit | None = None
+    """The suit a "suit specific" line names, where the table specifies one (21+3 Progressive)."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,187 @@
+"""Side wagers settled from the round's cards: which outcomes of its paytable a hand makes.
+
+Each evaluator reads a `Deal` and returns the outcome keys the hand qualifies for, highest ranking
+first (the order the rules rank them: MA 28(b) for the 21+3 hands). A wager pays its highest
+ranking outcome that its paytable has a line for (`outcome`); a few pay more than one line
+(`paid_outcomes`). Keys are the catalog's (fixtures/catalog/*.yaml); a slug used in two
+jurisdictions returns keys valid in each, or, where the definitions differ (Blazing 7's), has an
+evaluator per jurisdiction. Wagers the cards do not decide are listed in `NOT_FROM_CARDS`, never
+guessed.
+
+Families: `poker` (poker hands), `cards` (the player's first cards), `dealer` (the played round).
+"""
+
+from __future__ import annotations
+
+from engine.sidewagers import cards, dealer, poker
+from engine.sidewagers.base import PUSH, Deal, Evaluator, NotDecidable, Stage
+
+__all__ = [
+    "EVALUATORS",
+    "IN_ADDITION",
+    "JURISDICTION_EVALUATORS",
+    "NOT_FROM_CARDS",
+    "PUSH",
+    "STAGES",
+    "Deal",
+    "Evaluator",
+    "NotDecidable",
+    "Stage",
+    "evaluator",
+    "outcome",
+    "paid_outcomes",
+    "stage",
+]
+
+three_card_poker = poker.three_card_poker
+kings_bounty = cards.kings_bounty
+lucky_lucky = cards.lucky_lucky
+
+EVALUATORS: dict[str, Evaluator] = {
+    # poker hands
+    "21-plus-3": poker.three_card_poker,
+    "21-plus-3-xtreme": poker.three_card_poker,
+    "21-plus-3-progressive": poker.progressive_21_plus_3,
+    "top-3": poker.top_3,
+    "trilux-super-3": poker.top_3,
+    "trilux-bonus": poker.trilux_bonus,
+    "3-card-21-n-done": poker.three_card_bonus,
+    "golden-21-poker": poker.golden_21,
+    "straight-jack": poker.straight_jack,
+    "straight-jack-progressive": poker.straight_jack_progressive,
+    "ante-up-21-poker-bonus": poker.ante_up_poker_bonus,
+    "super-match": poker.super_match,
+    "royal-match-21": poker.royal_match,
+    # the player's first cards
+    "kings-bounty": cards.kings_bounty,
+    "lucky-lucky": cards.lucky_lucky,
+    "twenty-point-bonus": cards.twenty_point_bonus,
+    "in-between": cards.in_between,
+    "bet-the-set-21": cards.bet_the_set,
+    "pocket-rockets": cards.pocket_rockets,
+    "same-suit": cards.same_suit,
+    "over-under-13": cards.over_under_13,
+    "match-the-dealer": cards.match_the_dealer,
+    "blackjack-bonus": cards.blackjack_bonus,
+    "blazing-7s": cards.blazing_7s,
+    "sevens": cards.sevens,
+    "progressive-blackjack": cards.progressive_blackjack,
+    # the played round
+    "raise-the-roof": dealer.raise_the_roof,
+    "buster-blackjack": dealer.buster,
+    "hit-and-run": dealer.hit_and_run,
+    "optional-bonus": dealer.optional_bonus,
+    "buffalo-blackjack-bonus": dealer.magic_21,
+    "buffalo-blackjack-bonus-2": dealer.bust_bonus,
+    "buffalo-blackjack-bonus-3": dealer.bust_bonus,
+    "super-4-progressive": dealer.super_4,
+}
+"""Catalog slug → evaluator (Colorado's form where a slug means different things)."""
+
+JURISDICTION_EVALUATORS: dict[tuple[str, str], tuple[Evaluator, Stage]] = {
+    # MA 31(c), (i): the three 7s are the player's two and the dealer's up card; Colorado's
+    # 30-899.21(8) counts the third card dealt to the player instead.
+    ("US-MA", "blazing-7s"): (cards.blazing_7s_up_card, Stage.INITIAL),
+}
+"""(jurisdiction, slug) → evaluator and stage where a jurisdiction defines the wager otherwise."""
+
+_ROUND = Stage.ROUND
+STAGES: dict[str, Stage] = {
+    "kings-bounty": Stage.HOLE,
+    "twenty-point-bonus": Stage.HOLE,
+    "pocket-rockets": Stage.HOLE,
+    "blazing-7s": _ROUND,
+    "sevens": _ROUND,
+    "progressive-blackjack": _ROUND,
+    "straight-jack": _ROUND,
+    "straight-jack-progressive": _ROUND,
+    "3-card-21-n-done": _ROUND,
+    "raise-the-roof": _ROUND,
+    "buster-blackjack": _ROUND,
+    "hit-and-run": _ROUND,
+    "optional-bonus": _ROUND,
+    "buffalo-blackjack-bonus": _ROUND,
+    "buffalo-blackjack-bonus-2": _ROUND,
+    "buffalo-blackjack-bonus-3": _ROUND,
+    "super-4-progressive": _ROUND,
+}
+"""Wagers needing more than the first cards; the others are Stage.INITIAL. Royal Match 21 is
+INITIAL: its Crown Treasure line also needs the dealer's hole card, which only a played round
+gives (its pay is a dollar amount, so no exact analysis uses it)."""
+
+IN_ADDITION: dict[str, str] = {
+    "crown-treasure": "royal-match",  # 30-899.11: "in addition to the Royal Match pay out"
+    "free-bonus-8-plus-cards": "bust-8-plus-cards",  # MA 27(h): "In addition to ... (g)"
+    "free-bonus-7-cards": "bust-7-cards",
+}
+"""An outcome paid on top of another line of the same paytable, where the paytable has both."""
+
+PAID_FOR_EACH = {"match-the-dealer"}
+"""Wagers paid once for every key the evaluator returns (MA 23(a)(2): "paid for each card")."""
+
+_NO_OUTCOMES = "the catalog lists no outcomes for it, so no paytable line can be settled"
+NOT_FROM_CARDS: dict[str, str] = {
+    "streak": "it is decided by consecutive wins over several rounds (30-899.07, MA 22), not by "
+    "one round's cards",
+    "burnout-bonus": "it is decided by consecutive winning hands over two to four rounds "
+    "(30-899.25 Bonus Wager (1)-(3)), not by one round's cards",
+    "wheel-of-madness": "it is decided by a wheel, not by the cards (30-899.06); " + _NO_OUTCOMES,
+    "go-fish-21": "its pay is decided by a card drawn from the separate 14-card Go Fish deck "
+    "(30-899.08(7), (8)), not by the round's cards",
+    "21-hold-em": "its poker hand uses three cards dealt after the blackjack round from a "
+    "reshuffled deck, with fold decisions between them (30-2104(5)-(13))",
+    "pai-jack-bonus": "Pai Jack deals each player a five-card packet, not a blackjack hand "
+    "(30-2112(3), (5)); the engine does not play Pai Jack",
+    "lucky-ladies": _NO_OUTCOMES + " (30-899.12 prints Pay Tables A and B)",
+    "royal-match-21-progressive": _NO_OUTCOMES,
+    "bet-the-set-21-progressive": _NO_OUTCOMES,
+    "dead-mans-hand": _NO_OUTCOMES,
+    "war-blackjack": _NO_OUTCOMES,
+    "push-your-luck": _NO_OUTCOMES,
+    "ace-buster": _NO_OUTCOMES + " (30-899.28 prints the Ace Buster pay table)",
+    "rocket-aces": _NO_OUTCOMES,
+    "trilux-bust-bonanza": _NO_OUTCOMES,
+    "trilux-progressive": _NO_OUTCOMES,
+}
+"""Catalog slug → why the engine does not settle it from the cards."""
+
+
+def evaluator(slug: str, jurisdiction: str | None = None) -> Evaluator:
+    """The wager's evaluator in a jurisdiction (Colorado's form where none is given).
+
+    :raises KeyError: no evaluator for the wager.
+    """
+    if jurisdiction and (jurisdiction, slug) in JURISDICTION_EVALUATORS:
+        return JURISDICTION_EVALUATORS[(jurisdiction, slug)][0]
+    return EVALUATORS[slug]
+
+
+def stage(slug: str, jurisdiction: str | None = None) -> Stage:
+    if jurisdiction and (jurisdiction, slug) in JURISDICTION_EVALUATORS:
+        return JURISDICTION_EVALUATORS[(jurisdiction, slug)][1]
+    return STAGES.get(slug, Stage.INITIAL)
+
+
+def outcome(
+    slug: str, deal: Deal, outcomes: set[str], jurisdiction: str | None = None
+) -> str | None:
+    """The outcome the wager pays: the highest ranking one the paytable has; PUSH: the wager is
+    returned; None: it loses."""
+    for key in evaluator(slug, jurisdiction)(deal):
+        if key == PUSH or key in outcomes:
+            return key
+    return None
+
+
+def paid_outcomes(
+    slug: str, deal: Deal, outcomes: set[str], jurisdiction: str | None = None
+) -> list[str]:
+    """Every line the wager pays, in order: the outcome, a line paid in addition to it
+    (`IN_ADDITION`), or one line per matching card (`PAID_FOR_EACH`). [PUSH]: returned; []: lost."""
+    if slug in PAID_FOR_EACH:
+        return [key for key in evaluator(slug, jurisdiction)(deal) if key in outcomes]
+    won = outcome(slug, deal, outcomes, jurisdiction)
+    if won is None:
+        return []
+    also = IN_ADDITION.get(won)
+    return [won, also] if also in outcomes else [won]

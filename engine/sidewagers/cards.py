@@ -1,0 +1,226 @@
+"""Wagers on the player's first cards (pairs, twenties, aces, sevens, suits), alone or with the
+dealer's up card."""
+
+from __future__ import annotations
+
+from engine.cards import Suit
+from engine.sidewagers.base import (
+    PUSH,
+    Deal,
+    dealt_in_order,
+    high,
+    same_colour,
+    suited,
+    total,
+    without_bust_card,
+)
+
+
+def kings_bounty(deal: Deal) -> list[str]:
+    """King's Bounty (30-899.20, MA 29): the player's first two cards, the top line with a dealer
+    blackjack."""
+    a, b = deal.player
+    is_suited = a.suit == b.suit
+    twenty = total(deal.player) == 20
+    out = []
+    if a.rank == b.rank == "K" and is_suited and a.suit is Suit.SPADES:
+        if deal.dealer_blackjack:
+            out.append("two-kings-of-spades-dealer-blackjack")
+        out.append("two-kings-of-spades")
+    if a.rank == b.rank == "K" and is_suited:
+        out.append("suited-kings")
+    if a.rank == b.rank and a.rank in "QJT" and is_suited:
+        out.append("suited-queens-jacks-tens")
+    if twenty and is_suited:
+        out.append("suited-20")
+    if a.rank == b.rank == "K":
+        out.append("two-kings")
+    if twenty and not is_suited:
+        out.append("unsuited-20")
+    return out
+
+
+def lucky_lucky(deal: Deal) -> list[str]:
+    """Lucky Lucky (30-899.18(6)): the player's two cards and the dealer's up card, totalled as a
+    blackjack hand."""
+    cards = (*deal.player, deal.up)
+    is_suited = suited(cards)
+    ranks = sorted(c.rank for c in cards)
+    hand = total(cards)
+    out = []
+    if ranks == ["7", "7", "7"] and is_suited:
+        out.append("suited-777")
+    if ranks == ["6", "7", "8"] and is_suited:
+        out.append("suited-678")
+    if ranks == ["7", "7", "7"]:
+        out.append("777")
+    if ranks == ["6", "7", "8"]:
+        out.append("678")
+    if hand == 21 and is_suited:
+        out.append("suited-21")
+    if hand in (19, 20, 21):
+        out.append(f"total-{hand}")
+    return out
+
+
+def twenty_point_bonus(deal: Deal) -> list[str]:
+    """Twenty Point Bonus (MA 24(f), (g)): the player's first two cards total 20. Per (g), a
+    Matched 20 is two identical cards other than the queen of hearts pair, a Suited 20 two cards of
+    one suit, Any 20 two cards of different suits."""
+    a, b = deal.player
+    if total(deal.player) != 20:
+        return []
+    out = []
+    if a == b and a.rank == "Q" and a.suit is Suit.HEARTS:
+        if deal.dealer_blackjack:
+            out.append("queen-of-hearts-pair-dealer-blackjack")
+        out.append("queen-of-hearts-pair")
+    elif a == b:
+        out.append("matched-20")
+    out.append("suited-20" if a.suit == b.suit else "any-20")
+    return out
+
+
+def in_between(deal: Deal) -> list[str]:
+    """IN BETWEEN (30-899.19(5), (7); MA 26(b), (g)): the dealer's up card ranks strictly between
+    the player's two cards (2 low … ace high only); the spread is how many ranks lie between; a
+    triple match (all three of one rank) wins too."""
+    a, b, up = high(deal.player[0]), high(deal.player[1]), high(deal.up)
+    if a == b == up:
+        return ["triple-match"]
+    low, top = sorted((a, b))
+    if not low < up < top:
+        return []
+    spread = top - low - 1
+    names = {1: "one-card-spread", 2: "two-card-spread", 3: "three-card-spread"}
+    return [names.get(spread, "all-other-spreads")]
+
+
+def bet_the_set(deal: Deal) -> list[str]:
+    """Bet the Set 21 (30-899.13(5), (7)): the player's first two cards a pair (same rank), or a
+    suited pair (same rank and suit)."""
+    a, b = deal.player
+    if a.rank != b.rank:
+        return []
+    return ["suited-pair", "regular-pair"] if a.suit == b.suit else ["regular-pair"]
+
+
+def pocket_rockets(deal: Deal) -> list[str]:
+    """Pocket Rockets (30-899.28(2), (3), (7)): the player's first two cards, highest hand only; a
+    blackjack pushes when the dealer has blackjack too."""
+    a, b = deal.player
+    aces = a.is_ace + b.is_ace
+    if aces == 2:
+        return ["two-suited-aces", "two-aces"] if a.suit == b.suit else ["two-aces"]
+    if total(deal.player) == 21:
+        return [PUSH] if deal.dealer_blackjack else ["blackjack", "one-ace"]
+    if aces == 1:
+        return ["one-ace"]
+    return ["total-11-or-less"] if a.value + b.value <= 11 else []
+
+
+def same_suit(deal: Deal) -> list[str]:
+    """Same suit (MA 17(a)(2), (e)(2)): the player's first two cards of one suit; king and queen
+    of one suit is the higher line."""
+    a, b = deal.player
+    if a.suit != b.suit:
+        return []
+    return (
+        ["king-and-queen", "any-two-cards"] if {a.rank, b.rank} == {"K", "Q"} else ["any-two-cards"]
+    )
+
+
+def over_under_13(deal: Deal) -> list[str]:
+    """Over/under 13 (MA 17(b)(1), (2), (c); 2(b)(3)(ii)): the point total of the player's first two
+    cards, an ace counting one; 13 loses both. The player bets one side: a paytable holding only
+    that side's line settles it."""
+    points = deal.player[0].value + deal.player[1].value
+    if points > 13:
+        return ["over-13"]
+    return ["under-13"] if points < 13 else []
+
+
+def match_the_dealer(deal: Deal) -> list[str]:
+    """Match the dealer (MA 23(a), (f)): each of the player's first two cards of the up card's rank
+    (a ten-value card matches only its own rank) is paid, at the suited odds when its suit matches
+    too. One key per matching card, the suited first: `paid_outcomes` pays each."""
+    keys = [
+        "suited-match" if card.suit == deal.up.suit else "unsuited-match"
+        for card in deal.player
+        if card.rank == deal.up.rank
+    ]
+    return sorted(keys, key=lambda key: key != "suited-match")
+
+
+def blackjack_bonus(deal: Deal) -> list[str]:
+    """Blackjack bonus (MA 20(d)): a blackjack in the player's first two cards."""
+    return ["blackjack"] if total(deal.player) == 21 else []
+
+
+def _sevens_keys(three: tuple, first_two: tuple) -> list[str]:
+    out = []
+    if len(three) == 3 and all(c.rank == "7" for c in three):
+        if suited(three):
+            out += ["three-7s-diamonds"] if three[0].suit is Suit.DIAMONDS else []
+            out += ["three-7s-suited-other"] if three[0].suit is not Suit.DIAMONDS else []
+            out.append("three-7s-suited")
+        if same_colour(three):
+            out.append("three-7s-same-color")
+        out.append("three-7s")
+    sevens = sum(c.rank == "7" for c in first_two)
+    if sevens == 2:
+        out.append("first-two-cards-7")
+    if sevens:
+        out.append("either-first-two-cards-7")
+    return out
+
+
+def blazing_7s(deal: Deal) -> list[str]:
+    """Blazing 7's, Colorado's player-hand form (30-899.21(2), (7)-(9); 30-899.11(13)): the player's
+    first two cards and the third card dealt to that player (to the first hand of a split 7-7), a
+    bust card not counting; at least one 7 in the first two cards."""
+    cards = without_bust_card(dealt_in_order(deal)[:3])
+    return _sevens_keys(cards, deal.player)
+
+
+def blazing_7s_up_card(deal: Deal) -> list[str]:
+    """Blazing 7's, Massachusetts' form (MA 31(c), (h), (i)): the player's first two cards and the
+    dealer's up card; three 7s need two in the player's cards and the up card."""
+    return _sevens_keys((*deal.player, deal.up), deal.player)
+
+
+def sevens(deal: Deal) -> list[str]:
+    """Sevens (MA 17(a)(3), (d), (e)(3)): a seven in the player's first two cards wins (losers are
+    collected after the second card, (d)); two sevens wait for the third card dealt to the player
+    for the three-seven lines."""
+    first_two = deal.player
+    count = sum(c.rank == "7" for c in first_two)
+    out = []
+    third = dealt_in_order(deal)[2:3]
+    three = (*first_two, *third)
+    if count == 2 and len(three) == 3 and third[0].rank == "7":
+        out += ["three-7s-suited"] if suited(three) else []
+        out.append("three-7s")
+    if count == 2:
+        out += ["two-7s-suited"] if first_two[0].suit == first_two[1].suit else []
+        out.append("two-7s")
+    if count:
+        out.append("one-7")
+    return out
+
+
+def progressive_blackjack(deal: Deal) -> list[str]:
+    """Progressive blackjack (MA 19(c), (e)): aces among the player's first two, three and four
+    cards (the seat's first hand as dealt), highest hand only."""
+    cards = dealt_in_order(deal)
+    out = []
+    four, three, two = cards[:4], cards[:3], cards[:2]
+    if len(four) == 4 and all(c.is_ace for c in four) and same_colour(four):
+        out.append("four-aces-same-color")
+    if len(three) == 3 and all(c.is_ace for c in three):
+        out += ["three-aces-suited"] if suited(three) else []
+        out.append("three-aces")
+    if all(c.is_ace for c in two):
+        out += ["two-aces-suited"] if suited(two) else []
+        out.append("two-aces")
+    return out

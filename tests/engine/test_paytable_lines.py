@@ -1,0 +1,212 @@
+"""Every line of every catalog paytable the engine settles is hit by a scripted deal
+(tests/engine/data/paytable_lines.yaml), and every catalog wager is either settled from the cards
+or said not to be (engine.sidewagers.NOT_FROM_CARDS). Reads the catalog YAML directly, no DB."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from engine.cards import Card, Suit, parse_cards
+from engine.hands import hand_total
+from engine.sidewagers import EVALUATORS, NOT_FROM_CARDS, PUSH, Deal, outcome, paid_outcomes
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGS = [
+    ROOT / "fixtures" / "catalog" / f"{name}.yaml" for name in ("us-co", "us-co-rule-21", "us-ma")
+]
+DEALS: dict[str, dict[str, dict[str, Any]]] = yaml.safe_load(
+    (Path(__file__).parent / "data" / "paytable_lines.yaml").read_text()
+)
+WAGER_KINDS = {"side_wager", "progressive"}
+
+
+def _catalogs() -> list[dict[str, Any]]:
+    return [yaml.safe_load(path.read_text()) for path in CATALOGS]
+
+
+def _lines() -> list[tuple[str, str, str, frozenset[str], str]]:
+    """(jurisdiction, paytable id, wager, the paytable's outcomes, one outcome) for every line of
+    every catalog paytable whose wager has an evaluator."""
+    lines = []
+    for catalog in _catalogs():
+        for table in catalog.get("paytables", []):
+            if table["wager"] not in EVALUATORS:
+                continue
+            outcomes = frozenset(table["outcomes"])
+            for key in table["outcomes"]:
+                lines.append((catalog["jurisdiction"], table["id"], table["wager"], outcomes, key))
+    return lines
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    return tuple(parse_cards(text.split()))
+
+
+def deal(spec: dict[str, Any]) -> Deal:
+    player = _cards(spec["player"])
+    dealer = _cards(spec.get("dealer", ""))
+    up = dealer[0] if dealer else _cards(spec["up"])[0]
+    dbj = spec.get("dbj", len(dealer) == 2 and hand_total(dealer)[0] == 21)
+    return Deal(
+        (player[0], player[1]),
+        up,
+        dbj,
+        dealer,
+        _cards(spec.get("hand", spec["player"])),
+        player_split=spec.get("split", False),
+        specified_suit=Suit(spec["suit"]) if "suit" in spec else None,
+        switch_cards=_cards(spec.get("switch", "")),
+    )
+
+
+LINES = _lines()
+
+
+def test_the_catalog_has_paytables_the_engine_settles() -> None:
+    assert len(LINES) > 150
+    assert {wager for _, _, wager, _, _ in LINES} >= {"royal-match-21", "raise-the-roof", "sevens"}
+
+
+def test_every_catalog_paytable_line_has_a_scripted_deal() -> None:
+    missing = [
+        f"{table}: {key}" for _, table, wager, _, key in LINES if key not in DEALS.get(wager, {})
+    ]
+    assert not missing, "lines without a scripted deal in data/paytable_lines.yaml: " + ", ".join(
+        missing
+    )
+
+
+@pytest.mark.parametrize(
+    ("jurisdiction", "table", "wager", "outcomes", "key"),
+    [line for line in LINES if line[4] in DEALS.get(line[2], {})],
+    ids=[f"{line[1]}:{line[4]}" for line in LINES if line[4] in DEALS.get(line[2], {})],
+)
+def test_the_scripted_deal_pays_exactly_its_line(
+    jurisdiction: str, table: str, wager: str, outcomes: frozenset[str], key: str
+) -> None:
+    assert outcome(wager, deal(DEALS[wager][key]), set(outcomes), jurisdiction) == key
+
+
+def test_every_catalog_wager_is_settled_from_the_cards_or_says_why_not() -> None:
+    unaccounted = []
+    for catalog in _catalogs():
+        for wager in catalog["wagers"]:
+            slug = wager["slug"]
+            settled = slug in EVALUATORS or slug in NOT_FROM_CARDS
+            if wager["outcomes"] and not settled:
+                unaccounted.append(f"{catalog['jurisdiction']} {slug}")
+            if not wager["outcomes"] and wager["kind"] in WAGER_KINDS and not settled:
+                unaccounted.append(f"{catalog['jurisdiction']} {slug} (no outcomes)")
+    assert not unaccounted, "neither an evaluator nor a NOT_FROM_CARDS entry: " + ", ".join(
+        unaccounted
+    )
+
+
+def test_evaluators_return_only_keys_of_their_wagers_catalog_outcomes() -> None:
+    """Every key a scripted deal produces is an outcome some catalog lists for that wager."""
+    known: dict[str, set[str]] = {}
+    for catalog in _catalogs():
+        for wager in catalog["wagers"]:
+            known.setdefault(wager["slug"], set()).update(o["key"] for o in wager["outcomes"])
+    for wager, deals in DEALS.items():
+        for spec in deals.values():
+            keys = set(EVALUATORS[wager](deal(spec))) - {PUSH}
+            assert keys <= known[wager], (wager, keys - known[wager])
+
+
+@pytest.mark.parametrize(
+    ("wager", "spec", "outcomes", "expected"),
+    [
+        # 30-899.19(5): a tie with either card loses; a pair without the third card loses
+        (
+            "in-between",
+            {"player": "4H 8C", "up": "8D"},
+            {"one-card-spread", "all-other-spreads"},
+            [],
+        ),
+        ("in-between", {"player": "8H 8C", "up": "9D"}, {"triple-match", "all-other-spreads"}, []),
+        # MA 23(a)(2): both cards match, each is paid; a king does not match a ten
+        (
+            "match-the-dealer",
+            {"player": "7H 7C", "up": "7H"},
+            {"suited-match", "unsuited-match"},
+            ["suited-match", "unsuited-match"],
+        ),
+        (
+            "match-the-dealer",
+            {"player": "KH 9C", "up": "TH"},
+            {"suited-match", "unsuited-match"},
+            [],
+        ),
+        # 30-899.11: Crown Treasure is paid in addition to the Royal Match
+        (
+            "royal-match-21",
+            {"player": "KH QH", "dealer": "QS KS"},
+            {"royal-match", "crown-treasure"},
+            ["crown-treasure", "royal-match"],
+        ),
+        # 30-899.28(7): a blackjack pushes against a dealer blackjack
+        (
+            "pocket-rockets",
+            {"player": "AH KC", "dealer": "AS KS"},
+            {"blackjack", "one-ace"},
+            [PUSH],
+        ),
+        # 30-899.09(3): a 21 that ties the dealer's 21 pushes; losing to a dealer blackjack loses
+        (
+            "buffalo-blackjack-bonus",
+            {"player": "5H 6C", "hand": "5H 6C TD", "dealer": "TH 5C 6D"},
+            {"3-card-21"},
+            [PUSH],
+        ),
+        (
+            "buffalo-blackjack-bonus",
+            {"player": "5H 6C", "hand": "5H 6C TD", "dealer": "TH AC"},
+            {"3-card-21"},
+            [],
+        ),
+        # 30-2109(7)(d): 3-4 then 6 breaks the straight; 5 after it does not restore it
+        (
+            "straight-jack",
+            {"player": "3H 4C", "hand": "3H 4C 6D 5S", "up": "5C"},
+            {"straight-2-cards", "straight-3-cards", "straight-4-cards"},
+            ["straight-2-cards"],
+        ),
+        # 30-2109(8)(a): 5-6-7 then an 8 that busts is a three-card straight
+        (
+            "straight-jack",
+            {"player": "5H 6C", "hand": "5H 6C 7D 8S", "up": "5C"},
+            {"straight-3-cards", "straight-4-cards"},
+            ["straight-3-cards"],
+        ),
+        # 30-899.21(8): two 7s split, the third card dealt to that player counts
+        (
+            "blazing-7s",
+            {"player": "7H 7C", "split": True, "hand": "7H 7D 9C", "up": "5C"},
+            {"three-7s", "first-two-cards-7"},
+            ["three-7s"],
+        ),
+        # MA 17(c): a total of 13 loses; an ace counts one (MA 2(b)(3)(ii))
+        ("over-under-13", {"player": "6H 7C", "up": "5C"}, {"over-13", "under-13"}, []),
+        ("over-under-13", {"player": "AH 9C", "up": "5C"}, {"over-13", "under-13"}, ["under-13"]),
+        # MA 25(d): a dealer 17 in two cards loses; a third card that does not bust loses
+        ("optional-bonus", {"player": "TC 8C", "dealer": "TH 7C"}, {"third-card-ten"}, []),
+        ("optional-bonus", {"player": "TC 8C", "dealer": "TH 2C 9D"}, {"third-card-nine"}, []),
+    ],
+)
+def test_rule_edge_cases(
+    wager: str, spec: dict[str, Any], outcomes: set[str], expected: list[str]
+) -> None:
+    assert paid_outcomes(wager, deal(spec), outcomes) == expected
+
+
+def test_massachusetts_blazing_7s_counts_the_up_card() -> None:
+    """MA 31(i): two 7s and a 7 up are three 7s there; Colorado counts the player's third card."""
+    spec = deal({"player": "7H 7C", "hand": "7H 7C 5D", "up": "7D"})
+    keys = {"three-7s", "first-two-cards-7"}
+    assert outcome("blazing-7s", spec, keys, "US-MA") == "three-7s"
+    assert outcome("blazing-7s", spec, keys, "US-CO") == "first-two-cards-7"
