@@ -13,12 +13,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from engine.cards import EngineError, deck
 from engine.odds import Basis
 from engine.rules import PaytableLine
-from engine.sidewagers import EVALUATORS, Deal, Stage, outcome, stage
+from engine.sidewagers import (
+    EVALUATORS,
+    PUSH,
+    Deal,
+    Evaluator,
+    NotDecidable,
+    Stage,
+    evaluator,
+    paid_from,
+    stage,
+)
 
 REMOVAL = {
     False: "the player's first two cards and the dealer's up card are drawn from a full shoe; no "
@@ -49,21 +59,30 @@ class Analysis:
     column: str
     lines: tuple[LineResult, ...]
     lose_probability: Fraction
+    push_probability: Fraction
+    """The wager returned (Pocket Rockets' blackjack against a dealer blackjack)."""
     house_edge: Fraction
     card_removal: str
     combinations: int
     method: str = "exact"
 
 
-def analyse(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analysis:
-    """The exact analysis of a paytable column (its lines) for a shoe of `decks` decks.
+def analyse(
+    wager: str, lines: Sequence[PaytableLine], decks: int, jurisdiction: str | None = None
+) -> Analysis:
+    """The exact analysis of a paytable column (its lines) for a shoe of `decks` decks, with the
+    wager as `jurisdiction` defines it where definitions differ (Blazing 7's).
 
-    :raises NotAnalysable: no evaluator for the wager, or a line paying a meter share or a dollar
-        amount (its return depends on the meter or the stake).
+    A deal may pay several lines (Royal Match's Crown Treasure on top, Match the Dealer per
+    matching card): each line's probability counts the deals that pay it, and the return adds them.
+
+    :raises NotAnalysable: no evaluator for the wager; a wager decided by later cards, or by more
+        cards than the player's two and the dealer's up card; a line paying a meter share or a
+        dollar amount (its return depends on the meter or the stake).
     """
     if wager not in EVALUATORS:
         raise NotAnalysable(f"the engine has no exact analysis of {wager} yet")
-    if stage(wager) is Stage.ROUND:
+    if stage(wager, jurisdiction) is Stage.ROUND:
         raise NotAnalysable(
             f"{wager} depends on {Stage.ROUND.value}, which depend on how the hand is played: "
             f"it needs a simulation with a stated strategy"
@@ -77,19 +96,26 @@ def analyse(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analysis:
                 f"or the stake, so the paytable has no house edge per unit staked"
             )
     by_outcome = {line.outcome: line for line in lines}
-    hole = stage(wager) is Stage.HOLE
-    counts = _outcome_counts(wager, frozenset(by_outcome), decks, hole)
+    hole = stage(wager, jurisdiction) is Stage.HOLE
+    try:
+        counts = _outcome_counts(wager, frozenset(by_outcome), decks, hole, jurisdiction)
+    except NotDecidable as exc:
+        raise NotAnalysable(f"{wager}: {exc}") from exc
     total = sum(counts.values())
+    paid: dict[str, int] = {}
+    for keys, ways in counts.items():
+        for key in keys:
+            paid[key] = paid.get(key, 0) + ways
     results = []
     edge = Fraction(0)
     for line in lines:
-        probability = Fraction(counts.get(line.outcome, 0), total)
+        probability = Fraction(paid.get(line.outcome, 0), total)
         win = line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
         results.append(
             LineResult(line.outcome, line.label, str(line.pays), probability, probability * win)
         )
         edge -= probability * win
-    lose = Fraction(counts.get(None, 0), total)
+    lose = Fraction(counts.get((), 0), total)
     edge += lose
     return Analysis(
         wager,
@@ -97,6 +123,7 @@ def analyse(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analysis:
         lines[0].column if lines else "",
         tuple(results),
         lose,
+        Fraction(counts.get((PUSH,), 0), total),
         edge,
         REMOVAL[hole],
         total,
@@ -104,14 +131,14 @@ def analyse(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analysis:
 
 
 def _outcome_counts(
-    wager: str, outcomes: frozenset[str], decks: int, hole: bool
-) -> dict[str | None, int]:
+    wager: str, outcomes: frozenset[str], decks: int, hole: bool, jurisdiction: str | None
+) -> dict[tuple[str, ...], int]:
     """Deals (the player's pair unordered, the up card, and the hole card where it matters)
     counted per outcome: each class of deals weighted by how many ways `decks` decks deal it."""
     n = decks
-    counts: dict[str | None, int] = {}
+    counts: dict[tuple[str, ...], int] = {}
     for (same, up_matches, need, needed_in_pair, bj), keys in _deal_classes(
-        wager, outcomes, hole
+        wager, outcomes, hole, jurisdiction
     ).items():
         pair_ways = n * (n - 1) // 2 if same else n * n
         left_up = n - up_matches
@@ -134,12 +161,43 @@ how many of those the pair holds, dealer blackjack)."""
 
 @lru_cache(maxsize=512)
 def _deal_classes(
-    wager: str, outcomes: frozenset[str], hole: bool
-) -> dict[DealClass, dict[str | None, int]]:
-    """Every deal of distinct card kinds classified once per wager and paytable, grouped by what
-    its weight depends on; the weight for a deck count is then a product of counts."""
+    wager: str, outcomes: frozenset[str], hole: bool, jurisdiction: str | None
+) -> dict[DealClass, dict[tuple[str, ...], int]]:
+    """The deals of each class by the lines of this paytable they pay."""
+    classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
+    for deal_class, made in _evaluations(wager, hole, jurisdiction).items():
+        group = classes.setdefault(deal_class, {})
+        for keys, count in made.items():
+            paid = tuple(paid_from(wager, keys, outcomes))
+            group[paid] = group.get(paid, 0) + count
+    return classes
+
+
+@lru_cache(maxsize=128)
+def _evaluations(
+    wager: str, hole: bool, jurisdiction: str | None
+) -> dict[DealClass, dict[tuple[str, ...], int]]:
+    return _evaluated(evaluator(wager, jurisdiction), hole)
+
+
+@lru_cache(maxsize=128)
+def _evaluated(evaluate: Evaluator, hole: bool) -> dict[DealClass, dict[tuple[str, ...], int]]:
+    """Every deal evaluated once per evaluator (21+3 and 21+3 Xtreme share one), grouped by
+    class: what its weight depends on."""
+    classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
+    for deal_class, deal in _deals(hole):
+        made = tuple(evaluate(deal))
+        group = classes.setdefault(deal_class, {})
+        group[made] = group.get(made, 0) + 1
+    return classes
+
+
+@cache
+def _deals(hole: bool) -> list[tuple[DealClass, Deal]]:
+    """Every deal of distinct card kinds (the player's pair unordered, the up card, and where the
+    hole card matters, with and without a dealer blackjack), with its class."""
     cards = deck()
-    classes: dict[DealClass, dict[str | None, int]] = {}
+    deals = []
     for i, a in enumerate(cards):
         for b in cards[i:]:
             for up in cards:
@@ -153,10 +211,8 @@ def _deal_classes(
                 for bj in (True, False) if hole else (False,):
                     if bj and not need:
                         continue
-                    key = outcome(wager, Deal((a, b), up, bj), set(outcomes))
-                    group = classes.setdefault((*base, bj), {})
-                    group[key] = group.get(key, 0) + 1
-    return classes
+                    deals.append(((*base, bj), Deal((a, b), up, bj)))
+    return deals
 
 
 def decimal_string(value: Fraction, digits: int = 12) -> str:

@@ -35,12 +35,17 @@ def paytable_analysis(paytable: Paytable, decks: int | None = None) -> dict[str,
         PaytableLine(e.outcome, Pays.parse(e.pays), e.label, e.column)
         for e in paytable.entries.all()
     ]
-    body = lines_analysis(paytable.wager.slug, lines, [decks] if decks else allowed)
+    body = lines_analysis(
+        paytable.wager.slug, lines, [decks] if decks else allowed, paytable.wager.jurisdiction.code
+    )
     return {"paytable": paytable.key, "label": paytable.label, **body}
 
 
 def lines_analysis(
-    wager: str, lines: Sequence[PaytableLine], decks: Sequence[int]
+    wager: str,
+    lines: Sequence[PaytableLine],
+    decks: Sequence[int],
+    jurisdiction: str | None = None,
 ) -> dict[str, Any]:
     columns: dict[str, list[PaytableLine]] = {}
     for line in lines:
@@ -55,7 +60,7 @@ def lines_analysis(
             continue
         for n in decks:
             try:
-                analyses.append(_as_dict(analyse(wager, column_lines, n)))
+                analyses.append(_as_dict(analyse(wager, column_lines, n, jurisdiction)))
             except NotAnalysable as exc:
                 raise DomainError("not_analysable", str(exc)) from exc
     return {
@@ -80,6 +85,7 @@ def _as_dict(a: Analysis) -> dict[str, Any]:
         "card_removal": a.card_removal,
         "combinations": a.combinations,
         "lose_probability": decimal_string(a.lose_probability),
+        "push_probability": decimal_string(a.push_probability),
         "lines": [
             {
                 "outcome": line.outcome,

@@ -13,6 +13,8 @@ Families: `poker` (poker hands), `cards` (the player's first cards), `dealer` (t
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 from engine.sidewagers import cards, dealer, poker
 from engine.sidewagers.base import PUSH, Deal, Evaluator, NotDecidable, Stage
 
@@ -29,6 +31,7 @@ __all__ = [
     "Stage",
     "evaluator",
     "outcome",
+    "paid_from",
     "paid_outcomes",
     "stage",
 ]
@@ -167,10 +170,7 @@ def outcome(
 ) -> str | None:
     """The outcome the wager pays: the highest ranking one the paytable has; PUSH: the wager is
     returned; None: it loses."""
-    for key in evaluator(slug, jurisdiction)(deal):
-        if key == PUSH or key in outcomes:
-            return key
-    return None
+    return _first_paid(evaluator(slug, jurisdiction)(deal), outcomes)
 
 
 def paid_outcomes(
@@ -178,10 +178,22 @@ def paid_outcomes(
 ) -> list[str]:
     """Every line the wager pays, in order: the outcome, a line paid in addition to it
     (`IN_ADDITION`), or one line per matching card (`PAID_FOR_EACH`). [PUSH]: returned; []: lost."""
+    return paid_from(slug, evaluator(slug, jurisdiction)(deal), outcomes)
+
+
+def paid_from(slug: str, made: Sequence[str], outcomes: Collection[str]) -> list[str]:
+    """The lines paid, from the outcomes a deal makes (an evaluator's answer, best first)."""
     if slug in PAID_FOR_EACH:
-        return [key for key in evaluator(slug, jurisdiction)(deal) if key in outcomes]
-    won = outcome(slug, deal, outcomes, jurisdiction)
+        return [key for key in made if key in outcomes]
+    won = _first_paid(made, outcomes)
     if won is None:
         return []
     also = IN_ADDITION.get(won)
     return [won, also] if also in outcomes else [won]
+
+
+def _first_paid(made: Sequence[str], outcomes: Collection[str]) -> str | None:
+    for key in made:
+        if key == PUSH or key in outcomes:
+            return key
+    return None

@@ -91,3 +91,23 @@ def test_what_cannot_be_analysed_says_why() -> None:
         analyse("wheel-of-madness", [], 6)
     with pytest.raises(NotAnalysable, match="depends on the meter"):
         analyse("21-plus-3", [PaytableLine("flush", Pays.parse("10%"))], 6)
+
+
+def test_a_deal_paying_two_lines_counts_both() -> None:
+    """MA 23 Match the Dealer pays each of the player's cards matching the dealer's up card, so
+    the lines' probabilities add up to more than the chance of winning at all."""
+    lines = [
+        PaytableLine("suited-match", Pays.parse("15 to 1"), "Suited match"),
+        PaytableLine("unsuited-match", Pays.parse("4 to 1"), "Unsuited match"),
+    ]
+    result = analyse("match-the-dealer", lines, 6)
+    assert sum(line.probability for line in result.lines) > 1 - result.lose_probability
+
+
+def test_blazing_7s_is_analysed_as_its_jurisdiction_defines_it() -> None:
+    """Massachusetts counts the dealer's up card (MA 31(c)); Colorado the player's third card,
+    which depends on play (30-899.21(8))."""
+    lines = [PaytableLine("three-7s", Pays.parse("100 to 1"), "Three 7s")]
+    assert analyse("blazing-7s", lines, 6, "US-MA").lines[0].probability > 0
+    with pytest.raises(NotAnalysable, match="simulation"):
+        analyse("blazing-7s", lines, 6, "US-CO")

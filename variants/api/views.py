@@ -130,6 +130,9 @@ class PaytableAnalysisApi(APIView):
 
 class AnalysisIn(serializers.Serializer):
     wager = serializers.SlugField()
+    jurisdiction = serializers.CharField(
+        required=False, help_text="Where the wager's definition differs by jurisdiction."
+    )
     paytable = serializers.ListField(child=serializers.DictField(), allow_empty=False)
     decks = serializers.IntegerField(min_value=1, max_value=12)
 
@@ -167,4 +170,6 @@ class AnalysisApi(APIView):
         body = AnalysisIn(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        return Response(lines_analysis(data["wager"], data["lines"], [data["decks"]]))
+        return Response(
+            lines_analysis(data["wager"], data["lines"], [data["decks"]], data.get("jurisdiction"))
+        )
