@@ -4,6 +4,7 @@ for shape before any rule is applied: a malformed configuration is a 400 naming 
 from __future__ import annotations
 
 import datetime as dt
+from fractions import Fraction
 from typing import Any
 
 from rest_framework import serializers
@@ -73,6 +74,22 @@ class PaytableField(serializers.Field):
         return value
 
 
+class BonusPayoutSerializer(serializers.Serializer):
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
+    probability = serializers.CharField(help_text='A fraction "1/4" or a decimal "0.25".')
+
+    def validate_probability(self, value: str) -> Fraction:
+        try:
+            probability = Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise serializers.ValidationError(
+                f"{value!r} is not a probability; write a fraction like 1/4 or a decimal like 0.25."
+            ) from None
+        if not 0 <= probability <= 1:
+            raise serializers.ValidationError("must be between 0 and 1.")
+        return probability
+
+
 class SideWagerSerializer(serializers.Serializer):
     wager = serializers.SlugField()
     paytable = PaytableField(required=False, allow_null=True, default=None)
@@ -80,6 +97,19 @@ class SideWagerSerializer(serializers.Serializer):
     meter = serializers.DecimalField(
         max_digits=14, decimal_places=2, min_value=0, required=False, allow_null=True
     )
+    bonus_payouts = BonusPayoutSerializer(
+        many=True,
+        required=False,
+        allow_empty=False,
+        help_text="Where a bonus system draws the payout (MA 20 blackjack bonus): each amount "
+        "paid on a winning wager and the probability the system pays it; they add up to 1.",
+    )
+
+    def validate_bonus_payouts(self, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        total = sum((payout["probability"] for payout in value), Fraction(0))
+        if total != 1:
+            raise serializers.ValidationError(f"the probabilities add up to {total}, not 1.")
+        return value
 
     def validate_wager(self, value: str) -> str:
         if "slugs" not in self.context:  # read once per configuration

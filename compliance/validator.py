@@ -13,9 +13,12 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
-from engine.odds import Pays
+from engine.analysis import analyse
+from engine.odds import Basis, Pays
+from engine.rules import PaytableLine
 from regs.models import Citation, Status
 from variants.models import Constraint, ConstraintKind, Paytable, Severity, Wager, WagerKind
 from variants.selectors import Citer
@@ -616,8 +619,82 @@ def _same_on_every_table(ctx: Context, c: Constraint, tables: list[dict[str, Any
                 )
 
 
+def _bonus_house_advantage(
+    c: Constraint, table: dict[str, Any], side: dict[str, Any], jurisdiction: str
+) -> tuple[Decimal, Fraction] | tuple[str, str]:
+    """(denomination, house advantage) of a bonus wager whose payout a bonus system draws
+    (MA 20): the exact chance of its outcome at the table's deck count, times the expected payout,
+    the payout paid on top of the returned wager. Or (missing fact, its path) where one is not
+    given."""
+    limits, payouts = side.get("limits"), side.get("bonus_payouts")
+    if not table.get("decks"):
+        return "The deck count", "decks"
+    if not payouts:
+        return "The bonus payouts and the probability of each", "bonus_payouts"
+    if not limits or limits["min"] != limits["max"] or not limits["min"]:
+        return "The wager's denomination (limits with min equal to max)", "limits"
+    stake = limits["min"]
+    expected = sum((Fraction(p["amount"]) * p["probability"] for p in payouts), Fraction(0))
+    odds = Pays(Basis.TO, ratio=expected / Fraction(stake))
+    line = PaytableLine(c.params["outcome"], odds)
+    return stake, analyse(c.wager.slug, [line], table["decks"], jurisdiction).house_edge
+
+
+def _percent(value: Fraction) -> str:
+    return f"{float(value * 100):.4f}%"
+
+
+def _house_advantage_between(
+    ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    """params {"outcome", "min", "max"}: the wager's house advantage, computed exactly, within
+    [min, max] (MA 20(k): not above 30 percent nor below zero)."""
+    found = _bonus_house_advantage(c, table, side, ctx.jurisdiction)
+    if isinstance(found[1], str):
+        what, field_name = found
+        where = path if field_name != "decks" else path.rsplit(".side_wagers", 1)[0]
+        return _missing(ctx, c, table, f"{where}.{field_name}", str(what))
+    stake, advantage = found
+    low, high = Fraction(c.params["min"]), Fraction(c.params["max"])
+    if not low <= advantage <= high:
+        ctx.breach(
+            c,
+            f"The {c.wager.name} at ${stake} has a house advantage of {_percent(advantage)} "
+            f"({advantage.numerator}/{advantage.denominator}) with {table['decks']} decks",
+            table,
+            f"{path}.bonus_payouts",
+            note=" (Computed exactly: the chance of a blackjack times the expected bonus payout, "
+            "paid on top of the returned wager.)",
+        )
+
+
+def _same_house_advantage(ctx: Context, c: Constraint, tables: list[dict[str, Any]]) -> None:
+    """Floor-wide: for each denomination, one house advantage on every table offering the wager
+    (MA 20(k))."""
+    first: dict[Decimal, tuple[Fraction, str]] = {}
+    for index, table in enumerate(tables):
+        for j, side in enumerate(table.get("side_wagers", [])):
+            if side["wager"] != c.wager.slug:
+                continue
+            found = _bonus_house_advantage(c, table, side, ctx.jurisdiction)
+            if isinstance(found[1], str):
+                continue  # the table's own check says what is missing
+            stake, advantage = found
+            if stake not in first:
+                first[stake] = (advantage, table["name"])
+            elif advantage != first[stake][0]:
+                ctx.breach(
+                    c,
+                    f"The ${stake} {c.wager.name} has a house advantage of {_percent(advantage)} "
+                    f"on {table['name']} and {_percent(first[stake][0])} on {first[stake][1]}",
+                    table,
+                    f"tables[{index}].side_wagers[{j}].bonus_payouts",
+                )
+
+
 FLOOR_CHECKS: dict[str, FloorCheck] = {
     ConstraintKind.SAME_ON_EVERY_TABLE: _same_on_every_table,
+    ConstraintKind.SAME_HOUSE_ADVANTAGE: _same_house_advantage,
 }
 TABLE_CHECKS: dict[str, TableCheck] = {
     ConstraintKind.ALLOWED_BLACKJACK_PAYS: _allowed_blackjack_pays,
@@ -636,4 +713,5 @@ SIDE_CHECKS: dict[str, SideCheck] = {
     ConstraintKind.SIDE_LIMITS_WITHIN_TABLE: _side_limits_within_table,
     ConstraintKind.SIDE_MAX_WITHIN_BASE_WAGER: _side_max_within_base_wager,
     ConstraintKind.SIDE_MAX_WITHIN_TABLE_MAX: _side_max_within_table_max,
+    ConstraintKind.HOUSE_ADVANTAGE_BETWEEN: _house_advantage_between,
 }

@@ -162,6 +162,11 @@ class ConstraintKind(models.TextChoices):
     SIDE_MAX_WITHIN_TABLE_MAX = "side_max_within_table_max", "Wager at most the table maximum"
     NO_EVEN_MONEY_AT_6_TO_5 = "no_even_money_at_6_to_5", "No even money where blackjack pays 6 to 5"
     LIMITS_MULTIPLE_OF = "limits_multiple_of", "Table limits in multiples of this amount"
+    HOUSE_ADVANTAGE_BETWEEN = "house_advantage_between", "House advantage within bounds"
+    SAME_HOUSE_ADVANTAGE = (
+        "same_house_advantage",
+        "The same house advantage on every table, per denomination",
+    )
     SAME_ON_EVERY_TABLE = "same_on_every_table", "The same option on every table offering the wager"
 
 
