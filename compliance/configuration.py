@@ -97,6 +97,15 @@ class SideWagerSerializer(serializers.Serializer):
     meter = serializers.DecimalField(
         max_digits=14, decimal_places=2, min_value=0, required=False, allow_null=True
     )
+    column = serializers.CharField(
+        required=False,
+        help_text='Which pay column of a paytable printed with alternatives ("Table B", "D").',
+    )
+    specified_suit = serializers.ChoiceField(
+        choices=["C", "D", "H", "S"],
+        required=False,
+        help_text="The suit a suit-specific line names at this table (21+3 Progressive).",
+    )
     bonus_payouts = BonusPayoutSerializer(
         many=True,
         required=False,

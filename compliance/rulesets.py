@@ -9,6 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from engine.cards import Suit
 from engine.odds import Pays
 from engine.rules import (
     DoubleOn,
@@ -96,6 +97,7 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
             f"double: on {on.replace('_', ' ')}, after splits too ({citations['double']})"
         )
     rules = RuleSet(
+        jurisdiction=jurisdiction,
         decks=decks,
         dealer_hits_soft_17=option("dealer_soft_17", "stand") == "hit",
         hole_card=HoleCard(hole_card),
@@ -151,12 +153,15 @@ def _odds(text: str) -> Fraction:
 
 def _side_wager(jurisdiction: str, citer: Citer, side: dict[str, Any], path: str) -> SideWagerRules:
     given = side.get("paytable")
+    suit = Suit(side["specified_suit"]) if side.get("specified_suit") else None
     if isinstance(given, list):
         lines = tuple(
             PaytableLine(line["outcome"], Pays.parse(line["pays"]), column=line.get("column", ""))
             for line in given
         )
-        return SideWagerRules(side["wager"], "inline", lines, meter=side.get("meter"))
+        lines = _column(lines, side, path)
+        return SideWagerRules(side["wager"], "inline", lines, meter=side.get("meter"),
+                              specified_suit=suit)  # fmt: skip
     paytable = (
         Paytable.objects.filter(
             key=given, wager__slug=side["wager"], wager__jurisdiction__code=jurisdiction
@@ -173,13 +178,34 @@ def _side_wager(jurisdiction: str, citer: Citer, side: dict[str, Any], path: str
             fields={f"{path}.paytable": "no paytable of this wager in the jurisdiction"},
         )
     ref = citer.cite(paytable.provision_id, paytable.unit_path)
+    lines = tuple(
+        PaytableLine(e.outcome, Pays.parse(e.pays), e.label, e.column)
+        for e in paytable.entries.all()
+    )
     return SideWagerRules(
         side["wager"],
         paytable.key,
-        tuple(
-            PaytableLine(e.outcome, Pays.parse(e.pays), e.label, e.column)
-            for e in paytable.entries.all()
-        ),
+        _column(lines, side, path),
         RuleRef(**ref.as_dict()),
         side.get("meter"),
+        suit,
     )
+
+
+def _column(
+    lines: tuple[PaytableLine, ...], side: dict[str, Any], path: str
+) -> tuple[PaytableLine, ...]:
+    """The lines of the configured pay column; all of them where none is configured (the engine
+    then pays the first column that pays odds)."""
+    column = side.get("column")
+    if column is None:
+        return lines
+    chosen = tuple(line for line in lines if line.column == column)
+    if not chosen:
+        columns = ", ".join(sorted({repr(line.column) for line in lines}))
+        raise DomainError(
+            "column_unknown",
+            f"the paytable has no column {column!r}; its columns: {columns}",
+            fields={f"{path}.column": f"one of {columns}"},
+        )
+    return chosen

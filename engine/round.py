@@ -614,7 +614,7 @@ class _Round:
             player_split=len(seat.hands) > 1,
             specified_suit=side.specified_suit,
         )
-        jurisdiction = side.citation.jurisdiction if side.citation else None
+        jurisdiction = self.rules.jurisdiction or None
         try:
             won = paid_outcomes(wager, deal, set(lines), jurisdiction)
         except NotDecidable as exc:

@@ -79,6 +79,9 @@ class SideWagerRules:
 class RuleSet:
     """Everything a round needs to know. Defaults are the common Colorado shoe game."""
 
+    jurisdiction: str = ""
+    """Whose rules: where a wager is defined differently by jurisdiction (Blazing 7's)."""
+
     decks: int = 6
     spanish_decks: bool = False
     dealer_hits_soft_17: bool = False

@@ -460,3 +460,24 @@ def test_spanish_decks_have_no_tens(vendor_client: APIClient) -> None:
     )
     assert response.status_code == 400
     assert "TH cannot come from a 6-deck Spanish shoe" in response.json()["error"]["message"]
+
+
+def test_a_side_wager_pays_the_configured_column(vendor_client: APIClient) -> None:
+    """KB03 prints a "Pays" column and a "Dealer Envy" column of tips (30-899.20): the table may
+    name the column; one the paytable does not have is a 400 naming the field."""
+    side = {"wager": "kings-bounty", "paytable": "us-co/kings-bounty/kb03", "column": "Pays"}
+    body = {
+        "configuration": _config(side_wagers=[side]),
+        "shoe": "KH 9C QH 8S".split(),  # a suited 20 for the player
+        "seats": [{"wagers": {"main": "10", "kings-bounty": "5"}, "actions": ["stand"]}],
+    }
+    response = vendor_client.post(URL, body, format="json", HTTP_HOST="localhost")
+    assert response.status_code == 200, response.json()
+    [bounty] = [s for s in response.json()["rounds"][0]["settlements"] if s["wager"] != "main"]
+    assert (bounty["net"], bounty["pays"]) == ("35.00", "7 to 1") and "(Pays)" in bounty["rule"]
+    side["column"] = "Envy"
+    response = vendor_client.post(URL, body, format="json", HTTP_HOST="localhost")
+    assert response.status_code == 400
+    assert response.json()["error"]["fields"] == {
+        "configuration.tables[0].side_wagers[0].column": "one of 'Dealer Envy', 'Pays'"
+    }
