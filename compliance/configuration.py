@@ -9,6 +9,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from engine.cards import InvalidCard, parse_cards
 from engine.odds import Basis, InvalidPays, Pays
 from jurisdictions.models import Jurisdiction
 from variants.api.serializers import PaytableLineSerializer
@@ -149,7 +150,43 @@ class TableSerializer(serializers.Serializer):
     chip_unit = serializers.DecimalField(
         max_digits=10, decimal_places=2, min_value=0, required=False
     )
+    optional_payouts = serializers.ListField(
+        child=serializers.ChoiceField(
+            choices=["678-suited", "777", "5-card", "designated-blackjack"]
+        ),
+        required=False,
+        help_text="Optional payouts the table offers on winning hands (MA 3(e)(1)-(4)).",
+    )
+    designated_blackjack = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        min_length=2,
+        max_length=2,
+        help_text='The designated ace and face card of MA 3(e)(3), e.g. ["AS", "JS"].',
+    )
     side_wagers = SideWagerSerializer(many=True, required=False, default=list)
+
+    def validate_designated_blackjack(self, value: list[str]) -> list[str]:
+        try:
+            cards = parse_cards(value)
+        except InvalidCard as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+        if sorted(card.is_ace for card in cards) != [False, True] or not any(
+            card.is_face for card in cards
+        ):
+            raise serializers.ValidationError("must be an ace and a face card (J, Q or K).")
+        return [str(card) for card in cards]
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "designated-blackjack" in attrs.get("optional_payouts", []) and not attrs.get(
+            "designated_blackjack"
+        ):
+            raise serializers.ValidationError(
+                {
+                    "designated_blackjack": 'name the designated ace and face card, e.g. ["AS", "JS"].'
+                }
+            )
+        return attrs
 
 
 class ConfigurationSerializer(serializers.Serializer):

@@ -9,7 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from engine.cards import Suit
+from engine.cards import Suit, parse_cards
 from engine.odds import Pays
 from engine.rules import (
     DoubleOn,
@@ -67,6 +67,19 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         if citer.in_force(rule)
     }
 
+    for n, option in enumerate(table.get("optional_payouts", [])):
+        key = "designated-blackjack" if option == "designated-blackjack" else "bonus-21"
+        rule = play_rules.get(key)
+        if not (rule and rule.params.get("optional")) or (
+            key == "bonus-21" and option not in rule.params.get("pays", {})
+        ):
+            raise DomainError(
+                "option_not_authorised",
+                f"{game.name} in {jurisdiction} has no optional payout {option!r} at odds the rules "
+                f"fix, so the engine cannot settle it",
+                fields={f"{path}.optional_payouts[{n}]": "not an optional payout of these rules"},
+            )
+
     def param(key: str, name: str, default: Any) -> Any:
         rule = play_rules.get(key)
         return rule.params.get(name, default) if rule else default
@@ -111,7 +124,10 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         spanish_decks=param("deal", "spanish_decks", False),
         blackjack_beats_dealer_blackjack=param("blackjack", "beats_dealer_blackjack", False),
         player_21_wins=param("twenty-one", "always_wins", False),
-        bonus_21=_bonus_21(play_rules.get("bonus-21"), decks),
+        bonus_21=_bonus_21(play_rules.get("bonus-21"), decks, table.get("optional_payouts")),
+        bonus_on_doubled=param("bonus-21", "on_doubled", False),
+        designated_blackjack=tuple(parse_cards(table.get("designated_blackjack", []))),
+        designated_blackjack_pays=_odds(param("designated-blackjack", "pays", "2 to 1")),
         double_after_split=double.get("after_split", True),
         max_split_hands=split.get("max_hands", max_hands_default),
         resplit_aces=split.get("resplit_aces", param("split", "resplit_aces", False)),
@@ -135,11 +151,16 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
     return TableRules(rules, assumed)
 
 
-def _bonus_21(rule: PlayRule | None, decks: int) -> tuple[tuple[str, Fraction], ...]:
-    """The Bonus 21 payouts of the rule, best first; the 2-deck game's own odds where it has them."""
+def _bonus_21(
+    rule: PlayRule | None, decks: int, chosen: list[str] | None
+) -> tuple[tuple[str, Fraction], ...]:
+    """The bonus odds of the rule, best first; the 2-deck game's own odds where it has them. An
+    optional rule's payouts (MA 3(e)) only as far as the table chose them."""
     if rule is None:
         return ()
     pays = dict(rule.params.get("pays", {}))
+    if rule.params.get("optional"):
+        pays = {kind: odds for kind, odds in pays.items() if kind in (chosen or [])}
     if decks == 2:
         pays.update(rule.params.get("two_decks", {}))
     return tuple(sorted(((kind, _odds(odds)) for kind, odds in pays.items()), key=lambda p: -p[1]))

@@ -491,6 +491,18 @@ def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any],
         ctx.breach(c, "Even money offered where blackjack pays 6 to 5", table, f"{path}.even_money")
 
 
+def _no_optional_payouts_at_6_to_5(
+    ctx: Context, c: Constraint, table: dict[str, Any], path: str
+) -> None:
+    six_to_five = "blackjack_pays" in table and Pays.parse(table["blackjack_pays"]).same_payout(
+        Pays.parse("6 to 5")
+    )
+    if six_to_five and table.get("optional_payouts"):
+        offered = ", ".join(table["optional_payouts"])
+        ctx.breach(c, f"Optional payouts ({offered}) offered where blackjack pays 6 to 5", table,
+                   f"{path}.optional_payouts")  # fmt: skip
+
+
 def _limits_multiple_of(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
     """Wagers in multiples of an amount, where blackjack pays the odds of params
     `when_blackjack_pays`: the table's posted minimum and maximum must be such multiples (a
@@ -700,6 +712,7 @@ TABLE_CHECKS: dict[str, TableCheck] = {
     ConstraintKind.ALLOWED_BLACKJACK_PAYS: _allowed_blackjack_pays,
     ConstraintKind.DECKS_REQUIRED: _decks_required,
     ConstraintKind.NO_EVEN_MONEY_AT_6_TO_5: _no_even_money_at_6_to_5,
+    ConstraintKind.NO_OPTIONAL_PAYOUTS_AT_6_TO_5: _no_optional_payouts_at_6_to_5,
     ConstraintKind.LIMITS_MULTIPLE_OF: _limits_multiple_of,
     ConstraintKind.MIN_BLACKJACK_PAYS: _min_blackjack_pays,
     ConstraintKind.INSURANCE_PAYS: _insurance_pays,

@@ -31,7 +31,7 @@ RULE_KEYS = frozenset(
         "win", "lose", "push", "blackjack", "blackjack-push", "dealer-blackjack",
         "dealer-blackjack-after-double", "dealer-blackjack-after-split", "two-card-21",
         "insurance", "even-money", "surrender", "switched-blackjack", "rescue", "bonus-21",
-        "twenty-one",
+        "twenty-one", "designated-blackjack",
     }
 )  # fmt: skip
 """The rules a settlement names; the knowledge base cites each per jurisdiction (two-card-21 only
@@ -453,6 +453,13 @@ class _Round:
     def _settle_hand(self, seat: Seat, i: int, hand: Hand) -> None:
         dealer, stake = self.log.dealer, hand.stake
         if hand.is_blackjack:
+            designated = self.rules.designated_blackjack
+            if designated and set(hand.cards) == set(designated):
+                pays = Pays(Basis.TO, ratio=self.rules.designated_blackjack_pays)
+                self._settle(seat, i, MAIN, stake, "blackjack", self._win(stake, pays), pays,
+                             "The designated blackjack: " + " ".join(map(str, designated)),
+                             "designated-blackjack")  # fmt: skip
+                return
             pays = Pays(Basis.TO, ratio=self.rules.blackjack_pays)
             self._settle(
                 seat,
@@ -477,29 +484,9 @@ class _Round:
             self._push(seat, i, hand, f"A switched blackjack against a dealer's {dealer.total}",
                        "switched-blackjack")  # fmt: skip
         elif dealer.busted:
-            self._settle(
-                seat,
-                i,
-                MAIN,
-                stake,
-                "win",
-                stake,
-                ONE_TO_ONE,
-                "The dealer's total exceeds 21",
-                "win",
-            )
+            self._settle_win(seat, i, hand, "The dealer's total exceeds 21")
         elif hand.total > dealer.total:
-            self._settle(
-                seat,
-                i,
-                MAIN,
-                stake,
-                "win",
-                stake,
-                ONE_TO_ONE,
-                "The player's total beats the dealer's",
-                "win",
-            )
+            self._settle_win(seat, i, hand, "The player's total beats the dealer's")
         elif hand.total < dealer.total:
             self._settle(
                 seat,
@@ -533,17 +520,22 @@ class _Round:
             self._push(seat, i, hand, "Equal totals", "push")
 
     def _settle_21(self, seat: Seat, i: int, hand: Hand) -> None:
-        """30-899.16(4), (11): a 21 always wins, at the best Bonus 21 odds it makes unless
-        doubled."""
-        kinds = set() if hand.doubled else bonus_21_kinds(hand.cards)
+        """30-899.16(4): a 21 always wins (at its Bonus 21 odds, 30-899.16(11))."""
+        self._settle_win(seat, i, hand, "A player's 21 always wins", "twenty-one")
+
+    def _settle_win(self, seat: Seat, i: int, hand: Hand, why: str, rule_key: str = "win") -> None:
+        """A winning hand: 1 to 1, or the best bonus odds its 21 makes where the rules pay one
+        (Spanish 21's Bonus 21, not on doubled hands; MA 3(e) and 16's optional payouts)."""
+        kinds = bonus_21_kinds(hand.cards)
+        if hand.doubled and not self.rules.bonus_on_doubled:
+            kinds = set()
         for kind, odds in self.rules.bonus_21:
             if kind in kinds:
                 pays = Pays(Basis.TO, ratio=odds)
                 self._settle(seat, i, MAIN, hand.stake, "win", self._win(hand.stake, pays), pays,
-                             f"Bonus 21: {kind} 21", "bonus-21")  # fmt: skip
+                             f"{why}; a {kind} 21 pays {pays}", "bonus-21")  # fmt: skip
                 return
-        self._settle(seat, i, MAIN, hand.stake, "win", hand.stake, ONE_TO_ONE,
-                     "A player's 21 always wins", "twenty-one")  # fmt: skip
+        self._settle(seat, i, MAIN, hand.stake, "win", hand.stake, ONE_TO_ONE, why, rule_key)
 
     def _push(self, seat: Seat, i: int, hand: Hand, why: str, rule_key: str) -> None:
         """A push is void (30-808), or loses where the game says so (30-899.02(3))."""

@@ -10,7 +10,7 @@ from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 
-from engine.cards import Suit
+from engine.cards import Card, Suit
 from engine.odds import Pays
 
 
@@ -118,8 +118,13 @@ class RuleSet:
     player_21_wins: bool = False
     """A player's 21 beats the dealer's 21 (Spanish 21, 30-899.16(4))."""
     bonus_21: tuple[tuple[str, Fraction], ...] = ()
-    """Bonus 21 payouts on undoubled 21s, best first ("678-spades", 3 to 1), … (30-899.16(11)):
-    kinds 5-card, 6-card, 7-card, 678, 678-suited, 678-spades, 777, 777-suited, 777-spades."""
+    """Bonus odds of winning 21s, best first ("678-spades", 3 to 1), … (30-899.16(11); MA 3(e),
+    16): kinds 5-card, 6-card, 7-card, 678, 678-suited, 678-spades, 777, 777-suited, 777-spades."""
+    bonus_on_doubled: bool = False
+    """Bonus odds paid on a doubled hand too (MA 3(e) does not exclude it; Spanish 21 does)."""
+    designated_blackjack: tuple[Card, ...] = ()
+    """The ace and face card of MA 3(e)(3)'s designated blackjack, paid designated_blackjack_pays."""
+    designated_blackjack_pays: Fraction = Fraction(2)
     rescue: bool = False
     """After a double the player may take back the doubled portion and forfeit the rest
     (30-899.16(7))."""

@@ -163,6 +163,10 @@ class ConstraintKind(models.TextChoices):
     NO_EVEN_MONEY_AT_6_TO_5 = "no_even_money_at_6_to_5", "No even money where blackjack pays 6 to 5"
     LIMITS_MULTIPLE_OF = "limits_multiple_of", "Table limits in multiples of this amount"
     HOUSE_ADVANTAGE_BETWEEN = "house_advantage_between", "House advantage within bounds"
+    NO_OPTIONAL_PAYOUTS_AT_6_TO_5 = (
+        "no_optional_payouts_at_6_to_5",
+        "No optional payouts where blackjack pays 6 to 5",
+    )
     SAME_HOUSE_ADVANTAGE = (
         "same_house_advantage",
         "The same house advantage on every table, per denomination",

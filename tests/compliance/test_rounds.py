@@ -312,8 +312,9 @@ def test_every_rule_a_settlement_names_is_cited(jurisdiction: str) -> None:
         ).values_list("key", flat=True)
     )
     variant_only = {"switched-blackjack", "rescue", "bonus-21", "twenty-one"}
-    assert RULE_KEYS - variant_only - {"two-card-21"} <= keys
-    assert ("two-card-21" in keys) == (jurisdiction == "US-MA")  # MA 3(a)(3) only
+    massachusetts = {"two-card-21", "designated-blackjack", "bonus-21"}  # 3(a)(3), 3(e)
+    assert RULE_KEYS - variant_only - massachusetts <= keys
+    assert (massachusetts <= keys) == (jurisdiction == "US-MA")
 
 
 def test_side_wagers_settle_from_the_cards_with_the_configured_paytable(
@@ -481,3 +482,37 @@ def test_a_side_wager_pays_the_configured_column(vendor_client: APIClient) -> No
     assert response.json()["error"]["fields"] == {
         "configuration.tables[0].side_wagers[0].column": "one of 'Dealer Envy', 'Pays'"
     }
+
+
+def test_massachusetts_optional_payouts(vendor_client: APIClient) -> None:
+    """MA 3(e): a table may pay winning 6-7-8 of one suit 2 to 1, three 7s 3 to 2, five cards
+    totaling 21 2 to 1 and a designated blackjack 2 to 1; 16(b): a five-card 21 against a dealer's
+    21 in three or more cards is void."""
+    ma = {"jurisdiction": "US-MA", "hole_card": "peek"}
+    options = ["678-suited", "777", "5-card", "designated-blackjack"]
+    table = {**ma, "optional_payouts": options, "designated_blackjack": ["AS", "JS"]}
+    suited = play(vendor_client, "6H 9C 7H 8D 8H", ("10", ["hit"]), **table)
+    assert settled(suited) == [(1, "main", "win", "20.00", "3(e)")]
+    sevens = play(vendor_client, "7H 9C 7D 8D 7S", ("10", ["hit"]), **table)
+    assert settled(sevens) == [(1, "main", "win", "15.00", "3(e)")]
+    designated = play(vendor_client, "AS 9C JS 8D", ("10", []), **table)
+    assert settled(designated) == [(1, "main", "blackjack", "20.00", "3(e)(3)")]
+    five = play(vendor_client, "2H 9C 3D 8D 4S 5C 7H", ("10", ["hit", "hit", "hit"]), **table)
+    assert settled(five) == [(1, "main", "win", "20.00", "3(e)")]
+    void = play(vendor_client, "2H 6C 3D 5D 4S 5C 7H KD", ("10", ["hit", "hit", "hit"]), **table)
+    assert void["dealer"]["total"] == 21
+    assert settled(void) == [(1, "main", "push", "0.00", "3(b)")]
+    plain = play(vendor_client, "6H 9C 7H 8D 8H", ("10", ["hit"]), **ma)  # not offered: 1 to 1
+    assert settled(plain) == [(1, "main", "win", "10.00", "3(a)")]
+    response = vendor_client.post(
+        URL,
+        {
+            "configuration": _config(optional_payouts=["777"]),
+            "shoe": "7H 9C 7D 8D 7S".split(),
+            "seats": [{"wagers": {"main": "10"}, "actions": ["hit"]}],
+        },
+        format="json",
+        HTTP_HOST="localhost",
+    )
+    assert response.status_code == 400  # Colorado's rules fix no such odds
+    assert response.json()["error"]["code"] == "option_not_authorised"
