@@ -10,14 +10,19 @@ Every count is an integer and every ratio a Fraction.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache, lru_cache
 
 from engine.cards import EngineError, deck
 from engine.odds import Basis
-from engine.rules import PaytableLine
+from engine.round import MAIN, SeatSpec, play_round
+from engine.rules import PaytableLine, RuleSet, SideWagerRules
+from engine.shoe import Shoe
 from engine.sidewagers import (
     EVALUATORS,
     PUSH,
@@ -29,6 +34,7 @@ from engine.sidewagers import (
     paid_from,
     stage,
 )
+from engine.strategy import BasicStrategy
 
 REMOVAL = {
     False: "the player's first two cards and the dealer's up card are drawn from a full shoe; no "
@@ -64,7 +70,10 @@ class Analysis:
     house_edge: Fraction
     card_removal: str
     combinations: int
+    """Deals counted (exact), or rounds played (simulation)."""
     method: str = "exact"
+    standard_error: float | None = None
+    """Of the house edge, where it is estimated by simulation."""
 
 
 def analyse(
@@ -222,3 +231,68 @@ def decimal_string(value: Fraction, digits: int = 12) -> str:
     whole = int(scaled + Fraction(1, 2))
     text = str(whole).rjust(digits + 1, "0")
     return f"{sign}{text[:-digits]}.{text[-digits:]}"
+
+
+def simulate(
+    wager: str,
+    lines: Sequence[PaytableLine],
+    rules: RuleSet,
+    rounds: int,
+    seed: int,
+    jurisdiction: str | None = None,
+) -> Analysis:
+    """The paytable's return estimated by playing `rounds` seeded rounds of one seat under `rules`
+    with the basic strategy for them, a unit on the main wager and on the side wager: for wagers
+    decided by how the hand is played (the dealer's bust hand, the player's third card). The same
+    seed gives the same figures.
+
+    :raises NotAnalysable: a line paying a meter share or a dollar amount; a wager the cards do not
+        decide.
+    """
+    for line in lines:
+        if line.pays.basis not in (Basis.TO, Basis.FOR):
+            raise NotAnalysable(
+                f"{line.label or line.outcome} pays {line.pays}: its return depends on the meter "
+                f"or the stake, so the paytable has no house edge per unit staked"
+            )
+    side = SideWagerRules(wager, "analysed", tuple(lines))
+    rules = replace(rules, side_wagers=(side,), jurisdiction=jurisdiction or rules.jurisdiction)
+    shoe = Shoe.shuffled(rules.decks, seed, spanish=rules.spanish_decks)
+    seats = [SeatSpec({MAIN: Decimal(1), wager: Decimal(1)}, BasicStrategy(rules))]
+    total, squares, lost, pushed = Fraction(0), Fraction(0), 0, 0
+    hits: Counter[str] = Counter()
+    for _ in range(rounds):
+        log = play_round(rules, shoe, seats)
+        shoe.end_round()
+        settled = next(s for s in log.settlements if s.wager == wager)
+        if settled.result == "not_settled":
+            raise NotAnalysable(settled.rule)
+        net = Fraction(settled.net)
+        total += net
+        squares += net * net
+        lost += settled.result == "lose"
+        pushed += settled.result == "push"
+        hits.update(settled.outcomes)
+    mean = total / rounds
+    variance = squares / rounds - mean * mean
+    results = []
+    for line in lines:
+        probability = Fraction(hits[line.outcome], rounds)
+        win = line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
+        results.append(
+            LineResult(line.outcome, line.label, str(line.pays), probability, probability * win)
+        )
+    return Analysis(
+        wager,
+        rules.decks,
+        lines[0].column if lines else "",
+        tuple(results),
+        Fraction(lost, rounds),
+        Fraction(pushed, rounds),
+        -mean,
+        f"{rounds:,} rounds dealt from a shuffled {rules.decks}-deck shoe (cut card at three "
+        f"quarters), seed {seed}; one seat, basic strategy for the rules",
+        rounds,
+        method="simulation",
+        standard_error=math.sqrt(variance / rounds),
+    )

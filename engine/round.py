@@ -21,7 +21,16 @@ from engine.hands import DealerHand, Hand, bonus_21_kinds
 from engine.odds import Basis, Pays
 from engine.rules import HoleCard, RuleRef, RuleSet, SideWagerRules, Surrender
 from engine.shoe import Shoe
-from engine.sidewagers import EVALUATORS, PUSH, Deal, NotDecidable, Stage, paid_outcomes, stage
+from engine.sidewagers import (
+    EVALUATORS,
+    NOT_FROM_CARDS,
+    PUSH,
+    Deal,
+    NotDecidable,
+    Stage,
+    paid_outcomes,
+    stage,
+)
 from engine.strategy import Action, IllegalAction, Insurance, Scripted, Strategy, allowed_actions
 
 MAIN = "main"
@@ -75,6 +84,8 @@ class Settlement:
     """The rule applied, in words."""
     rule_key: str
     citation: RuleRef | None
+    outcomes: tuple[str, ...] = ()
+    """A side wager's paytable lines paid."""
 
 
 @dataclass
@@ -588,7 +599,7 @@ class _Round:
                 "not_settled",
                 Decimal(0),
                 None,
-                f"The engine cannot settle {wager} from the cards yet",
+                NOT_FROM_CARDS.get(wager, f"The engine cannot settle {wager} from the cards yet"),
                 "",
                 side.citation,
             )
@@ -649,6 +660,7 @@ class _Round:
             f"{side.paytable}{column}: {labels}",
             "",
             side.citation,
+            outcomes=tuple(won),
         )
 
     def _side_rules(self, seat: Seat, wager: str) -> SideWagerRules:
@@ -705,6 +717,7 @@ class _Round:
         rule: str,
         rule_key: str,
         citation: RuleRef | None = None,
+        outcomes: tuple[str, ...] = (),
     ) -> None:
         self.log.settlements.append(
             Settlement(
@@ -718,6 +731,7 @@ class _Round:
                 rule,
                 rule_key,
                 citation or self.rules.cite(rule_key),
+                outcomes,
             )
         )
 

@@ -516,3 +516,14 @@ def test_massachusetts_optional_payouts(vendor_client: APIClient) -> None:
     )
     assert response.status_code == 400  # Colorado's rules fix no such odds
     assert response.json()["error"]["code"] == "option_not_authorised"
+
+
+def test_a_wager_decided_by_play_is_analysed_by_simulation(anon_client: APIClient) -> None:
+    """Raise the Roof pays on the dealer's bust hand (30-899.23): the analysis plays seeded rounds
+    with the basic strategy and gives a standard error."""
+    url = "/api/v1/paytables/us-co/raise-the-roof/6d-s17-pay-table-1/analysis/?rounds=3000&seed=4"
+    body = anon_client.get(url, HTTP_HOST="localhost").json()
+    assert body["method"].startswith("simulation with the basic strategy (3,000 rounds, seed 4)")
+    result = body["analyses"][0]
+    assert result["method"] == "simulation" and float(result["standard_error"]) > 0
+    assert body == anon_client.get(url, HTTP_HOST="localhost").json()  # same seed, same figures

@@ -16,7 +16,7 @@ from engine.odds import Pays
 from engine.rules import PaytableLine
 from pitboss.errors import DomainError
 from variants import selectors
-from variants.analysis import lines_analysis, paytable_analysis
+from variants.analysis import SIMULATED_ROUNDS, lines_analysis, paytable_analysis
 from variants.api.serializers import (
     CatalogQuery,
     PaytableLineSerializer,
@@ -110,6 +110,10 @@ class PaytableViewSet(_Catalog):
 
 class AnalysisQuery(serializers.Serializer):
     decks = serializers.IntegerField(required=False, min_value=1, max_value=12)
+    rounds = serializers.IntegerField(
+        required=False, min_value=1000, max_value=200_000, default=SIMULATED_ROUNDS
+    )
+    seed = serializers.IntegerField(required=False, min_value=0, default=1)
 
 
 class PaytableAnalysisApi(APIView):
@@ -118,14 +122,24 @@ class PaytableAnalysisApi(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(parameters=[OpenApiParameter("decks", int)], responses=dict[str, Any])
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("decks", int),
+            OpenApiParameter("rounds", int, description="Simulated rounds, where play decides."),
+            OpenApiParameter("seed", int),
+        ],
+        responses=dict[str, Any],
+    )
     def get(self, request: Request, pk: str) -> Response:
         query = AnalysisQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         paytable = selectors.paytables().filter(key=pk).first()
         if paytable is None:
             raise Http404
-        return Response(paytable_analysis(paytable, query.validated_data.get("decks")))
+        q = query.validated_data
+        return Response(
+            paytable_analysis(paytable, q.get("decks"), rounds=q["rounds"], seed=q["seed"])
+        )
 
 
 class AnalysisIn(serializers.Serializer):
