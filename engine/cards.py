@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
@@ -40,6 +40,17 @@ class Card:
     rank: str
     """One of RANKS."""
     suit: Suit
+    value: int = field(init=False, compare=False, repr=False)
+    """Point value, an ace counting 1."""
+    is_ace: bool = field(init=False, compare=False, repr=False)
+    text: str = field(init=False, compare=False, repr=False)
+    """As dealers write it: "7H"."""
+
+    def __post_init__(self) -> None:
+        # Read on every count of every hand and every log line: kept as plain attributes.
+        object.__setattr__(self, "value", min(RANKS.index(self.rank) + 1, 10))
+        object.__setattr__(self, "is_ace", self.rank == "A")
+        object.__setattr__(self, "text", f"{self.rank}{self.suit.value}")
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -58,18 +69,9 @@ class Card:
         return cls(rank, Suit(suit))
 
     @property
-    def value(self) -> int:
-        """Point value, an ace counting 1."""
-        return min(RANKS.index(self.rank) + 1, 10)
-
-    @property
     def number(self) -> int:
         """Rank number, ace 1 … king 13, for straights and spreads."""
         return RANKS.index(self.rank) + 1
-
-    @property
-    def is_ace(self) -> bool:
-        return self.rank == "A"
 
     @property
     def is_ten_value(self) -> bool:
@@ -80,7 +82,7 @@ class Card:
         return self.rank in "JQK"
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit.value}"
+        return self.text
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
@@ -99,8 +101,15 @@ def parse_cards(texts: Iterable[str]) -> list[Card]:
 
 def deck(spanish: bool = False) -> list[Card]:
     """One deck in new-deck order: 52 cards, or the 48 of a Spanish deck (no tens; J Q K stay)."""
-    ranks = RANKS.replace("T", "") if spanish else RANKS
-    return [Card(rank, suit) for suit in Suit for rank in ranks]
+    return list(_DECKS[spanish])
+
+
+_DECKS = {
+    spanish: tuple(
+        Card(rank, suit) for suit in Suit for rank in (RANKS.replace("T", "") if spanish else RANKS)
+    )
+    for spanish in (False, True)
+}
 
 
 def shoe_composition(decks: int, spanish: bool = False) -> Counter[Card]:

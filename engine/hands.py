@@ -11,8 +11,11 @@ from engine.cards import Card
 
 def hand_total(cards: Sequence[Card]) -> tuple[int, bool]:
     """(total, soft): soft when an ace counts 11."""
-    total = sum(card.value for card in cards)
-    if total <= 11 and any(card.is_ace for card in cards):
+    total, ace = 0, False
+    for card in cards:
+        total += card.value
+        ace = ace or card.is_ace
+    if ace and total <= 11:
         return total + 10, True
     return total, False
 

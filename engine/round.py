@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.cards import Card
-from engine.hands import DealerHand, Hand, bonus_21_kinds
+from engine.hands import DealerHand, Hand, bonus_21_kinds, hand_total
 from engine.odds import Basis, Pays
 from engine.rules import HoleCard, RuleRef, RuleSet, SideWagerRules, Surrender
 from engine.shoe import Shoe
@@ -56,7 +56,7 @@ class SeatSpec:
     strategy: Strategy
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Event:
     step: int
     actor: str
@@ -68,7 +68,7 @@ class Event:
     note: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Settlement:
     seat: int
     hand: int | None
@@ -105,7 +105,12 @@ class Seat:
         return self.wagers[MAIN]
 
     def actor(self, hand: int) -> str:
-        return f"seat {self.number} hand {hand + 1}"
+        return _ACTORS.get((self.number, hand)) or f"seat {self.number} hand {hand + 1}"
+
+
+_ACTORS = {
+    (seat, hand): f"seat {seat} hand {hand + 1}" for seat in range(1, 15) for hand in range(8)
+}
 
 
 @dataclass
@@ -739,12 +744,9 @@ class _Round:
 
     def _card(self, actor: str, hand: Hand | DealerHand | None = None) -> Card:
         card = self.shoe.draw()
-        total = None
-        if hand is not None:
-            hand.cards.append(card)
-            total = hand.total
-            hand.cards.pop()
-        self._event(actor, "card", card=str(card), total=total)
+        total = None if hand is None else hand_total([*hand.cards, card])[0]
+        events = self.log.events
+        events.append(Event(len(events) + 1, actor, "card", card.text, total))
         return card
 
     def _event(self, actor: str, action: str, **kw: Any) -> None:
