@@ -35,6 +35,7 @@ FINDING_CODES = {
     "paytable-decks": "The paytable is approved for other deck counts.",
     "paytable-soft-17": "The paytable is approved for the other dealer soft-17 rule.",
     "fact-missing": "A fact the rules need (deck count, limits, odds) is not in the configuration.",
+    "paytable-column-unknown": "The side wager names a pay column its paytable does not print.",
     "proposed-not-applied": "include_proposed was asked, but the catalog holds no facts from proposed texts.",
 }
 
@@ -250,6 +251,18 @@ def _check_paytable(
                 f"{_period_note(paytable, ctx.as_of)}.",
                 name,
                 f"{path}.paytable",
+                [paytable],
+            )
+            return
+        columns = sorted({e.column for e in paytable.entries.all()})
+        if side.get("column") is not None and side["column"] not in columns:
+            ctx.add(
+                Severity.ERROR,
+                "paytable-column-unknown",
+                f"{paytable.label} of {wager.name} has no column {side['column']!r}; its columns: "
+                f"{', '.join(map(repr, columns))}.",
+                name,
+                f"{path}.column",
                 [paytable],
             )
             return

@@ -576,3 +576,11 @@ def test_a_6_to_5_table_is_warned_of_limits_that_are_not_multiples_of_5_dollars(
     del no_limits["tables"][0]["limits"]
     (missing,) = validate(vendor_client, no_limits)["findings"]
     assert missing["code"] == "fact-missing" and missing["path"] == "tables[0].limits"
+
+
+def test_a_pay_column_the_paytable_does_not_print_is_an_error(vendor_client: APIClient) -> None:
+    bounty = side("kings-bounty", "us-ma/kings-bounty/table-1", column="Envy")
+    body = validate(vendor_client, floor("US-MA", [{"side_wagers": [bounty]}]))
+    [finding] = [f for f in body["findings"] if f["code"] == "paytable-column-unknown"]
+    assert finding["path"] == "tables[0].side_wagers[0].column"
+    assert finding["citations"][0]["citation"].startswith("29")
