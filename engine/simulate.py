@@ -649,7 +649,7 @@ def variations(rules: RuleSet) -> list[Variation]:
     out = []
 
     def add(option: str, base: Any, changed: Any, **change: Any) -> None:
-        out.append(Variation(option, str(base), str(changed), replace(rules, **change)))
+        out.append(Variation(option, _text(base), _text(changed), replace(rules, **change)))
 
     bj = rules.blackjack_pays
     other = Fraction(6, 5) if bj == Fraction(3, 2) else Fraction(3, 2)
@@ -676,6 +676,11 @@ def variations(rules: RuleSet) -> list[Variation]:
     two21 = rules.two_card_21_beats_dealer_21
     add("two_card_21_beats_dealer_21", two21, not two21, two_card_21_beats_dealer_21=not two21)
     return out
+
+
+def _text(value: Any) -> str:
+    """An option's value as the configuration writes it (true, not True)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 @dataclass(frozen=True)
