@@ -10,6 +10,7 @@ CELERY_BROKER_URL   default empty: tasks run in-process (eager)
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -108,6 +109,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"transaction_mode": "IMMEDIATE", "timeout": 30}
     )
+    # The test database is a file, not memory, so that a Celery worker process can share it
+    # (tests/compliance/test_simulation_worker.py). The test run creates and deletes it.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"pitboss-test-{os.getpid()}.sqlite3")
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
