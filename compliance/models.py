@@ -33,3 +33,68 @@ class ValidationRun(models.Model):
         return (
             f"{self.jurisdiction} {self.as_of} {'compliant' if self.compliant else 'not compliant'}"
         )
+
+
+class SimulationJob(models.Model):
+    """A base-game simulation run as seeded chunks (engine.simulate), by Celery workers or
+    in-process; the same seed and chunk size give the same result however it is run."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        """Created; no chunk has started."""
+        RUNNING = "running"
+        """At least one chunk has started."""
+        DONE = "done"
+        """Every chunk's sums are in; `result` holds the house edge."""
+        FAILED = "failed"
+        """A chunk failed; `error` says why."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    configuration = models.JSONField(help_text="The configuration as submitted.")
+    table = models.CharField(max_length=80, help_text="Name of the configuration's table.")
+    rules = models.JSONField(
+        help_text="The rules simulated (engine.simulate.rules_as_dict), resolved from the "
+        "configuration when the job was created."
+    )
+    assumed = models.JSONField(default=list, blank=True, help_text="Options taken by default.")
+    rounds = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    chunk_rounds = models.PositiveIntegerField(help_text="Rounds per seeded chunk.")
+    chunks = models.PositiveIntegerField()
+    chunks_done = models.PositiveIntegerField(default=0)
+    effects = models.BooleanField(
+        default=False, help_text="Also the effect of each rule option (common random numbers)."
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    sums = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Exact running sums of the chunks done, integers as strings, and which chunks.",
+    )
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, help_text="Record time of the request.")
+    started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the first chunk started; null until then."
+    )
+    finished_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the last chunk finished or one failed; null until then.",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(chunks_done__lte=models.F("chunks")),
+                name="simulationjob_chunks_done_at_most_chunks",
+            ),
+            models.CheckConstraint(condition=models.Q(seed__gte=0), name="simulationjob_seed_min"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.rounds} rounds, seed {self.seed}: {self.status}"

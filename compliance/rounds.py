@@ -79,7 +79,9 @@ class ReplayIn(serializers.Serializer):
     seats = SeatReplayIn(many=True, allow_empty=False, max_length=14)
 
 
-def _parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+def request_parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    """A request holding a configuration, checked: the configuration's errors are under
+    "configuration"."""
     request = serializer_class(data=data)
     request.is_valid(raise_exception=True)
     values = dict(request.validated_data)
@@ -90,7 +92,8 @@ def _parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
     return values
 
 
-def _table(values: dict[str, Any]) -> tuple[dict[str, Any], TableRules]:
+def request_table(values: dict[str, Any]) -> tuple[dict[str, Any], TableRules]:
+    """The table a parsed request names (default the first) and its rules."""
     config = values["configuration"]
     tables = config["tables"]
     name = values.get("table")
@@ -115,8 +118,8 @@ def rounds_play(data: Any) -> dict[str, Any]:
     :raises DomainError: a round that cannot be played (a card that does not exist, more of a card
         than the shoe holds, an action the rules do not allow at that point).
     """
-    values = _parse(RoundsIn, data)
-    table, found = _table(values)
+    values = request_parse(RoundsIn, data)
+    table, found = request_table(values)
     rules = found.rules
     findings = configuration_validate({**values["configuration"], "tables": [table]})
     try:
@@ -157,8 +160,8 @@ def _strategy(actions: list[str] | None, seat: int, rules: Any) -> Strategy:
 def round_replay(data: Any) -> dict[str, Any]:
     """Replay a round as it happened at a table and report each payment that differs from what the
     approved rules pay, as findings citing the rules the engine applied."""
-    values = _parse(ReplayIn, data)
-    table, found = _table(values)
+    values = request_parse(ReplayIn, data)
+    table, found = request_table(values)
     rules = found.rules
     try:
         shoe = Shoe.scripted(parse_cards(values["cards"]), rules.decks, spanish=rules.spanish_decks)

@@ -10,6 +10,7 @@ CELERY_BROKER_URL   default empty: tasks run in-process (eager)
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -102,6 +103,17 @@ try:
     }
 except ValueError as e:
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {e}") from e
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Celery workers write to the same file: a transaction takes the write lock when it begins
+    # and a second writer waits for it, rather than failing to upgrade a read lock.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 30}
+    )
+    # The test database is a file, not memory, so that a Celery worker process can share it
+    # (tests/compliance/test_simulation_worker.py). The test run creates and deletes it.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"pitboss-test-{os.getpid()}.sqlite3")
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
@@ -154,3 +166,6 @@ CELERY_BROKER_URL = envstr("CELERY_BROKER_URL", "")
 # No broker: tasks run in-process, and their errors surface where they were called.
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# A simulation chunk runs for seconds: a worker takes one task at a time.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -12,4 +12,6 @@ urlpatterns = [
     path("validations/<uuid:pk>/", views.ValidationDetailApi.as_view(), name="validation"),
     path("rounds/", views.RoundsApi.as_view(), name="rounds"),
     path("rounds/replay/", views.RoundReplayApi.as_view(), name="round-replay"),
+    path("simulations/", views.SimulationListApi.as_view(), name="simulations"),
+    path("simulations/<uuid:pk>/", views.SimulationDetailApi.as_view(), name="simulation"),
 ]

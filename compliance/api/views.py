@@ -1,4 +1,4 @@
-"""POST /api/v1/validations/ and GET /api/v1/validations/{id}/."""
+"""The compliance API: validations, rounds and simulations."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from compliance.configuration import ConfigurationSerializer
-from compliance.models import ValidationRun
+from compliance.models import SimulationJob, ValidationRun
 from compliance.rounds import ReplayIn, RoundsIn, round_replay, rounds_play
 from compliance.services import validation_run_create
+from compliance.simulations import SimulationIn, simulation_job_create
 from compliance.validator import FINDING_CODES
 
 
@@ -98,3 +99,52 @@ class RoundReplayApi(APIView):
     @extend_schema(request=ReplayIn, responses=dict[str, Any])
     def post(self, request: Request) -> Response:
         return Response(round_replay(request.data))
+
+
+class SimulationOut(serializers.ModelSerializer[SimulationJob]):
+    progress = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SimulationJob
+        fields = [
+            "id",
+            "status",
+            "table",
+            "rounds",
+            "seed",
+            "effects",
+            "chunks",
+            "chunks_done",
+            "progress",
+            "rules",
+            "assumed",
+            "result",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    def get_progress(self, job: SimulationJob) -> float:
+        """The share of chunks done, 0 to 1."""
+        return job.chunks_done / job.chunks
+
+
+class SimulationListApi(APIView):
+    """Start a simulation of a configuration's base game with basic strategy, as a job (vendor
+    token or officer login); 202 with the job, then GET it for progress and the house edge."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=SimulationIn, responses={202: SimulationOut})
+    def post(self, request: Request) -> Response:
+        job = simulation_job_create(data=request.data, user=request.user)
+        return Response(SimulationOut(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+class SimulationDetailApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=SimulationOut)
+    def get(self, request: Request, pk: Any) -> Response:
+        return Response(SimulationOut(get_object_or_404(SimulationJob, pk=pk)).data)

@@ -1,0 +1,204 @@
+"""Simulations of a configuration's base game as jobs (POST simulations/): split into seeded
+chunks that Celery workers run (in-process when no broker is set), each adding its exact sums to
+the job. The same seed gives the same result as engine.simulate in-process."""
+
+from __future__ import annotations
+
+import secrets
+from fractions import Fraction
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from rest_framework import serializers
+
+from engine.simulate import (
+    CHUNK_ROUNDS,
+    METHOD,
+    EffectResult,
+    EffectsResult,
+    NotSimulable,
+    SimulationResult,
+    check_simulable,
+    chunk_sizes,
+    effects_chunk,
+    rules_as_dict,
+    rules_from_dict,
+    simulate_chunk,
+    variations,
+)
+from pitboss.errors import DomainError
+
+from .models import SimulationJob
+from .rounds import request_parse, request_table
+
+MAX_ROUNDS = 100_000_000
+MAX_SEED = 2**63 - 1
+STRATEGY = (
+    "basic strategy computed for the rules (total-dependent, for an infinite shoe); insurance "
+    "and even money declined"
+)
+SHOE = "{decks} decks shuffled, cut card after 3/4 of the cards, reshuffled after that round"
+
+
+class SimulationIn(serializers.Serializer):
+    configuration = serializers.JSONField()
+    table = serializers.CharField(
+        required=False, help_text="Name of the configuration's table; default the first."
+    )
+    rounds = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS)
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SEED,
+        required=False,
+        help_text="Default: a random seed, reported so the run can be repeated.",
+    )
+    effects = serializers.BooleanField(
+        default=False,
+        help_text="Also the change each rule option makes to the house edge (about ten times "
+        "the work).",
+    )
+
+
+def simulation_job_create(*, data: Any, user: Any = None) -> SimulationJob:
+    """Store a simulation job and send its chunks to the workers (run them here with no broker).
+
+    :raises rest_framework.exceptions.ValidationError: a malformed request (the field is named).
+    :raises pitboss.errors.DomainError: an unknown table, or a game the engine cannot play.
+    """
+    values = request_parse(SimulationIn, data)
+    table, found = request_table(values)
+    try:
+        check_simulable(found.rules)
+    except NotSimulable as exc:
+        index = values["configuration"]["tables"].index(table)
+        raise DomainError(
+            "game_not_simulated",
+            f"{table['game']}: {exc}",
+            fields={f"configuration.tables[{index}].game": str(exc)},
+        ) from exc
+    seed = values.get("seed")
+    if seed is None:
+        seed = secrets.randbits(63)
+    rounds = values["rounds"]
+    assumed = list(found.assumed)
+    if found.rules.side_wagers:
+        assumed.append("side wagers: not simulated (the base game only)")
+    with transaction.atomic():
+        job = SimulationJob(
+            configuration=data["configuration"],
+            table=table["name"],
+            rules=rules_as_dict(found.rules),
+            assumed=assumed,
+            rounds=rounds,
+            seed=seed,
+            chunk_rounds=CHUNK_ROUNDS,
+            chunks=len(chunk_sizes(rounds, CHUNK_ROUNDS)),
+            effects=values["effects"],
+            created_by=user if user and user.is_authenticated else None,
+        )
+        job.full_clean()
+        job.save()
+        transaction.on_commit(lambda: simulation_job_dispatch(job=job))
+    job.refresh_from_db()  # chunks run in-process have finished by now
+    return job
+
+
+def simulation_job_dispatch(*, job: SimulationJob) -> None:
+    """One Celery task per chunk."""
+    from .tasks import simulation_chunk_run_task
+
+    for index in range(job.chunks):
+        simulation_chunk_run_task.delay(str(job.pk), index)
+
+
+def simulation_chunk_run(*, job_id: str, index: int) -> None:
+    """Run chunk `index` of a job and add its sums to the job's, once: a chunk delivered again
+    adds nothing. The last chunk in computes the result."""
+    job = SimulationJob.objects.filter(pk=job_id).first()
+    if job is None or job.status in (SimulationJob.Status.DONE, SimulationJob.Status.FAILED):
+        return
+    if index in job.sums.get("chunks", []):
+        return
+    SimulationJob.objects.filter(pk=job_id, status=SimulationJob.Status.QUEUED).update(
+        status=SimulationJob.Status.RUNNING, started_at=timezone.now()
+    )
+    rules = rules_from_dict(job.rules)
+    rounds = chunk_sizes(job.rounds, job.chunk_rounds)[index]
+    if job.effects:
+        chunk = effects_chunk(rules, rounds, job.seed, index)
+    else:
+        chunk = EffectsResult(simulate_chunk(rules, rounds, job.seed, index), ())
+    with transaction.atomic():
+        job = SimulationJob.objects.select_for_update().get(pk=job_id)
+        if index in job.sums.get("chunks", []) or job.status == SimulationJob.Status.FAILED:
+            return
+        total = chunk if not job.sums else _sums_read(job) + chunk
+        job.sums = {"chunks": [*job.sums.get("chunks", []), index], **_sums_write(total)}
+        job.chunks_done += 1
+        if job.chunks_done == job.chunks:
+            job.status = SimulationJob.Status.DONE
+            job.result = simulation_result(job, total)
+            job.finished_at = timezone.now()
+        job.save()
+
+
+def simulation_job_fail(*, job_id: str, error: str) -> None:
+    """Mark a job failed (a chunk raised)."""
+    SimulationJob.objects.filter(pk=job_id).exclude(status=SimulationJob.Status.DONE).update(
+        status=SimulationJob.Status.FAILED, error=error[:2000], finished_at=timezone.now()
+    )
+
+
+def _sums_write(total: EffectsResult) -> dict[str, Any]:
+    def sums(result: SimulationResult) -> dict[str, str]:
+        return {
+            "rounds": str(result.rounds),
+            "units": str(result.total_units),
+            "squares": str(result.total_squares),
+            "unit": str(result.unit),
+            "chunks": str(result.chunks),
+        }
+
+    return {
+        "base": sums(total.base),
+        "effects": [
+            {**sums(e.result), "diff_units": str(e.diff_units), "diff_squares": str(e.diff_squares)}
+            for e in total.effects
+        ],
+    }
+
+
+def _sums_read(job: SimulationJob) -> EffectsResult:
+    def result(sums: dict[str, str]) -> SimulationResult:
+        return SimulationResult(
+            int(sums["rounds"]),
+            int(sums["units"]),
+            int(sums["squares"]),
+            Fraction(sums["unit"]),
+            int(sums["chunks"]),
+        )
+
+    changes = variations(rules_from_dict(job.rules)) if job.sums["effects"] else []
+    return EffectsResult(
+        result(job.sums["base"]),
+        tuple(
+            EffectResult(change, result(e), int(e["diff_units"]), int(e["diff_squares"]))
+            for change, e in zip(changes, job.sums["effects"], strict=True)
+        ),
+    )
+
+
+def simulation_result(job: SimulationJob, total: EffectsResult) -> dict[str, Any]:
+    """What GET simulations/{id}/ shows of a finished job."""
+    result: dict[str, Any] = {
+        **total.base.as_dict(),
+        "method": METHOD,
+        "strategy": STRATEGY,
+        "shoe": SHOE.format(decks=job.rules["decks"]),
+        "seed": job.seed,
+        "chunk_rounds": job.chunk_rounds,
+    }
+    if job.effects:
+        result["effects"] = [effect.as_dict() for effect in total.effects]
+    return result

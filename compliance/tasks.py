@@ -1,0 +1,18 @@
+"""Celery tasks of the compliance app: each takes ids and calls one service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from .simulations import simulation_chunk_run, simulation_job_fail
+
+
+@shared_task(name="compliance.simulation_chunk_run", acks_late=True)
+def simulation_chunk_run_task(job_id: str, index: int) -> None:
+    """Run one chunk of a simulation job. A chunk that raises fails its job: the input was
+    checked when the job was created, so this is a bug to fix, not a case to retry."""
+    try:
+        simulation_chunk_run(job_id=job_id, index=index)
+    except Exception as exc:
+        simulation_job_fail(job_id=job_id, error=f"chunk {index}: {type(exc).__name__}: {exc}")
+        raise

@@ -1,0 +1,810 @@
+"""Fast simulation of the base game: one seat, one hand, the basic strategy computed for the rule
+set (engine.strategy.BasicStrategy), compiled with numba.
+
+Each round is played as engine.round.play_round plays it for such a seat — the same deal order,
+decisions, splits, doubles, surrender, peek or no hole card, and settlement — but without a log,
+on card values in a numpy array. Shoes are shuffled with a cut card after 3/4 of the cards and
+reshuffled after the round that reaches it (or during a round that runs out of cards).
+
+Exact sums: every round's net result is an integer number of units of 1/`units_per_wager` of the
+wager (tenths for 3 to 2 and 6 to 5), and the sums of the results and of their squares are
+integers, so the house edge is an exact fraction of the sums and the standard error is computed
+from exact sums.
+
+Reproducible: a simulation is split into chunks of `chunk_rounds` rounds; chunk i draws its
+shuffles from numpy's SeedSequence([seed, i]), so the same seed and chunk size give the same
+result however the chunks are run (in-process or by Celery workers) and in whatever order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from engine.cards import EngineError
+from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
+from engine.strategy import Action, BasicStrategy
+
+CHUNK_ROUNDS = 1_000_000
+"""Rounds per seeded chunk, unless a caller asks for another size."""
+PENETRATION = Fraction(3, 4)
+"""Where the cut card sits, as in engine.shoe.Shoe.shuffled."""
+MAX_HANDS = 16
+"""The most hands a seat may split to (the configuration's split.max_hands allows 16)."""
+METHOD = "simulation, basic strategy computed for the rules"
+
+# Action codes in the compiled strategy table; the bit of each in an "allowed" mask is 1 << code.
+_HIT, _STAND, _DOUBLE, _SPLIT, _SURRENDER = 0, 1, 2, 3, 4
+_ACTION_CODES = {
+    Action.HIT: _HIT,
+    Action.STAND: _STAND,
+    Action.DOUBLE: _DOUBLE,
+    Action.SPLIT: _SPLIT,
+    Action.SURRENDER: _SURRENDER,
+}
+_HOLE = {HoleCard.PEEK: 0, HoleCard.NO_PEEK: 1, HoleCard.NONE: 2}
+_PEEK, _NONE = 0, 2
+_SURRENDER_RULE = {Surrender.NONE: 0, Surrender.LATE: 1, Surrender.EARLY: 2}
+_LATE, _EARLY = 1, 2
+_DOUBLE_RULE = {
+    DoubleOn.ANY_TWO: 0,
+    DoubleOn.NINE_TEN_ELEVEN: 1,
+    DoubleOn.TEN_ELEVEN: 2,
+    DoubleOn.ANY_TIME: 3,
+    DoubleOn.NONE: 4,
+}
+# Indices into a rule set's parameter row.
+(
+    _P_STAKE,
+    _P_BLACKJACK,
+    _P_H17,
+    _P_HOLE,
+    _P_DOUBLE_ON,
+    _P_DAS,
+    _P_MAX_HANDS,
+    _P_RSA,
+    _P_SA1,
+    _P_SURRENDER,
+    _P_OBO,
+    _P_TWO21,
+) = range(12)
+_PARAMS = 12
+# Hand states at settlement.
+_LIVE, _BUST, _SURRENDERED, _BLACKJACK = 0, 1, 2, 3
+# What a draw does at the end of the cards.
+_SHUFFLE, _WRAP, _SCRIPTED = 0, 1, 2
+
+SIMULATED_RULES = (
+    "decks",
+    "spanish_decks",
+    "dealer_hits_soft_17",
+    "hole_card",
+    "blackjack_pays",
+    "double_on",
+    "double_after_split",
+    "max_split_hands",
+    "resplit_aces",
+    "split_aces_one_card",
+    "surrender",
+    "original_bets_only",
+    "two_card_21_beats_dealer_21",
+)
+"""The RuleSet fields a base-game simulation depends on (no insurance: basic strategy declines
+it; no side wagers)."""
+
+NOT_SIMULATED = {
+    "dealer_face_up": "the dealer's cards face up (Face Up Blackjack)",
+    "ties_lose": "pushes that lose",
+    "switch": "switching cards (Blackjack Switch)",
+    "spots_per_seat": "two hands a seat",
+    "player_21_wins": "a 21 that always wins (Spanish 21)",
+    "blackjack_beats_dealer_blackjack": "a blackjack that beats the dealer's",
+    "bonus_21": "bonus odds on 21s",
+    "rescue": "rescuing a double",
+    "designated_blackjack": "a designated blackjack",
+}
+"""RuleSet fields the simulator does not play: a rule set using any of them is refused, never
+simulated as the plain game."""
+
+
+class NotSimulable(EngineError):
+    """The rules use what the simulator does not play."""
+
+
+def check_simulable(rules: RuleSet) -> None:
+    """:raises NotSimulable: naming what the simulator does not play (the logged engine does)."""
+    default = RuleSet()
+    missing = [
+        what
+        for name, what in NOT_SIMULATED.items()
+        if getattr(rules, name) != getattr(default, name)
+    ]
+    if missing:
+        raise NotSimulable(
+            "the fast simulator plays the standard game only, not "
+            + ", ".join(missing)
+            + "; play these rules through POST rounds/ (seeded rounds) instead"
+        )
+
+
+# --- results -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Exact sums over simulated rounds of the player's net result, in units of `unit` wagers."""
+
+    rounds: int
+    total_units: int
+    total_squares: int
+    unit: Fraction
+    chunks: int = 1
+
+    def __add__(self, other: SimulationResult) -> SimulationResult:
+        if self.unit != other.unit:
+            raise ValueError(f"cannot add results in units of {self.unit} and {other.unit}")
+        return SimulationResult(
+            self.rounds + other.rounds,
+            self.total_units + other.total_units,
+            self.total_squares + other.total_squares,
+            self.unit,
+            self.chunks + other.chunks,
+        )
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The player's average loss per round, as a fraction of the initial wager."""
+        return -Fraction(self.total_units, self.rounds) * self.unit
+
+    @property
+    def variance(self) -> Fraction:
+        """The sample variance of a round's result, in wagers squared (exact)."""
+        n = self.rounds
+        if n < 2:
+            return Fraction(0)
+        return Fraction(n * self.total_squares - self.total_units**2, n * (n - 1)) * self.unit**2
+
+    @property
+    def standard_error(self) -> float:
+        """The standard error of the house edge."""
+        return math.sqrt(self.variance / self.rounds) if self.rounds else math.inf
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rounds": self.rounds,
+            "chunks": self.chunks,
+            "house_edge": decimal_string(self.house_edge),
+            "house_edge_fraction": f"{self.house_edge.numerator}/{self.house_edge.denominator}",
+            "standard_error": f"{self.standard_error:.9f}",
+            "unit": f"{self.unit.numerator}/{self.unit.denominator}",
+            "total_units": str(self.total_units),
+            "total_squares": str(self.total_squares),
+        }
+
+
+@dataclass(frozen=True)
+class Variation:
+    """One rule option changed from the base rules."""
+
+    option: str
+    base: str
+    changed: str
+    rules: RuleSet
+
+
+@dataclass(frozen=True)
+class EffectResult:
+    """A variation played on the same cards as the base rules, round by round (common random
+    numbers): its own sums and the exact sums of its difference from the base."""
+
+    variation: Variation
+    result: SimulationResult
+    diff_units: int
+    diff_squares: int
+
+    def __add__(self, other: EffectResult) -> EffectResult:
+        return EffectResult(
+            self.variation,
+            self.result + other.result,
+            self.diff_units + other.diff_units,
+            self.diff_squares + other.diff_squares,
+        )
+
+    @property
+    def house_edge_change(self) -> Fraction:
+        """The variation's house edge less the base rules' (positive: it costs the player)."""
+        return -Fraction(self.diff_units, self.result.rounds) * self.result.unit
+
+    @property
+    def standard_error(self) -> float:
+        n, s, q = self.result.rounds, self.diff_units, self.diff_squares
+        if n < 2:
+            return math.inf
+        variance = Fraction(n * q - s * s, n * (n - 1)) * self.result.unit**2
+        return math.sqrt(variance / n)
+
+    def as_dict(self) -> dict[str, Any]:
+        change = self.house_edge_change
+        return {
+            "option": self.variation.option,
+            "from": self.variation.base,
+            "to": self.variation.changed,
+            "house_edge_change": decimal_string(change),
+            "house_edge_change_fraction": f"{change.numerator}/{change.denominator}",
+            "standard_error": f"{self.standard_error:.9f}",
+            "house_edge": decimal_string(self.result.house_edge),
+        }
+
+
+def decimal_string(value: Fraction, places: int = 12) -> str:
+    """A fraction as a decimal string rounded half-even to `places` places."""
+    scaled = round(value * 10**places)
+    sign = "-" if scaled < 0 else ""
+    digits = str(abs(scaled)).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+# --- rule sets as arrays -----------------------------------------------------------------------
+
+
+def units_per_wager(rules: RuleSet) -> int:
+    """Units a wager is split into so that every result is a whole number of them: tenths, or
+    finer where the blackjack odds need it (4 to 3 needs thirtieths)."""
+    return math.lcm(10, rules.blackjack_pays.denominator)
+
+
+def _params(rules: RuleSet, units: int) -> npt.NDArray[np.int64]:
+    check_simulable(rules)
+    blackjack = rules.blackjack_pays * units
+    if blackjack.denominator != 1:
+        raise ValueError(f"blackjack odds {rules.blackjack_odds} are not whole units of 1/{units}")
+    if not 1 <= rules.max_split_hands <= MAX_HANDS:
+        raise ValueError(f"max_split_hands must be 1 to {MAX_HANDS}, not {rules.max_split_hands}")
+    row = np.zeros(_PARAMS, dtype=np.int64)
+    row[_P_STAKE] = units
+    row[_P_BLACKJACK] = blackjack.numerator
+    row[_P_H17] = rules.dealer_hits_soft_17
+    row[_P_HOLE] = _HOLE[rules.hole_card]
+    row[_P_DOUBLE_ON] = _DOUBLE_RULE[rules.double_on]
+    row[_P_DAS] = rules.double_after_split
+    row[_P_MAX_HANDS] = rules.max_split_hands
+    row[_P_RSA] = rules.resplit_aces
+    row[_P_SA1] = rules.split_aces_one_card
+    row[_P_SURRENDER] = _SURRENDER_RULE[rules.surrender]
+    row[_P_OBO] = rules.original_bets_only
+    row[_P_TWO21] = rules.two_card_21_beats_dealer_21
+    return row
+
+
+def strategy_array(rules: RuleSet) -> npt.NDArray[np.int8]:
+    """BasicStrategy(rules).table as an array [total, soft, pair value, up value, two cards,
+    rank] of action codes, best first, -1 past the last."""
+    return _strategy_array(tuple(rules_as_dict(rules).items())).copy()
+
+
+@lru_cache(maxsize=64)
+def _strategy_array(key: tuple[tuple[str, Any], ...]) -> npt.NDArray[np.int8]:
+    out = np.full((22, 2, 11, 11, 2, 5), -1, dtype=np.int8)
+    table = BasicStrategy(rules_from_dict(dict(key))).table
+    for (total, soft, pair, up, two), ranked in table.items():
+        for rank, action in enumerate(ranked):
+            out[total, int(soft), pair, up, int(two), rank] = _ACTION_CODES[action]
+    return out
+
+
+def composition(rules: RuleSet) -> npt.NDArray[np.int8]:
+    """The card values (ace 1) of the rule set's shoe, in no particular order."""
+    tens = 3 if rules.spanish_decks else 4
+    per_deck = [v for v in range(1, 10) for _ in range(4)] + [10] * (4 * tens)
+    return np.array(per_deck * rules.decks, dtype=np.int8)
+
+
+def _check_same_shoe(variants: list[RuleSet]) -> None:
+    shoes = {(r.decks, r.spanish_decks) for r in variants}
+    if len(shoes) > 1:
+        raise ValueError("variations played on the same cards need the same shoe")
+
+
+# --- the compiled kernel -----------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _rotl(x: np.uint64, k: int) -> np.uint64:
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@numba.njit(cache=True)
+def _next(s: npt.NDArray[np.uint64]) -> np.uint64:
+    """xoshiro256**: the next 64 random bits from the state `s` (four words, not all zero)."""
+    s0, s1, s2, s3 = s[0], s[1], s[2], s[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    s[0], s[1], s[2], s[3] = s0, s1, s2, s3
+    return result
+
+
+@numba.njit(cache=True)
+def _below(s: npt.NDArray[np.uint64], n: int) -> int:
+    """A uniform integer in [0, n), n < 2**32, unbiased (Lemire's multiply and reject)."""
+    bound = np.uint64(n)
+    m = (_next(s) >> np.uint64(32)) * bound
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < bound:
+        threshold = (np.uint64(0x100000000) - bound) % bound
+        while low < threshold:
+            m = (_next(s) >> np.uint64(32)) * bound
+            low = m & np.uint64(0xFFFFFFFF)
+    return int(m >> np.uint64(32))
+
+
+@numba.njit(cache=True)
+def _shuffle(cards: npt.NDArray[np.int8], s: npt.NDArray[np.uint64]) -> None:
+    """Fisher-Yates."""
+    for i in range(cards.size - 1, 0, -1):
+        j = _below(s, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+@numba.njit(cache=True, inline="always")
+def _draw(
+    cards: npt.NDArray[np.int8], pos: int, s: npt.NDArray[np.uint64], mode: int
+) -> tuple[int, int]:
+    """The card at `pos` and the next position. At the end of the cards the shoe is reshuffled
+    and the round completed (30-828(11), MA 15(g)), or, for a variation replaying the base's
+    cards, read again from the start."""
+    if pos >= cards.size:
+        if mode == _SCRIPTED:
+            raise ValueError("the scripted cards ran out")
+        if mode == _SHUFFLE:
+            _shuffle(cards, s)
+        pos = 0
+    return int(cards[pos]), pos + 1
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _round(
+    cards: npt.NDArray[np.int8],
+    pos: int,
+    s: npt.NDArray[np.uint64],
+    mode: int,
+    params: npt.NDArray[np.int64],
+    strategies: npt.NDArray[np.int8],
+    k: int,
+    h_total: npt.NDArray[np.int64],
+    h_cards: npt.NDArray[np.int64],
+    h_stake: npt.NDArray[np.int64],
+    h_state: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """One round under rule set k, from the cards at `pos`: (the seat's net in units, the next
+    position). Mirrors engine.round._Round for one seat of a BasicStrategy without side wagers."""
+    stake = params[k, _P_STAKE]
+    hole_rule = params[k, _P_HOLE]
+    surrender_rule = params[k, _P_SURRENDER]
+    double_on = params[k, _P_DOUBLE_ON]
+    das = params[k, _P_DAS] != 0
+    max_hands = params[k, _P_MAX_HANDS]
+    rsa = params[k, _P_RSA] != 0
+    sa1 = params[k, _P_SA1] != 0
+
+    # The deal (30-820, MA 6(e)): player, dealer up, player, hole card unless none.
+    first, pos = _draw(cards, pos, s, mode)
+    up, pos = _draw(cards, pos, s, mode)
+    second, pos = _draw(cards, pos, s, mode)
+    hole = 0
+    if hole_rule != _NONE:
+        hole, pos = _draw(cards, pos, s, mode)
+
+    hard = first + second
+    ace = first == 1 or second == 1
+    soft = ace and hard <= 11
+    total = hard + 10 if soft else hard
+    surrendered = False
+    if surrender_rule == _EARLY and total != 21:
+        pair = first if first == second else 0
+        if strategies[k, total, int(soft), pair, up, 1, 0] == _SURRENDER:
+            surrendered = True
+    peeked = hole_rule == _PEEK and (up == 1 or up == 10)
+    if peeked and up + hole == 11:  # the peek finds a blackjack: original wager only
+        if surrendered:
+            return -(stake // 2), pos
+        if total == 21:
+            return 0, pos
+        return -stake, pos
+
+    # The player's hands. Every hand of a seat starts with a card of the first card's value, so
+    # the split hands waiting for their second card are alike and only counted.
+    hands = 1
+    waiting = 0
+    done = 0
+    hand_stake = stake
+    from_split = False
+    split_aces = False
+    cards_in_hand = 2
+    finished = surrendered
+    while True:
+        while not finished:
+            soft = ace and hard <= 11
+            total = hard + 10 if soft else hard
+            if total >= 21:
+                break
+            two = cards_in_hand == 2
+            allowed = (1 << _HIT) | (1 << _STAND)
+            if das or not from_split:
+                if double_on == 3:  # any time
+                    allowed |= 1 << _DOUBLE
+                elif two and double_on != 4:
+                    if (
+                        double_on == 0
+                        or (not soft and (total == 10 or total == 11))
+                        or (double_on == 1 and not soft and total == 9)
+                    ):
+                        allowed |= 1 << _DOUBLE
+            pair = 0
+            if two and first == second:
+                pair = first
+                if hands < max_hands and not (split_aces and not rsa):
+                    allowed |= 1 << _SPLIT
+            if surrender_rule == _LATE and two and not from_split and hands == 1:
+                allowed |= 1 << _SURRENDER
+            if split_aces and sa1:
+                allowed &= (1 << _SPLIT) | (1 << _STAND)
+            action = _STAND
+            for rank in range(5):
+                choice = strategies[k, total, int(soft), pair, up, int(two), rank]
+                if choice < 0:
+                    break
+                if allowed & (1 << choice):
+                    action = choice
+                    break
+            if action == _STAND:
+                finished = True
+            elif action == _HIT:
+                card, pos = _draw(cards, pos, s, mode)
+                hard += card
+                ace = ace or card == 1
+                cards_in_hand += 1
+            elif action == _DOUBLE:
+                hand_stake += stake
+                card, pos = _draw(cards, pos, s, mode)
+                hard += card
+                ace = ace or card == 1
+                cards_in_hand += 1
+                finished = True
+            elif action == _SURRENDER:
+                surrendered = True
+                finished = True
+            else:  # split: this hand keeps its first card and takes a new second one
+                from_split = True
+                split_aces = first == 1
+                waiting += 1
+                hands += 1
+                second, pos = _draw(cards, pos, s, mode)
+                hard = first + second
+                ace = first == 1 or second == 1
+                cards_in_hand = 2
+                if split_aces and sa1 and not (rsa and second == 1 and hands < max_hands):
+                    finished = True
+        soft = ace and hard <= 11
+        total = hard + 10 if soft else hard
+        h_total[done] = total
+        h_cards[done] = cards_in_hand
+        h_stake[done] = hand_stake
+        if surrendered:
+            h_state[done] = _SURRENDERED
+        elif total > 21:
+            h_state[done] = _BUST
+        elif total == 21 and cards_in_hand == 2 and not from_split:
+            h_state[done] = _BLACKJACK
+        else:
+            h_state[done] = _LIVE
+        done += 1
+        if waiting == 0:
+            break
+        waiting -= 1
+        second, pos = _draw(cards, pos, s, mode)
+        hard = first + second
+        ace = first == 1 or second == 1
+        cards_in_hand = 2
+        hand_stake = stake
+        finished = split_aces and sa1 and not (rsa and second == 1 and hands < max_hands)
+
+    # The dealer (30-826, MA 12): no card that cannot change the outcome.
+    if hole_rule == _NONE:
+        hole, pos = _draw(cards, pos, s, mode)
+    dealer_hard = up + hole
+    dealer_ace = up == 1 or hole == 1
+    dealer_cards = 2
+    dealer_blackjack = dealer_ace and dealer_hard == 11
+    live = False
+    for i in range(done):
+        if h_state[i] == _LIVE:
+            live = True
+    hits_soft_17 = params[k, _P_H17] != 0
+    dealer_total = dealer_hard + 10 if dealer_ace and dealer_hard <= 11 else dealer_hard
+    if live and not dealer_blackjack:
+        while dealer_total < 17 or (
+            dealer_total == 17 and hits_soft_17 and dealer_ace and dealer_hard == 7
+        ):
+            card, pos = _draw(cards, pos, s, mode)
+            dealer_hard += card
+            dealer_ace = dealer_ace or card == 1
+            dealer_cards += 1
+            dealer_total = dealer_hard + 10 if dealer_ace and dealer_hard <= 11 else dealer_hard
+
+    # Settlement (engine.round._Round._settle_all).
+    original_only = params[k, _P_OBO] != 0
+    two_card_21 = params[k, _P_TWO21] != 0
+    net = 0
+    collected = False
+    for i in range(done):
+        state = h_state[i]
+        wager = h_stake[i]
+        if state == _SURRENDERED:
+            if dealer_blackjack and not peeked and surrender_rule != _EARLY:
+                net -= wager
+            else:
+                net -= wager // 2
+        elif state == _BUST:
+            net -= wager
+        elif dealer_blackjack:
+            if state != _BLACKJACK and (not original_only or not collected):
+                net -= stake if original_only else wager
+                collected = True
+        elif state == _BLACKJACK:
+            net += params[k, _P_BLACKJACK]
+        elif dealer_total > 21 or h_total[i] > dealer_total:
+            net += wager
+        elif h_total[i] < dealer_total:
+            net -= wager
+        elif h_total[i] == 21 and h_cards[i] == 2 and dealer_cards > 2 and two_card_21:
+            net += wager
+    return net, pos
+
+
+@numba.njit(cache=True)
+def _run(
+    params: npt.NDArray[np.int64],
+    strategies: npt.NDArray[np.int8],
+    shoe: npt.NDArray[np.int8],
+    s: npt.NDArray[np.uint64],
+    rounds: int,
+    cut: int,
+    out: npt.NDArray[np.int64],
+) -> None:
+    """Play `rounds` rounds from a freshly shuffled shoe. Rule set 0 deals: the shoe advances by
+    its cards and reshuffles at the cut card. Rule sets 1… replay each round from the cards rule
+    set 0 started from. out[k] += (sum, sum of squares, sum of k's net less 0's, its square)."""
+    cards = shoe.copy()
+    _shuffle(cards, s)
+    h_total = np.zeros(MAX_HANDS, dtype=np.int64)
+    h_cards = np.zeros(MAX_HANDS, dtype=np.int64)
+    h_stake = np.zeros(MAX_HANDS, dtype=np.int64)
+    h_state = np.zeros(MAX_HANDS, dtype=np.int64)
+    variants = params.shape[0]
+    nets = np.zeros(variants, dtype=np.int64)
+    pos = 0
+    for _ in range(rounds):
+        start = pos
+        for k in range(1, variants):
+            net, _unused = _round(
+                cards, start, s, _WRAP, params, strategies, k, h_total, h_cards, h_stake, h_state
+            )
+            nets[k] = net
+        base, pos = _round(
+            cards, start, s, _SHUFFLE, params, strategies, 0, h_total, h_cards, h_stake, h_state
+        )
+        out[0, 0] += base
+        out[0, 1] += base * base
+        for k in range(1, variants):
+            net = nets[k]
+            out[k, 0] += net
+            out[k, 1] += net * net
+            out[k, 2] += net - base
+            out[k, 3] += (net - base) * (net - base)
+        if pos >= cut:
+            _shuffle(cards, s)
+            pos = 0
+
+
+# --- the Python interface ----------------------------------------------------------------------
+
+
+def chunk_sizes(rounds: int, chunk_rounds: int = CHUNK_ROUNDS) -> list[int]:
+    """The rounds of each chunk of a simulation of `rounds` rounds."""
+    if rounds < 1 or chunk_rounds < 1:
+        raise ValueError("rounds and chunk_rounds must be at least 1")
+    full, rest = divmod(rounds, chunk_rounds)
+    return [chunk_rounds] * full + ([rest] if rest else [])
+
+
+def _state(seed: int, chunk_index: int) -> npt.NDArray[np.uint64]:
+    state = np.random.SeedSequence([seed, chunk_index]).generate_state(4, dtype=np.uint64)
+    if not state.any():  # xoshiro's one forbidden state; SeedSequence never gives it in practice
+        state[0] = 1
+    return state
+
+
+def _play(
+    variants: list[RuleSet], rounds: int, seed: int, chunk_index: int
+) -> npt.NDArray[np.int64]:
+    _check_same_shoe(variants)
+    units = max(units_per_wager(r) for r in variants)
+    params = np.stack([_params(r, units) for r in variants])
+    strategies = np.stack([strategy_array(r) for r in variants])
+    shoe = composition(variants[0])
+    out = np.zeros((len(variants), 4), dtype=np.int64)
+    cut = int(shoe.size * PENETRATION)
+    _run(params, strategies, shoe, _state(seed, chunk_index), rounds, cut, out)
+    return out
+
+
+def simulate_chunk(rules: RuleSet, rounds: int, seed: int, chunk_index: int) -> SimulationResult:
+    """Chunk `chunk_index` of a seeded simulation: `rounds` rounds from a fresh shoe."""
+    out = _play([rules], rounds, seed, chunk_index)
+    return SimulationResult(
+        rounds, int(out[0, 0]), int(out[0, 1]), Fraction(1, units_per_wager(rules))
+    )
+
+
+def combine(results: Iterable[SimulationResult]) -> SimulationResult:
+    """The sums of chunks' results (in any order: addition of integers)."""
+    total: SimulationResult | None = None
+    for result in results:
+        total = result if total is None else total + result
+    if total is None:
+        raise ValueError("no results to combine")
+    return total
+
+
+def simulate(
+    rules: RuleSet, rounds: int, seed: int, chunk_rounds: int = CHUNK_ROUNDS
+) -> SimulationResult:
+    """The base game's house edge under `rules` by simulating `rounds` rounds, in-process."""
+    return combine(
+        simulate_chunk(rules, n, seed, i) for i, n in enumerate(chunk_sizes(rounds, chunk_rounds))
+    )
+
+
+def variations(rules: RuleSet) -> list[Variation]:
+    """Each rule option the simulation can change, changed one at a time from `rules`."""
+    out = []
+
+    def add(option: str, base: Any, changed: Any, **change: Any) -> None:
+        out.append(Variation(option, _text(base), _text(changed), replace(rules, **change)))
+
+    bj = rules.blackjack_pays
+    other = Fraction(6, 5) if bj == Fraction(3, 2) else Fraction(3, 2)
+    add("blackjack_pays", rules.blackjack_odds, f"{other.numerator} to {other.denominator}",
+        blackjack_pays=other)  # fmt: skip
+    h17 = rules.dealer_hits_soft_17
+    add("dealer_soft_17", "hit" if h17 else "stand", "stand" if h17 else "hit",
+        dealer_hits_soft_17=not h17)  # fmt: skip
+    surrender = Surrender.LATE if rules.surrender is Surrender.NONE else Surrender.NONE
+    add("surrender", rules.surrender.value, surrender.value, surrender=surrender)
+    das = rules.double_after_split
+    add("double.after_split", das, not das, double_after_split=not das)
+    double_on = DoubleOn.TEN_ELEVEN if rules.double_on is DoubleOn.ANY_TWO else DoubleOn.ANY_TWO
+    add("double.on", rules.double_on.value, double_on.value, double_on=double_on)
+    hands = 2 if rules.max_split_hands > 2 else 4
+    add("split.max_hands", rules.max_split_hands, hands, max_split_hands=hands)
+    if max(rules.max_split_hands, hands) > 2:
+        rsa = rules.resplit_aces
+        add("split.resplit_aces", rsa, not rsa, resplit_aces=not rsa)
+    sa1 = rules.split_aces_one_card
+    add("split.split_aces_one_card", sa1, not sa1, split_aces_one_card=not sa1)
+    hole = HoleCard.NONE if rules.hole_card is HoleCard.PEEK else HoleCard.PEEK
+    add("hole_card", rules.hole_card.value, hole.value, hole_card=hole)
+    two21 = rules.two_card_21_beats_dealer_21
+    add("two_card_21_beats_dealer_21", two21, not two21, two_card_21_beats_dealer_21=not two21)
+    return out
+
+
+def _text(value: Any) -> str:
+    """An option's value as the configuration writes it (true, not True)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@dataclass(frozen=True)
+class EffectsResult:
+    base: SimulationResult
+    effects: tuple[EffectResult, ...]
+
+    def __add__(self, other: EffectsResult) -> EffectsResult:
+        return EffectsResult(
+            self.base + other.base,
+            tuple(a + b for a, b in zip(self.effects, other.effects, strict=True)),
+        )
+
+
+def effects_chunk(rules: RuleSet, rounds: int, seed: int, chunk_index: int) -> EffectsResult:
+    """Chunk `chunk_index` of the base rules and each variation, played on the same cards. The
+    base's sums equal simulate_chunk's for the same arguments."""
+    changes = variations(rules)
+    variants = [rules] + [v.rules for v in changes]
+    out = _play(variants, rounds, seed, chunk_index)
+    common, own = max(units_per_wager(r) for r in variants), units_per_wager(rules)
+    scale = Fraction(own, common)  # the base's sums in its own units, as simulate_chunk gives
+    total, squares = int(out[0, 0]) * scale, int(out[0, 1]) * scale**2
+    assert total.denominator == squares.denominator == 1
+    base = SimulationResult(rounds, int(total), int(squares), Fraction(1, own))
+    unit = Fraction(1, common)
+    return EffectsResult(
+        base,
+        tuple(
+            EffectResult(
+                change,
+                SimulationResult(rounds, int(row[0]), int(row[1]), unit),
+                int(row[2]),
+                int(row[3]),
+            )
+            for change, row in zip(changes, out[1:], strict=True)
+        ),
+    )
+
+
+def rule_effects(
+    rules: RuleSet, rounds: int, seed: int, chunk_rounds: int = CHUNK_ROUNDS
+) -> EffectsResult:
+    """The house edge under `rules` and the change each rule option makes to it, with standard
+    errors, all played on the same cards (common random numbers)."""
+    total: EffectsResult | None = None
+    for i, n in enumerate(chunk_sizes(rounds, chunk_rounds)):
+        chunk = effects_chunk(rules, n, seed, i)
+        total = chunk if total is None else total + chunk
+    assert total is not None
+    return total
+
+
+def scripted_round(rules: RuleSet, values: list[int]) -> tuple[Fraction, int]:
+    """One round dealt from the card values given (ace 1, ten-value 10), in order: the player's
+    net in wagers and how many cards the round took. For checking the kernel against
+    engine.round.play_round on the same cards.
+
+    :raises ValueError: the cards ran out.
+    """
+    units = units_per_wager(rules)
+    params = _params(rules, units)[None, :]
+    strategies = strategy_array(rules)[None]
+    hands = [np.zeros(MAX_HANDS, dtype=np.int64) for _ in range(4)]
+    cards = np.array(values, dtype=np.int8)
+    state = np.ones(4, dtype=np.uint64)
+    net, used = _round(cards, 0, state, _SCRIPTED, params, strategies, 0, *hands)
+    return Fraction(int(net), units), int(used)
+
+
+def rules_as_dict(rules: RuleSet) -> dict[str, Any]:
+    """The simulated fields of a rule set as JSON values (for a stored job)."""
+    out: dict[str, Any] = {}
+    for name in SIMULATED_RULES:
+        value = getattr(rules, name)
+        if isinstance(value, Fraction):
+            value = str(value)
+        elif isinstance(value, StrEnum):
+            value = value.value
+        out[name] = value
+    return out
+
+
+def rules_from_dict(data: dict[str, Any]) -> RuleSet:
+    """The RuleSet that rules_as_dict described (other fields take their defaults)."""
+    values = {name: data[name] for name in SIMULATED_RULES}
+    values["blackjack_pays"] = Fraction(values["blackjack_pays"])
+    values["hole_card"] = HoleCard(values["hole_card"])
+    values["double_on"] = DoubleOn(values["double_on"])
+    values["surrender"] = Surrender(values["surrender"])
+    return RuleSet(**values)

@@ -1,0 +1,142 @@
+"""A simulation job run by a real Celery worker on Redis gives exactly what the same seed gives
+in-process. The worker is a separate process (`celery -A pitboss worker`) on the test database:
+the SQLite test database is a file for this reason (pitboss/settings.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from compliance import simulations
+from compliance.models import SimulationJob
+from compliance.simulations import simulation_job_create
+from engine.simulate import rule_effects, rules_from_dict
+from pitboss.celery import app
+
+ROOT = Path(__file__).resolve().parents[2]
+BROKER = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/5")
+"""Redis database 5 by default: the test empties it."""
+CHUNK = 100_000
+
+
+def _redis() -> Any:
+    """A client of the test broker's database, emptied; skips (fails under CI=true) if Redis is
+    not reachable."""
+    import redis
+
+    client = redis.Redis.from_url(BROKER, socket_connect_timeout=2)
+    try:
+        client.ping()
+    except redis.exceptions.ConnectionError as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Redis is required under CI=true and unreachable at {BROKER}: {exc}")
+        pytest.skip(f"Redis not reachable at {BROKER}")
+    client.flushdb()
+    return client
+
+
+def _database_url() -> str:
+    """The test database as a DATABASE_URL the worker's settings read."""
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        name = str(db["NAME"])
+        assert "memory" not in name, "the SQLite test database must be a file for a worker"
+        return f"sqlite:///{name}"
+    user = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{user}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def _use(**conf: Any) -> None:
+    """Change the Celery app's broker settings, dropping its connection pools: even an eager
+    call takes a producer from them (Celery 5), so they may hold the old broker's connections."""
+    app.conf.update(conf)
+    if app._pool is not None:
+        app._pool.force_close_all()
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def worker() -> Iterator[Path]:
+    """A Celery worker process consuming from the test broker, two pool processes; the test
+    process sends tasks there instead of running them eagerly. Yields the worker's log."""
+    client = _redis()
+    log = Path(tempfile.mkstemp(prefix="celery-worker-", suffix=".log")[1])
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "CELERY_BROKER_URL": BROKER,
+        "DJANGO_SETTINGS_MODULE": "pitboss.settings",
+    }
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "pitboss", "worker",
+                "--concurrency", "2", "--loglevel", "info", "--hostname", f"test-{uuid.uuid4()}@%h",
+                "--without-gossip", "--without-mingle", "--without-heartbeat",
+            ],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
+    _use(broker_url=BROKER, task_always_eager=False)
+    try:
+        yield log
+    finally:
+        _use(**saved)
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        client.flushdb()
+        log.unlink()
+
+
+def _wait(job_id: Any, log: Path, seconds: float = 240) -> SimulationJob:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        job = SimulationJob.objects.get(pk=job_id)
+        if job.status in (SimulationJob.Status.DONE, SimulationJob.Status.FAILED):
+            return job
+        time.sleep(0.5)
+    pytest.fail(f"the worker did not finish the job in {seconds} s; its log:\n{log.read_text()}")
+
+
+# The worker sees only what is committed. Only compliance's tables are emptied after the test,
+# so the knowledge base loaded for the session stays for the tests that follow.
+@pytest.mark.django_db(transaction=True, available_apps=["compliance"])
+def test_a_worker_on_redis_gives_the_in_process_result(
+    worker: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(simulations, "CHUNK_ROUNDS", CHUNK)
+    configuration = {
+        "jurisdiction": "US-CO",
+        "as_of": "2024-06-01",
+        "tables": [
+            {"name": "BJ-7", "game": "blackjack", "decks": 6, "dealer_soft_17": "hit",
+             "blackjack_pays": "6 to 5", "surrender": "late"}
+        ],
+    }  # fmt: skip
+    job = simulation_job_create(
+        data={"configuration": configuration, "rounds": 450_000, "seed": 2026, "effects": True}
+    )
+    assert job.chunks == 5
+    expected = rule_effects(rules_from_dict(job.rules), 450_000, seed=2026, chunk_rounds=CHUNK)
+    done = _wait(job.pk, worker)
+    assert done.status == "done", f"{done.error}\n{worker.read_text()}"
+    assert done.chunks_done == 5 and sorted(done.sums["chunks"]) == [0, 1, 2, 3, 4]
+    result = done.result
+    assert {k: result[k] for k in expected.base.as_dict()} == expected.base.as_dict()
+    assert result["effects"] == [effect.as_dict() for effect in expected.effects]
+    assert "compliance.simulation_chunk_run" in worker.read_text()  # the worker ran them
