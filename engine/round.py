@@ -654,7 +654,7 @@ class _Round:
             None,
             wager,
             stake,
-            "win",
+            "lose" if total < 0 else "win",  # a line that pays "Loss" (MA 19(n))
             total,
             first.pays,
             f"{side.paytable}{column}: {labels}",

@@ -90,6 +90,25 @@ def test_bare_printed_pays_are_stored_as_the_payout_the_source_says_they_are() -
 
 
 @pytest.mark.django_db
+def test_massachusetts_buster_and_blazing_7s_lines_are_read_as_printed() -> None:
+    """MA 27(g) "(all pays "to 1")"; 31(d) two tables side by side, the right one a line longer."""
+    f = PaytableEntry.objects.get(
+        paytable__key="us-ma/buster-blackjack/paytable-f", outcome="bust-3-cards"
+    )
+    assert (f.label, f.pays) == ("3", "1 to 1")
+    left, right = (
+        list(
+            PaytableEntry.objects.filter(paytable__key=f"us-ma/blazing-7s/sample-paytable-{n}")
+            .order_by("order")
+            .values_list("label", "pays")
+        )
+        for n in (1, 2)
+    )
+    assert left[0] == ("3 suited 7's", "100%") and len(left) == 5
+    assert right[2] == ("3 7's – Same Color", "500 for 1") and len(right) == 6
+
+
+@pytest.mark.django_db
 def test_a_table_printed_a_row_per_deck_count_is_a_paytable_per_row() -> None:
     """30-899.24(6): a row per deck count, a column per match; 2 decks print N/A for two suited
     matches (three identical cards)."""
