@@ -92,6 +92,8 @@ def analyse(
     """
     if wager not in EVALUATORS:
         raise NotAnalysable(f"the engine has no exact analysis of {wager} yet")
+    for line in lines:
+        _refuse_unless_odds(line)
     if stage(wager, jurisdiction) is Stage.ROUND:
         raise NotAnalysable(
             f"{wager} depends on {Stage.ROUND.value}, which depend on how the hand is played: "
@@ -99,12 +101,6 @@ def analyse(
         )
     if decks < 1:
         raise NotAnalysable(f"a shoe needs at least one deck, not {decks}")
-    for line in lines:
-        if line.pays.basis not in (Basis.TO, Basis.FOR):
-            raise NotAnalysable(
-                f"{line.label or line.outcome} pays {line.pays}: its return depends on the meter "
-                f"or the stake, so the paytable has no house edge per unit staked"
-            )
     by_outcome = {line.outcome: line for line in lines}
     hole = stage(wager, jurisdiction) is Stage.HOLE
     spanish = wager in SPANISH_DECKS
@@ -139,6 +135,21 @@ def analyse(
         REMOVAL[hole] + ("; Spanish decks (48 cards, the 10s removed)" if spanish else ""),
         total,
     )
+
+
+def _refuse_unless_odds(line: PaytableLine) -> None:
+    """:raises NotAnalysable: the line pays a meter share (alone or with odds) or an amount."""
+    if line.pays.basis is Basis.ODDS_AND_METER:
+        raise NotAnalysable(
+            f"{line.label or line.outcome} pays {line.pays}: odds plus a share of the progressive "
+            f"meter; the share's return depends on the meter, so the paytable has no house edge "
+            f"per unit staked (give the meter to settle a round)"
+        )
+    if line.pays.basis not in (Basis.TO, Basis.FOR):
+        raise NotAnalysable(
+            f"{line.label or line.outcome} pays {line.pays}: its return depends on the meter "
+            f"or the stake, so the paytable has no house edge per unit staked"
+        )
 
 
 def _outcome_counts(
@@ -261,11 +272,7 @@ def simulate(
         decide.
     """
     for line in lines:
-        if line.pays.basis not in (Basis.TO, Basis.FOR):
-            raise NotAnalysable(
-                f"{line.label or line.outcome} pays {line.pays}: its return depends on the meter "
-                f"or the stake, so the paytable has no house edge per unit staked"
-            )
+        _refuse_unless_odds(line)
     side = SideWagerRules(wager, "analysed", tuple(lines))
     rules = replace(rules, side_wagers=(side,), jurisdiction=jurisdiction or rules.jurisdiction)
     shoe = Shoe.shuffled(rules.decks, seed, spanish=rules.spanish_decks)
