@@ -26,6 +26,7 @@ from engine.shoe import Shoe
 from engine.sidewagers import (
     EVALUATORS,
     PUSH,
+    SPANISH_DECKS,
     Deal,
     Evaluator,
     NotDecidable,
@@ -91,6 +92,8 @@ def analyse(
     """
     if wager not in EVALUATORS:
         raise NotAnalysable(f"the engine has no exact analysis of {wager} yet")
+    for line in lines:
+        _refuse_unless_odds(line)
     if stage(wager, jurisdiction) is Stage.ROUND:
         raise NotAnalysable(
             f"{wager} depends on {Stage.ROUND.value}, which depend on how the hand is played: "
@@ -98,16 +101,11 @@ def analyse(
         )
     if decks < 1:
         raise NotAnalysable(f"a shoe needs at least one deck, not {decks}")
-    for line in lines:
-        if line.pays.basis not in (Basis.TO, Basis.FOR):
-            raise NotAnalysable(
-                f"{line.label or line.outcome} pays {line.pays}: its return depends on the meter "
-                f"or the stake, so the paytable has no house edge per unit staked"
-            )
     by_outcome = {line.outcome: line for line in lines}
     hole = stage(wager, jurisdiction) is Stage.HOLE
+    spanish = wager in SPANISH_DECKS
     try:
-        counts = _outcome_counts(wager, frozenset(by_outcome), decks, hole, jurisdiction)
+        counts = _outcome_counts(wager, frozenset(by_outcome), decks, hole, jurisdiction, spanish)
     except NotDecidable as exc:
         raise NotAnalysable(f"{wager}: {exc}") from exc
     total = sum(counts.values())
@@ -134,20 +132,41 @@ def analyse(
         lose,
         Fraction(counts.get((PUSH,), 0), total),
         edge,
-        REMOVAL[hole],
+        REMOVAL[hole] + ("; Spanish decks (48 cards, the 10s removed)" if spanish else ""),
         total,
     )
 
 
+def _refuse_unless_odds(line: PaytableLine) -> None:
+    """:raises NotAnalysable: the line pays a meter share (alone or with odds) or an amount."""
+    if line.pays.basis is Basis.ODDS_AND_METER:
+        raise NotAnalysable(
+            f"{line.label or line.outcome} pays {line.pays}: odds plus a share of the progressive "
+            f"meter; the share's return depends on the meter, so the paytable has no house edge "
+            f"per unit staked (give the meter to settle a round)"
+        )
+    if line.pays.basis not in (Basis.TO, Basis.FOR):
+        raise NotAnalysable(
+            f"{line.label or line.outcome} pays {line.pays}: its return depends on the meter "
+            f"or the stake, so the paytable has no house edge per unit staked"
+        )
+
+
 def _outcome_counts(
-    wager: str, outcomes: frozenset[str], decks: int, hole: bool, jurisdiction: str | None
+    wager: str,
+    outcomes: frozenset[str],
+    decks: int,
+    hole: bool,
+    jurisdiction: str | None,
+    spanish: bool = False,
 ) -> dict[tuple[str, ...], int]:
     """Deals (the player's pair unordered, the up card, and the hole card where it matters)
     counted per outcome: each class of deals weighted by how many ways `decks` decks deal it."""
     n = decks
+    tens, size = (12, 48) if spanish else (16, 52)
     counts: dict[tuple[str, ...], int] = {}
     for (same, up_matches, need, needed_in_pair, bj), keys in _deal_classes(
-        wager, outcomes, hole, jurisdiction
+        wager, outcomes, hole, jurisdiction, spanish
     ).items():
         pair_ways = n * (n - 1) // 2 if same else n * n
         left_up = n - up_matches
@@ -155,9 +174,9 @@ def _outcome_counts(
             continue
         ways = pair_ways * left_up
         if hole:
-            blackjack_holes = 16 * n if need == "ten" else 4 * n if need == "ace" else 0
+            blackjack_holes = tens * n if need == "ten" else 4 * n if need == "ace" else 0
             blackjack_holes = max(blackjack_holes - needed_in_pair, 0) if need else 0
-            ways *= blackjack_holes if bj else 52 * n - 3 - blackjack_holes
+            ways *= blackjack_holes if bj else size * n - 3 - blackjack_holes
         for key, classes in keys.items():
             counts[key] = counts.get(key, 0) + ways * classes
     return counts
@@ -170,11 +189,11 @@ how many of those the pair holds, dealer blackjack)."""
 
 @lru_cache(maxsize=512)
 def _deal_classes(
-    wager: str, outcomes: frozenset[str], hole: bool, jurisdiction: str | None
+    wager: str, outcomes: frozenset[str], hole: bool, jurisdiction: str | None, spanish: bool
 ) -> dict[DealClass, dict[tuple[str, ...], int]]:
     """The deals of each class by the lines of this paytable they pay."""
     classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
-    for deal_class, made in _evaluations(wager, hole, jurisdiction).items():
+    for deal_class, made in _evaluations(wager, hole, jurisdiction, spanish).items():
         group = classes.setdefault(deal_class, {})
         for keys, count in made.items():
             paid = tuple(paid_from(wager, keys, outcomes))
@@ -184,17 +203,19 @@ def _deal_classes(
 
 @lru_cache(maxsize=128)
 def _evaluations(
-    wager: str, hole: bool, jurisdiction: str | None
+    wager: str, hole: bool, jurisdiction: str | None, spanish: bool
 ) -> dict[DealClass, dict[tuple[str, ...], int]]:
-    return _evaluated(evaluator(wager, jurisdiction), hole)
+    return _evaluated(evaluator(wager, jurisdiction), hole, spanish)
 
 
 @lru_cache(maxsize=128)
-def _evaluated(evaluate: Evaluator, hole: bool) -> dict[DealClass, dict[tuple[str, ...], int]]:
+def _evaluated(
+    evaluate: Evaluator, hole: bool, spanish: bool
+) -> dict[DealClass, dict[tuple[str, ...], int]]:
     """Every deal evaluated once per evaluator (21+3 and 21+3 Xtreme share one), grouped by
     class: what its weight depends on."""
     classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
-    for deal_class, deal in _deals(hole):
+    for deal_class, deal in _deals(hole, spanish):
         made = tuple(evaluate(deal))
         group = classes.setdefault(deal_class, {})
         group[made] = group.get(made, 0) + 1
@@ -202,10 +223,11 @@ def _evaluated(evaluate: Evaluator, hole: bool) -> dict[DealClass, dict[tuple[st
 
 
 @cache
-def _deals(hole: bool) -> list[tuple[DealClass, Deal]]:
+def _deals(hole: bool, spanish: bool = False) -> list[tuple[DealClass, Deal]]:
     """Every deal of distinct card kinds (the player's pair unordered, the up card, and where the
-    hole card matters, with and without a dealer blackjack), with its class."""
-    cards = deck()
+    hole card matters, with and without a dealer blackjack), with its class; from Spanish decks
+    where `spanish`."""
+    cards = deck(spanish)
     deals = []
     for i, a in enumerate(cards):
         for b in cards[i:]:
@@ -250,11 +272,7 @@ def simulate(
         decide.
     """
     for line in lines:
-        if line.pays.basis not in (Basis.TO, Basis.FOR):
-            raise NotAnalysable(
-                f"{line.label or line.outcome} pays {line.pays}: its return depends on the meter "
-                f"or the stake, so the paytable has no house edge per unit staked"
-            )
+        _refuse_unless_odds(line)
     side = SideWagerRules(wager, "analysed", tuple(lines))
     rules = replace(rules, side_wagers=(side,), jurisdiction=jurisdiction or rules.jurisdiction)
     shoe = Shoe.shuffled(rules.decks, seed, spanish=rules.spanish_decks)

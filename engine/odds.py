@@ -1,4 +1,5 @@
-"""Payouts as the rules print them, as exact values: "3 to 2", "25 for 1", "10%" of a meter, "$1,000".
+"""Payouts as the rules print them, as exact values: "3 to 2", "25 for 1", "10%" of a meter, "$1,000",
+and odds plus a meter share ("200 to 1 + 100%", 30-2110(14); "100% plus 250 to 1", 30-899.11(17)).
 
 "to" odds return the stake on top of the win; "for" odds include the stake (25 for 1 wins 24).
 """
@@ -27,6 +28,9 @@ class Basis(StrEnum):
     """A fixed dollar amount ("$1,000"), for fixed-amount wagers."""
     LOSS = "loss"
     """The hand loses ("Loss", "Lose")."""
+    ODDS_AND_METER = "odds_and_meter"
+    """Odds on the stake plus a share of a meter, one pay ("200 to 1 + 100%", "10% plus 250 to 1"):
+    `odds` scales with the stake, `share` of `meter` needs the meter."""
 
 
 # "3 to 2", "25 for 1", "8-to-1", "3:2"
@@ -35,6 +39,8 @@ _METER = re.compile(
     r"^(\d+(?:\.\d+)?)\s*%(?:\s+of\s+(?:the\s+)?meter)?(?:\s+([A-Za-z]+))?$", re.IGNORECASE
 )
 _AMOUNT = re.compile(r"^\$\s*(\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?)$")
+# "200 to 1 + 100%", "100% plus 250 to 1"
+_COMPOUND = re.compile(r"^(.+?)\s+(?:\+|plus)\s+(.+)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,10 @@ class Pays:
     """Which meter, where a table has several ("Mega", "Major", "Minor")."""
     amount: Decimal | None = None
     """Dollars for a fixed amount."""
+    odds: Pays | None = None
+    """The odds part ("200 to 1") of odds plus a meter share."""
+    meter_first: bool = False
+    """Odds plus a meter share printed meter first ("100% plus 250 to 1")."""
 
     @classmethod
     def parse(cls, text: str) -> Pays:
@@ -58,6 +68,8 @@ class Pays:
         :raises InvalidPays: the text is not a payout ("about 3 to 2", "3 to", "").
         """
         clean = " ".join(text.replace("\u2013", "-").split())
+        if match := _COMPOUND.match(clean):
+            return cls._odds_and_meter(text, match.group(1), match.group(2))
         if match := _RATIO.match(clean):
             a, word, b = match.groups()
             if Fraction(b) == 0:
@@ -77,7 +89,30 @@ class Pays:
             f"or a fixed amount as '$100'"
         )
 
+    @classmethod
+    def _odds_and_meter(cls, text: str, first: str, second: str) -> Pays:
+        parts = [cls.parse(first), cls.parse(second)]
+        kinds = [part.basis for part in parts]
+        odds = next((part for part in parts if part.basis in (Basis.TO, Basis.FOR)), None)
+        share = next((part for part in parts if part.basis is Basis.METER), None)
+        if odds is None or share is None:
+            raise InvalidPays(
+                f"{text!r}: a compound pay is odds plus a meter share ('200 to 1 + 100%'), "
+                f"not {' + '.join(kinds)}"
+            )
+        return cls(
+            Basis.ODDS_AND_METER,
+            share=share.share,
+            meter=share.meter,
+            odds=odds,
+            meter_first=parts[0] is share,
+        )
+
     def __str__(self) -> str:
+        if self.basis is Basis.ODDS_AND_METER:
+            assert self.odds is not None
+            share = str(Pays(Basis.METER, share=self.share, meter=self.meter))
+            return f"{share} plus {self.odds}" if self.meter_first else f"{self.odds} + {share}"
         if self.basis in (Basis.TO, Basis.FOR):
             assert self.ratio is not None
             return f"{self.ratio.numerator} {self.basis.value} {self.ratio.denominator}"
@@ -90,9 +125,22 @@ class Pays:
             return f"${self.amount:,}"
         return "Loss"
 
+    def settle(self, stake: Decimal, meter: Decimal | None) -> Decimal | None:
+        """What the stake gains with the meter at `meter`: the odds on the stake plus the meter's
+        share; None where the pay needs the meter and none is given."""
+        if self.basis in (Basis.METER, Basis.ODDS_AND_METER):
+            if meter is None:
+                return None
+            assert self.share is not None
+            share = meter * self.share.numerator / self.share.denominator
+            odds = self.odds.net_win(stake) if self.odds else Decimal(0)
+            assert odds is not None
+            return odds + share
+        return self.net_win(stake)
+
     def net_win(self, stake: Decimal) -> Decimal | None:
-        """What a winning stake gains, not counting the stake returned; None for a meter share
-        (it depends on the meter)."""
+        """What a winning stake gains, not counting the stake returned; None for a meter share,
+        alone or with odds (it depends on the meter: `settle`)."""
         if self.basis is Basis.TO:
             assert self.ratio is not None
             return stake * self.ratio.numerator / self.ratio.denominator
@@ -111,6 +159,9 @@ class Pays:
         return self._key() == other._key()
 
     def _key(self) -> tuple[object, ...]:
+        if self.basis is Basis.ODDS_AND_METER:
+            assert self.odds is not None
+            return (self.basis, self.odds._key(), self.share, self.meter.lower())
         if self.basis is Basis.FOR:
             assert self.ratio is not None
             return (Basis.TO, self.ratio - 1)

@@ -641,15 +641,12 @@ class _Round:
         total = Decimal(0)
         for key in won:
             line = lines[key]
-            net = line.pays.net_win(stake)
-            if net is None:  # a share of a progressive meter
-                assert line.pays.share is not None
-                if side.meter is None:
-                    why = f"{line.label or key} pays a share of the meter: give the meter"
-                    self._settle(seat, None, wager, stake, "not_settled", Decimal(0), line.pays,
-                                 why, "", side.citation)  # fmt: skip
-                    return
-                net = side.meter * line.pays.share.numerator / line.pays.share.denominator
+            net = line.pays.settle(stake, side.meter)
+            if net is None:  # a share of a progressive meter, alone or on top of odds
+                why = f"{line.label or key} pays a share of the meter: give the meter"
+                self._settle(seat, None, wager, stake, "not_settled", Decimal(0), line.pays,
+                             why, "", side.citation)  # fmt: skip
+                return
             total += net
         first = lines[won[0]]
         column = f" ({first.column})" if first.column else ""
@@ -659,7 +656,7 @@ class _Round:
             None,
             wager,
             stake,
-            "win",
+            "lose" if total < 0 else "win",  # a line that pays "Loss" (MA 19(n))
             total,
             first.pays,
             f"{side.paytable}{column}: {labels}",

@@ -80,8 +80,8 @@ def lines_analysis(
     for column, column_lines in columns.items():
         if any(line.pays.basis not in (Basis.TO, Basis.FOR) for line in column_lines):
             skipped.append(
-                f"column {column!r}: pays a meter share or a dollar amount, so it has no house "
-                f"edge per unit staked"
+                f"column {column!r}: pays a meter share (alone or on top of odds) or a dollar "
+                f"amount, so it has no house edge per unit staked"
             )
             continue
         for n in decks:

@@ -4,6 +4,10 @@ A catalog file lists a jurisdiction's wagers, their paytables and the constraint
 citation (current label plus unit path) of the rule that says it. A paytable is printed as rows
 exactly as in the source table (label, then one pay per column), so a test can compare each row
 with the source; `outcomes` names each row.
+
+Where the source prints bare numbers and says elsewhere what they mean (30-899.12: 'All odds shown
+above are "to 1"'; MA 27(g): 'all pays "to 1"'), the table's `pays_suffix` ("to 1") completes each
+printed pay into the payout stored (`reading`); the rows stay as printed.
 """
 
 from __future__ import annotations
@@ -67,10 +71,16 @@ def read_catalog(path: Path) -> dict[str, Any]:
                 if pays in NO_PAY:
                     continue
                 try:
-                    Pays.parse(str(pays))
+                    Pays.parse(reading(pays, table))
                 except InvalidPays as exc:
                     raise CatalogError(f"{path.name} {table['id']}", str(exc)) from exc
     return data
+
+
+def reading(pays: Any, table: dict[str, Any]) -> str:
+    """A printed pay as the payout it means: with `pays_suffix` "to 1", "1000" is "1000 to 1"."""
+    suffix = table.get("pays_suffix")
+    return f"{pays} {suffix}" if suffix else str(pays)
 
 
 def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
@@ -143,7 +153,7 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
                         save(
                             PaytableEntry,
                             {"paytable": paytable, "outcome": outcome, "column": column},
-                            {"order": order, "label": row[0], "pays": str(pays)},
+                            {"order": order, "label": row[0], "pays": reading(pays, table)},
                         )
                         order += 1
                         counts["entries"] += 1
@@ -221,7 +231,18 @@ def _note_one_way_exclusions(items: list[dict[str, Any]], jurisdiction: str, use
 def _paytables_of(table: dict[str, Any]) -> list[tuple[dict[str, Any], list[str], list[list[str]]]]:
     """The paytables a printed table holds: itself (its columns are pay columns of one table, like
     King's Bounty's "Pays" and "Dealer Envy"), or, with `split`, one per column (Lucky Lucky's
-    "Table 1", "Table 2", "Table 3" printed side by side)."""
+    "Table 1", "Table 2", "Table 3" printed side by side), or, with `by_row`, one per row where
+    each row is a paytable and each pay column a line (Match The Dealer's "2 deck", "4 deck", …
+    rows, 30-899.24(6)): `outcomes` then names each pay column and `line_labels` labels it."""
+    if "by_row" in table:
+        return [
+            (
+                spec,
+                [""],
+                [[label, pays] for label, pays in zip(table["line_labels"], row[1:], strict=True)],
+            )
+            for spec, row in zip(table["by_row"], table["rows"], strict=True)
+        ]
     if "split" not in table:
         return [(table, table.get("columns", [""]), table["rows"])]
     out = []

@@ -24,6 +24,7 @@ __all__ = [
     "JURISDICTION_EVALUATORS",
     "NOT_FROM_CARDS",
     "PUSH",
+    "SPANISH_DECKS",
     "STAGES",
     "Deal",
     "Evaluator",
@@ -65,6 +66,8 @@ EVALUATORS: dict[str, Evaluator] = {
     "same-suit": cards.same_suit,
     "over-under-13": cards.over_under_13,
     "match-the-dealer": cards.match_the_dealer,
+    "spanish-21-match-the-dealer": cards.match_each_card,
+    "lucky-ladies": cards.twenty_point_bonus,
     "blackjack-bonus": cards.blackjack_bonus,
     "blazing-7s": cards.blazing_7s,
     "sevens": cards.sevens,
@@ -92,6 +95,7 @@ _ROUND = Stage.ROUND
 STAGES: dict[str, Stage] = {
     "kings-bounty": Stage.HOLE,
     "twenty-point-bonus": Stage.HOLE,
+    "lucky-ladies": Stage.HOLE,
     "pocket-rockets": Stage.HOLE,
     "blazing-7s": _ROUND,
     "sevens": _ROUND,
@@ -119,8 +123,13 @@ IN_ADDITION: dict[str, str] = {
 }
 """An outcome paid on top of another line of the same paytable, where the paytable has both."""
 
-PAID_FOR_EACH = {"match-the-dealer"}
-"""Wagers paid once for every key the evaluator returns (MA 23(a)(2): "paid for each card")."""
+PAID_FOR_EACH = {"match-the-dealer", "spanish-21-match-the-dealer"}
+"""Wagers paid once for every key the evaluator returns (MA 23(a)(2), 30-899.16(12)(b): "paid for
+each card"); a paytable printing the combinations (30-899.24(6)) has only the combination's key."""
+
+SPANISH_DECKS = {"spanish-21-match-the-dealer"}
+"""Wagers offered only at Spanish 21, dealt from Spanish decks (30-899.16(2): 48 cards, the 10s
+removed): the exact analysis deals them from those decks."""
 
 _NO_OUTCOMES = "the catalog lists no outcomes for it, so no paytable line can be settled"
 NOT_FROM_CARDS: dict[str, str] = {
@@ -135,7 +144,6 @@ NOT_FROM_CARDS: dict[str, str] = {
     "reshuffled deck, with fold decisions between them (30-2104(5)-(13))",
     "pai-jack-bonus": "Pai Jack deals each player a five-card packet, not a blackjack hand "
     "(30-2112(3), (5)); the engine does not play Pai Jack",
-    "lucky-ladies": _NO_OUTCOMES + " (30-899.12 prints Pay Tables A and B)",
     "royal-match-21-progressive": _NO_OUTCOMES,
     "bet-the-set-21-progressive": _NO_OUTCOMES,
     "dead-mans-hand": _NO_OUTCOMES,

@@ -64,7 +64,8 @@ def lucky_lucky(deal: Deal) -> list[str]:
 
 
 def twenty_point_bonus(deal: Deal) -> list[str]:
-    """Twenty Point Bonus (MA 24(f), (g)): the player's first two cards total 20. Per (g), a
+    """Twenty Point Bonus (MA 24(f), (g)) and Lucky Ladies (30-899.12(2), ¶3(3): the same lines,
+    the highest only): the player's first two cards total 20. Per (g), a
     Matched 20 is two identical cards other than the queen of hearts pair, a Suited 20 two cards of
     one suit, Any 20 two cards of different suits."""
     a, b = deal.player
@@ -140,16 +141,35 @@ def over_under_13(deal: Deal) -> list[str]:
     return ["under-13"] if points < 13 else []
 
 
-def match_the_dealer(deal: Deal) -> list[str]:
-    """Match the dealer (MA 23(a), (f)): each of the player's first two cards of the up card's rank
-    (a ten-value card matches only its own rank) is paid, at the suited odds when its suit matches
-    too. One key per matching card, the suited first: `paid_outcomes` pays each."""
+def match_each_card(deal: Deal) -> list[str]:
+    """Match the dealer paid "for each card" (MA 23(a), (f); 30-899.16(12)(a), (b)): each of the
+    player's first two cards of the up card's rank (a ten-value card matches only its own rank:
+    "exactly match ... in rank") is paid, at the suited odds when its suit matches too. One key per
+    matching card, the suited first, which `paid_outcomes` pays each."""
     keys = [
         "suited-match" if card.suit == deal.up.suit else "unsuited-match"
         for card in deal.player
         if card.rank == deal.up.rank
     ]
     return sorted(keys, key=lambda key: key != "suited-match")
+
+
+def match_the_dealer(deal: Deal) -> list[str]:
+    """Match the dealer: the per-card keys (`match_each_card`, Massachusetts' lines), then the
+    combination that 30-899.24(4), (6) prints as one pay ("1 card match", "2 card match",
+    "1 unsuited and 1 suited match"; each the sum of its cards' pays), which Colorado's paytables
+    pay instead of the per-card lines."""
+    keys = match_each_card(deal)
+    if not keys:
+        return []
+    suited_count = keys.count("suited-match")
+    if len(keys) == 1:
+        combination = "one-suited-match" if suited_count else "one-unsuited-match"
+    else:
+        combination = ("two-unsuited-matches", "unsuited-and-suited-match", "two-suited-matches")[
+            suited_count
+        ]
+    return [*keys, combination]
 
 
 def blackjack_bonus(deal: Deal) -> list[str]:

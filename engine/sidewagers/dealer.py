@@ -130,13 +130,14 @@ def magic_21(deal: Deal) -> list[str]:
 def super_4(deal: Deal) -> list[str]:
     """Super 4 Progressive (MA 19(k), (l), (n)): with a dealer blackjack, the player's two cards and
     the dealer's two form a four-card poker hand; with an ace up and no blackjack the "dealer ace
-    up" line; otherwise the wager loses. The royal flush is A, K, Q, J of one suit ("in chosen
+    up" line; otherwise the wager loses, the line (n) prints as "Dealer Does Not Have Face Up Ace":
+    "Loss". The royal flush is A, K, Q, J of one suit ("in chosen
     suit": the suit the table specifies). The source lists no four of a kind: it is paid as the
     three of a kind it holds."""
     _needs_dealer(deal, "Super 4 Progressive")
     dealer = deal.dealer_cards[:2]
     if total(dealer) != 21:
-        return ["dealer-ace-up"] if deal.up.is_ace else []
+        return ["dealer-ace-up"] if deal.up.is_ace else ["no-dealer-ace-up"]
     cards = (*deal.player, *dealer)
     out = []
     if suited(cards) and sorted(c.rank for c in cards) == sorted("AKQJ"):

@@ -125,3 +125,42 @@ def test_exact_agrees_with_rounds_played_by_the_engine() -> None:
     assert abs(float(played.house_edge - exact.house_edge)) < 4 * played.standard_error
     again = simulate("21-plus-3", NINE_TO_ONE, RuleSet(decks=6), 30_000, seed=7)
     assert again.house_edge == played.house_edge
+
+
+def test_colorado_match_the_dealer_pays_the_sum_of_its_cards() -> None:
+    """30-899.24(6) prints each combination as one pay ("2 card match", "1 unsuited and 1 suited
+    match"); each is the sum of its cards' pays, so the paytable returns what paying each card
+    (MA 23(a)(2), 30-899.16(12)(b)) at the 1-card pays returns."""
+    combinations = [
+        PaytableLine(key, Pays.parse(pays), key)
+        for key, pays in [
+            ("one-unsuited-match", "4 to 1"),
+            ("two-unsuited-matches", "8 to 1"),
+            ("one-suited-match", "12 to 1"),
+            ("two-suited-matches", "24 to 1"),
+            ("unsuited-and-suited-match", "16 to 1"),
+        ]
+    ]
+    each_card = [
+        PaytableLine("unsuited-match", Pays.parse("4 to 1"), "unsuited"),
+        PaytableLine("suited-match", Pays.parse("12 to 1"), "suited"),
+    ]
+    by_combination = analyse("match-the-dealer", combinations, 4, "US-CO")
+    assert by_combination.house_edge == analyse("match-the-dealer", each_card, 4).house_edge
+    assert sum(line.probability for line in by_combination.lines) == 1 - (
+        by_combination.lose_probability
+    )
+
+
+def test_spanish_21_match_the_dealer_is_dealt_from_spanish_decks() -> None:
+    """30-899.16(2): 48-card decks without the 10s; a pair from 96 cards and an up card from the
+    94 left, so a king matches more often than from standard decks."""
+    lines = [
+        PaytableLine("unsuited-match", Pays.parse("4:1"), "Unsuited Match Pay out"),
+        PaytableLine("suited-match", Pays.parse("15:1"), "Suited Match Pay Out"),
+    ]
+    spanish = analyse("spanish-21-match-the-dealer", lines, 2)
+    assert spanish.combinations == 96 * 95 // 2 * 94
+    assert "Spanish decks" in spanish.card_removal
+    standard = analyse("match-the-dealer", lines, 2)
+    assert spanish.lose_probability < standard.lose_probability

@@ -23,9 +23,11 @@ def _side(file: str, paytable: str, column: int = 0) -> SideWagerRules:
     """A catalog paytable's lines in one of its pay columns."""
     catalog = yaml.safe_load((CATALOG / file).read_text())
     table = next(t for t in catalog["paytables"] if t["id"] == paytable)
+    suffix = f" {table['pays_suffix']}" if "pays_suffix" in table else ""  # "250" is "250 to 1"
     lines = tuple(
-        PaytableLine(key, Pays.parse(row[1 + column]), row[0], table["columns"][column])
+        PaytableLine(key, Pays.parse(row[1 + column] + suffix), row[0], table["columns"][column])
         for key, row in zip(table["outcomes"], table["rows"], strict=True)
+        if row[1 + column] != "N/A"
     )
     ref = RuleRef(catalog["jurisdiction"], table["citation"])
     return SideWagerRules(table["wager"], paytable, lines, ref)
@@ -104,3 +106,24 @@ def test_crown_treasure_is_paid_in_addition_to_the_royal_match() -> None:
     settled = _side_settlement(log, "royal-match-21")
     assert settled.net == Decimal(50) + Decimal(1000)
     assert "Royal Match" in settled.rule and "Crown Treasure" in settled.rule
+
+
+def test_massachusetts_buster_pays_its_printed_numbers_to_1() -> None:
+    """MA 27(g), "all pays "to 1"": Paytable F prints "1" for a three-card bust."""
+    side = _side("us-ma.yaml", "us-ma/buster-blackjack/paytables-a-f", column=5)
+    log = _round(side, "TC TH 8C 6C KD", ["stand"])  # dealer 10 6, then a king: 3 cards
+    settled = _side_settlement(log, "buster-blackjack")
+    assert settled.result == "win" and settled.net == Decimal(5)
+    assert settled.rule.endswith("(Paytable F): 3")
+
+
+def test_super_4_loses_by_its_loss_line_without_a_dealer_ace() -> None:
+    """MA 19(n): "Dealer Does Not Have Face Up Ace" pays "Loss"; an ace up without a blackjack
+    pays the $10 of "Dealer Ace Up (No BJ)"."""
+    side = _side("us-ma.yaml", "us-ma/super-4-progressive/updated-pay-table")
+    log = _round(side, "5H TD 9C 7S", ["stand"])
+    settled = _side_settlement(log, "super-4-progressive")
+    assert settled.result == "lose" and settled.net == Decimal(-5)
+    assert "Dealer Does Not Have Face Up Ace" in settled.rule
+    ace_up = _round(side, "5H AD 9C 7S", ["stand"])
+    assert _side_settlement(ace_up, "super-4-progressive").net == Decimal(10)

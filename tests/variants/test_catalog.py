@@ -22,8 +22,11 @@ FILES = {
 }
 
 
-def source_rows(jurisdiction: str, citation: str, line: int, count: int) -> list[list[str]]:
-    """`count` table rows of the source text form from `line`, as cells (blank lines skipped)."""
+def source_rows(
+    jurisdiction: str, citation: str, line: int, count: int, cells: list[int] | None = None
+) -> list[list[str]]:
+    """`count` table rows of the source text form from `line`, as cells (blank lines skipped);
+    with `cells` [start, end], only those cells of each row (one of tables printed side by side)."""
     name = next(
         f
         for (code, prefix), f in FILES.items()
@@ -33,6 +36,8 @@ def source_rows(jurisdiction: str, citation: str, line: int, count: int) -> list
     rows = [[strip_markup(c).strip() for c in raw.split("\t")] for raw in lines if raw.strip()][
         :count
     ]
+    if cells:
+        rows = [row[cells[0] : cells[1]] for row in rows]
     return [[c for c in row if c] for row in rows]
 
 
@@ -46,9 +51,21 @@ def paytables() -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("table", paytables(), ids=lambda t: t["id"])
 def test_every_paytable_row_equals_the_source_row_and_column(table: dict[str, Any]) -> None:
-    rows = source_rows(table["jurisdiction"], table["citation"], table["line"], len(table["rows"]))
+    rows = source_rows(
+        table["jurisdiction"],
+        table["citation"],
+        table["line"],
+        len(table["rows"]),
+        table.get("cells"),
+    )
     assert table["rows"] == rows
-    assert len(table["outcomes"]) == len(table["rows"]) == len(set(table["outcomes"]))
+    assert len(set(table["outcomes"])) == len(table["outcomes"])
+    if "by_row" in table:  # a paytable per row, a line per pay column
+        assert len(table["by_row"]) == len(table["rows"])
+        assert len(table["line_labels"]) == len(table["outcomes"])
+        assert all(len(row) == 1 + len(table["outcomes"]) for row in table["rows"])
+    else:
+        assert len(table["outcomes"]) == len(table["rows"])
 
 
 @pytest.mark.django_db
@@ -61,6 +78,51 @@ def test_the_loaded_catalog_holds_every_row_of_the_yaml() -> None:
         paytable__key="us-co/kings-bounty/kb03", outcome="two-kings-of-spades", column="Dealer Envy"
     )
     assert kb.pays == "$25"
+
+
+@pytest.mark.django_db
+def test_bare_printed_pays_are_stored_as_the_payout_the_source_says_they_are() -> None:
+    """30-899.12 ¶3(3) prints "1000"; its note says 'All odds shown above are "to 1"'."""
+    line = PaytableEntry.objects.get(
+        paytable__key="us-co/lucky-ladies/pay-table-b", outcome="queen-of-hearts-pair"
+    )
+    assert (line.label, line.pays) == ("Queen of Hearts pair", "200 to 1")
+
+
+@pytest.mark.django_db
+def test_massachusetts_buster_and_blazing_7s_lines_are_read_as_printed() -> None:
+    """MA 27(g) "(all pays "to 1")"; 31(d) two tables side by side, the right one a line longer."""
+    f = PaytableEntry.objects.get(
+        paytable__key="us-ma/buster-blackjack/paytable-f", outcome="bust-3-cards"
+    )
+    assert (f.label, f.pays) == ("3", "1 to 1")
+    left, right = (
+        list(
+            PaytableEntry.objects.filter(paytable__key=f"us-ma/blazing-7s/sample-paytable-{n}")
+            .order_by("order")
+            .values_list("label", "pays")
+        )
+        for n in (1, 2)
+    )
+    assert left[0] == ("3 suited 7's", "100%") and len(left) == 5
+    assert right[2] == ("3 7's – Same Color", "500 for 1") and len(right) == 6
+
+
+@pytest.mark.django_db
+def test_a_table_printed_a_row_per_deck_count_is_a_paytable_per_row() -> None:
+    """30-899.24(6): a row per deck count, a column per match; 2 decks print N/A for two suited
+    matches (three identical cards)."""
+    two = PaytableEntry.objects.filter(paytable__key="us-co/match-the-dealer/2-deck")
+    assert two.get(outcome="unsuited-and-suited-match").pays == "23 to 1"
+    assert not two.filter(outcome="two-suited-matches").exists()
+    eight = PaytableEntry.objects.get(
+        paytable__key="us-co/match-the-dealer/8-deck", outcome="one-suited-match"
+    )
+    assert (eight.paytable.decks, eight.label, eight.pays) == (
+        [8],
+        "Suited Match Pay Out: 1 card match",
+        "14 to 1",
+    )
 
 
 @pytest.mark.django_db
