@@ -504,6 +504,45 @@ def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any],
         ctx.breach(c, "Even money offered where blackjack pays 6 to 5", table, f"{path}.even_money")
 
 
+def _option_required(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
+    """params {"when": {condition: value, …}, "field": "split.max_hands", "allowed": [...] or
+    "at_most": n, "absent": value}: where every condition holds, the table's option must be
+    allowed ("absent": what leaving the option out means). Conditions: blackjack_pays (odds),
+    game, side_wager (offered), player_spots_at_least."""
+    holds = []
+    for condition, value in c.params["when"].items():
+        if condition == "blackjack_pays":
+            odds = table.get("blackjack_pays")
+            if not odds or not Pays.parse(odds).same_payout(Pays.parse(value)):
+                return
+            holds.append(f"blackjack pays {value}")
+        elif condition == "game":
+            if table["game"] != value:
+                return
+            holds.append(f"the game is {value}")
+        elif condition == "side_wager":
+            if value not in {side["wager"] for side in table.get("side_wagers", [])}:
+                return
+            holds.append(f"{value} is offered")
+        elif condition == "player_spots_at_least":
+            if (table.get("player_spots") or 0) < value:
+                return
+            holds.append(f"the table has {table['player_spots']} player spots")
+    field_path = c.params["field"]
+    value: Any = table
+    for part in field_path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    if value is None:
+        value = c.params.get("absent")  # what an option left out means ("surrender": none)
+    if value is None:
+        return _missing(ctx, c, table, f"{path}.{field_path}", f"{field_path}")
+    allowed = c.params.get("allowed")
+    ok = value in allowed if allowed is not None else value <= c.params["at_most"]
+    if not ok:
+        ctx.breach(c, f"{field_path} is {value} where {' and '.join(holds) or 'always'}", table,
+                   f"{path}.{field_path}")  # fmt: skip
+
+
 def _no_optional_payouts_at_6_to_5(
     ctx: Context, c: Constraint, table: dict[str, Any], path: str
 ) -> None:
@@ -726,6 +765,7 @@ TABLE_CHECKS: dict[str, TableCheck] = {
     ConstraintKind.DECKS_REQUIRED: _decks_required,
     ConstraintKind.NO_EVEN_MONEY_AT_6_TO_5: _no_even_money_at_6_to_5,
     ConstraintKind.NO_OPTIONAL_PAYOUTS_AT_6_TO_5: _no_optional_payouts_at_6_to_5,
+    ConstraintKind.OPTION_REQUIRED: _option_required,
     ConstraintKind.LIMITS_MULTIPLE_OF: _limits_multiple_of,
     ConstraintKind.MIN_BLACKJACK_PAYS: _min_blackjack_pays,
     ConstraintKind.INSURANCE_PAYS: _insurance_pays,

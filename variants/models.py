@@ -163,6 +163,7 @@ class ConstraintKind(models.TextChoices):
     NO_EVEN_MONEY_AT_6_TO_5 = "no_even_money_at_6_to_5", "No even money where blackjack pays 6 to 5"
     LIMITS_MULTIPLE_OF = "limits_multiple_of", "Table limits in multiples of this amount"
     HOUSE_ADVANTAGE_BETWEEN = "house_advantage_between", "House advantage within bounds"
+    OPTION_REQUIRED = "option_required", "Where a condition holds, an option takes these values"
     NO_OPTIONAL_PAYOUTS_AT_6_TO_5 = (
         "no_optional_payouts_at_6_to_5",
         "No optional payouts where blackjack pays 6 to 5",

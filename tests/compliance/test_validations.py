@@ -552,7 +552,12 @@ def test_a_6_to_5_table_is_warned_of_limits_that_are_not_multiples_of_5_dollars(
 ) -> None:
     # 3(d): "All wagers at the 6 to 5 blackjack variation shall be made in multiples of $5.00."
     code = "us-ma/blackjack/wagers-multiples-of-5-at-6-to-5"
-    six_to_five = {"blackjack_pays": "6 to 5", "even_money": False, "decks": 2}
+    six_to_five = {
+        "blackjack_pays": "6 to 5",
+        "even_money": False,
+        "decks": 2,
+        "dealer_soft_17": "hit",
+    }
     odd = validate(
         vendor_client, floor("US-MA", [six_to_five | {"limits": {"min": "12", "max": "1002.50"}}])
     )
