@@ -209,6 +209,7 @@ def _side_wager(jurisdiction: str, citer: Citer, side: dict[str, Any], path: str
         _column(lines, side, path),
         RuleRef(**ref.as_dict()),
         side.get("meter"),
+        paytable.base_wager,
         suit,
     )
 

@@ -647,6 +647,8 @@ class _Round:
                 self._settle(seat, None, wager, stake, "not_settled", Decimal(0), line.pays,
                              why, "", side.citation)  # fmt: skip
                 return
+            if line.pays.basis is Basis.AMOUNT and side.base_wager:
+                net = net * stake / side.base_wager  # "multiplied accordingly" (30-2107)
             total += net
         first = lines[won[0]]
         column = f" ({first.column})" if first.column else ""

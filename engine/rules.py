@@ -71,6 +71,8 @@ class SideWagerRules:
     lines: tuple[PaytableLine, ...]
     citation: RuleRef | None = None
     meter: Decimal | None = None
+    base_wager: Decimal | None = None
+    """The wager the paytable's dollar amounts are for; another stake scales them."""
     specified_suit: Suit | None = None
     """The suit a "suit specific" line names, where the table specifies one (21+3 Progressive)."""
 

@@ -131,6 +131,7 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
                         "label": spec["label"],
                         "decks": spec.get("decks", table.get("decks", [])),
                         "dealer_soft_17": table.get("dealer_soft_17", "any"),
+                        "base_wager": table.get("base_wager"),
                         "provision": cite.provision,
                         "unit_path": cite.unit_path,
                         "effective_from": _date(table.get("effective_from")),

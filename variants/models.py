@@ -109,6 +109,14 @@ class Paytable(Cited):
         default=list, blank=True, help_text="Deck counts it may be used with; [] for any."
     )
     dealer_soft_17 = models.CharField(max_length=8, choices=Soft17.choices, default=Soft17.ANY)
+    base_wager = models.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="The wager its dollar amounts are for (30-2107: 'based on a $1 wager'); a "
+        "progressive configured with another wager multiplies them accordingly.",
+    )
     history = HistoricalRecords()
 
     class Meta:

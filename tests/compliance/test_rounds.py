@@ -527,3 +527,20 @@ def test_a_wager_decided_by_play_is_analysed_by_simulation(anon_client: APIClien
     result = body["analyses"][0]
     assert result["method"] == "simulation" and float(result["standard_error"]) > 0
     assert body == anon_client.get(url, HTTP_HOST="localhost").json()  # same seed, same figures
+
+
+def test_progressive_dollar_pays_scale_with_the_wager(vendor_client: APIClient) -> None:
+    """30-2107: the 21+3 Progressive tables are based on a $1 wager and multiply accordingly."""
+    side = {
+        "wager": "21-plus-3-progressive",
+        "paytable": "us-co/21-plus-3-progressive/pt-bjs-213-01",
+    }
+    body = {
+        "configuration": _config(side_wagers=[side]),
+        "shoe": "7H 9C 8D TS".split(),  # 7-8-9: a straight, $7 on a $1 wager
+        "seats": [{"wagers": {"main": "10", "21-plus-3-progressive": "5"}, "actions": ["stand"]}],
+    }
+    response = vendor_client.post(URL, body, format="json", HTTP_HOST="localhost")
+    assert response.status_code == 200, response.json()
+    [progressive] = [s for s in response.json()["rounds"][0]["settlements"] if s["wager"] != "main"]
+    assert (progressive["net"], progressive["pays"]) == ("35.00", "$7")
