@@ -48,6 +48,12 @@ class LimitsSerializer(serializers.Serializer):
 class DoubleSerializer(serializers.Serializer):
     on = serializers.ChoiceField(choices=["any_two", "9_10_11", "10_11", "any_time", "none"])
     after_split = serializers.BooleanField(default=True)
+    max_doubles = serializers.IntegerField(
+        min_value=1,
+        max_value=3,
+        required=False,
+        help_text="Doubles a hand may take (Spanish 21's double-double down: up to 3).",
+    )
 
 
 class SplitSerializer(serializers.Serializer):

@@ -528,6 +528,10 @@ def _option_required(ctx: Context, c: Constraint, table: dict[str, Any], path: s
             if (table.get("player_spots") or 0) < value:
                 return
             holds.append(f"the table has {table['player_spots']} player spots")
+        elif table.get(condition) != value:  # a plain option: "dealer_soft_17": "stand"
+            return
+        else:
+            holds.append(f"{condition} is {value}")
     field_path = c.params["field"]
     value: Any = table
     for part in field_path.split("."):

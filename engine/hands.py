@@ -38,6 +38,9 @@ class Hand:
     split_aces: bool = False
     finished: bool = False
     rescued: bool = False
+    doubles: int = 0
+    last_double: Decimal = Decimal(0)
+    """The amount the last double added (what a rescue takes back, 30-899.16(7))."""
     spot: int = 0
     """Which of the seat's betting spots the hand plays for (Blackjack Switch deals two)."""
     switched: bool = False

@@ -331,7 +331,10 @@ class _Round:
         elif action is Action.HIT:
             hand.cards.append(self._card(seat.actor(i), hand))
         elif action is Action.DOUBLE:
-            hand.stake += seat.main
+            # The original wager; a double-double down doubles the whole wager (30-899.16(8)).
+            hand.last_double = hand.stake if hand.doubled else seat.main
+            hand.stake += hand.last_double
+            hand.doubles += 1
             hand.doubled = True
             hand.cards.append(self._card(seat.actor(i), hand))
             # One card only (30-813, MA 10(a)); Spanish 21 may then rescue (30-899.16(7)).
@@ -399,7 +402,7 @@ class _Round:
                 if hand.surrendered:
                     self._settle_surrender(seat, i, hand)
                 elif hand.rescued:
-                    kept = hand.stake - seat.main
+                    kept = hand.stake - hand.last_double
                     self._settle(seat, i, MAIN, hand.stake, "rescue", -kept, None,
                                  "Rescued: the doubled portion taken back, the rest forfeited",
                                  "rescue")  # fmt: skip

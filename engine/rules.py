@@ -127,6 +127,8 @@ class RuleSet:
     designated_blackjack: tuple[Card, ...] = ()
     """The ace and face card of MA 3(e)(3)'s designated blackjack, paid designated_blackjack_pays."""
     designated_blackjack_pays: Fraction = Fraction(2)
+    max_doubles: int = 1
+    """Doubles a hand may take: Spanish 21's double-double down allows three (30-899.16(8))."""
     rescue: bool = False
     """After a double the player may take back the doubled portion and forfeit the rest
     (30-899.16(7))."""

@@ -122,9 +122,10 @@ def allowed_actions(hand: Hand, hands_in_spot: int, rules: RuleSet) -> frozenset
     """What a player may do with this hand now (30-813, 30-814, 30-826(1), 30-829; MA 8, 10-12);
     `hands_in_spot`: the hands its betting spot holds (splits count against the limit)."""
     total, soft = hand_total(hand.cards)
-    if hand.doubled:  # one card only; then, where the rules allow, rescue or stand
+    if hand.doubled:  # one card only; then, where the rules allow, rescue, stand or double again
+        again = {Action.DOUBLE} if hand.doubles < rules.max_doubles and total < 21 else set()
         return (
-            frozenset({Action.STAND, Action.RESCUE})
+            frozenset({Action.STAND, Action.RESCUE} | again)
             if rules.rescue and total <= 21
             else frozenset()
         )
@@ -186,7 +187,10 @@ class BasicStrategy:
         self, hand: Hand, up: Card, allowed: frozenset[Action], hole: Card | None = None
     ) -> Action:
         total, soft = hand_total(hand.cards)
-        if Action.RESCUE in allowed:  # a doubled hand: keep it unless standing loses over half
+        if Action.RESCUE in allowed:  # a doubled hand: double again, keep, or rescue
+            best = self.table[(total, soft, 0, up.value, False)]
+            if Action.DOUBLE in allowed and best[0] is Action.DOUBLE:
+                return Action.DOUBLE
             return Action.RESCUE if self.stands[(total, up.value)] < -0.5 else Action.STAND
         seen: DealerKey = up.value
         if self.rules.dealer_face_up and hole is not None:

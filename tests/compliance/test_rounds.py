@@ -544,3 +544,26 @@ def test_progressive_dollar_pays_scale_with_the_wager(vendor_client: APIClient) 
     assert response.status_code == 200, response.json()
     [progressive] = [s for s in response.json()["rounds"][0]["settlements"] if s["wager"] != "main"]
     assert (progressive["net"], progressive["pays"]) == ("35.00", "$7")
+
+
+def test_spanish_21_double_double_down_and_rescue(vendor_client: APIClient) -> None:
+    """30-899.16(8): where the dealer hits soft 17 a table may allow doubling the total wager up to
+    three times; a rescue then takes back the last doubled portion (7)."""
+    game = {"game": "spanish-21", "blackjack_pays": None, "dealer_soft_17": "hit"}
+    table = game | {"double": {"on": "any_time", "max_doubles": 3}}
+    # 2+3 = 5, doubled (2: 7), doubled again (2: 9): $40 riding, then rescued: $20 forfeited.
+    log = play(vendor_client, "2H KC 3D 9S 2C 2D", ("10", ["double", "double", "rescue"]), **table)
+    assert log["seats"][0]["hands"][0]["stake"] == "40.00"
+    assert settled(log) == [(1, "main", "rescue", "-20.00", "30-899.16(7)")]
+    response = vendor_client.post(
+        URL,
+        {
+            "configuration": _config(**game),
+            "shoe": "2H KC 3D 9S 2C 2D".split(),
+            "seats": [{"wagers": {"main": "10"}, "actions": ["double", "double"]}],
+        },
+        format="json",
+        HTTP_HOST="localhost",
+    )
+    assert response.status_code == 400  # one double unless the table allows more
+    assert "double is not allowed at this point" in response.json()["error"]["message"]
