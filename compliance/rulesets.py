@@ -122,6 +122,11 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         double_on=DoubleOn(double.get("on", param("double", "on", DoubleOn.ANY_TWO))),
         rescue=param("double", "rescue", False),
         max_doubles=double.get("max_doubles", 1),
+        super_bonus=tuple(
+            (Decimal(least), Decimal(amount))
+            for least, amount in param("super-bonus", "amounts", [])
+        ),
+        envy_bonus=Decimal(param("super-bonus", "envy", "0")),
         spanish_decks=param("deal", "spanish_decks", False),
         blackjack_beats_dealer_blackjack=param("blackjack", "beats_dealer_blackjack", False),
         player_21_wins=param("twenty-one", "always_wins", False),

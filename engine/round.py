@@ -40,7 +40,7 @@ RULE_KEYS = frozenset(
         "win", "lose", "push", "blackjack", "blackjack-push", "dealer-blackjack",
         "dealer-blackjack-after-double", "dealer-blackjack-after-split", "two-card-21",
         "insurance", "even-money", "surrender", "switched-blackjack", "rescue", "bonus-21",
-        "twenty-one", "designated-blackjack",
+        "twenty-one", "designated-blackjack", "super-bonus",
     }
 )  # fmt: skip
 """The rules a settlement names; the knowledge base cites each per jurisdiction (two-card-21 only
@@ -389,6 +389,8 @@ class _Round:
 
     def _settle_all(self) -> None:
         dealer = self.log.dealer
+        if self.rules.super_bonus:
+            self._settle_super_bonus()
         for seat in self.log.seats:
             for wager, stake in seat.wagers.items():
                 if wager != MAIN:
@@ -593,6 +595,38 @@ class _Round:
             "Surrendered: half the wager is forfeited",
             "surrender",
         )
+
+    def _settle_super_bonus(self) -> None:
+        """30-899.16(10): a player's first three cards suited 7s (7H 7C 7D in the 2-deck game)
+        against a dealer's 7 (the 7S) win a fixed Super Bonus by the size of the main wager, and
+        every other betting player an Envy Bonus for each; splitting or doubling voids it (¶4(4)(c))."""
+        up = self.log.dealer.up
+        winners = [seat for seat in self.log.seats if self._super_bonus_hand(seat, up)]
+        for seat in winners:
+            amount = next(
+                (pay for least, pay in reversed(self.rules.super_bonus) if seat.main >= least),
+                None,
+            )
+            if amount is None:
+                self._settle(seat, None, "super-bonus", Decimal(0), "not_settled", Decimal(0), None,
+                             f"The rule names no Super Bonus for a {seat.main} wager", "super-bonus")  # fmt: skip
+                continue
+            self._settle(seat, None, "super-bonus", Decimal(0), "win", amount, None,
+                         f"Super Bonus on a {seat.main} wager", "super-bonus")  # fmt: skip
+            for other in self.log.seats:
+                if other is not seat:
+                    self._settle(other, None, "envy-bonus", Decimal(0), "win",
+                                 self.rules.envy_bonus, None,
+                                 f"Envy Bonus: seat {seat.number}'s Super Bonus", "super-bonus")  # fmt: skip
+
+    def _super_bonus_hand(self, seat: Seat, up: Card) -> bool:
+        hand = seat.hands[0]
+        if len(seat.hands) > 1 or hand.doubled or len(hand.cards) < 3 or up.rank != "7":
+            return False
+        three = hand.cards[:3]
+        if self.rules.decks == 2:
+            return up.suit.value == "S" and {c.text for c in three} == {"7H", "7C", "7D"}
+        return all(c.rank == "7" for c in three) and len({c.suit for c in three}) == 1
 
     def _settle_side_wager(self, seat: Seat, wager: str, stake: Decimal) -> None:
         """The wager's highest ranking outcome in the first pay column of its paytable that pays

@@ -127,6 +127,10 @@ class RuleSet:
     designated_blackjack: tuple[Card, ...] = ()
     """The ace and face card of MA 3(e)(3)'s designated blackjack, paid designated_blackjack_pays."""
     designated_blackjack_pays: Fraction = Fraction(2)
+    super_bonus: tuple[tuple[Decimal, Decimal], ...] = ()
+    """Spanish 21's Super Bonus (30-899.16(10)): (smallest main wager, amount), highest last."""
+    envy_bonus: Decimal = Decimal(0)
+    """Paid to each other betting player for each Super Bonus."""
     max_doubles: int = 1
     """Doubles a hand may take: Spanish 21's double-double down allows three (30-899.16(8))."""
     rescue: bool = False

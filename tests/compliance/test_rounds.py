@@ -311,7 +311,7 @@ def test_every_rule_a_settlement_names_is_cited(jurisdiction: str) -> None:
             jurisdiction__code=jurisdiction, wager__slug="blackjack"
         ).values_list("key", flat=True)
     )
-    variant_only = {"switched-blackjack", "rescue", "bonus-21", "twenty-one"}
+    variant_only = {"switched-blackjack", "rescue", "bonus-21", "twenty-one", "super-bonus"}
     massachusetts = {"two-card-21", "designated-blackjack", "bonus-21"}  # 3(a)(3), 3(e)
     assert RULE_KEYS - variant_only - massachusetts <= keys
     assert (massachusetts <= keys) == (jurisdiction == "US-MA")
@@ -567,3 +567,22 @@ def test_spanish_21_double_double_down_and_rescue(vendor_client: APIClient) -> N
     )
     assert response.status_code == 400  # one double unless the table allows more
     assert "double is not allowed at this point" in response.json()["error"]["message"]
+
+
+def test_spanish_21_super_bonus_and_envy_bonus(vendor_client: APIClient) -> None:
+    """30-899.16(10): suited 7-7-7 against a dealer's 7 wins $1,000 on a $5-$24 bet ($5,000 from
+    $25), every other betting player $50; the 7-7-7 hand itself pays its Bonus 21 (11)."""
+    cards = "7S 9D 7C 7S KD 6H 7S 2C KC"  # seat 1: 7S 7S, hit 7S; seat 2: 9D KD; dealer 7C 6H
+    log = play(
+        vendor_client,
+        cards,
+        ("10", ["hit"]),
+        ("25", ["stand"]),
+        game="spanish-21",
+        blackjack_pays=None,
+    )
+    assert settled(log, 1) == [
+        (None, "super-bonus", "win", "1000.00", "30-899.16(10)"),
+        (1, "main", "win", "30.00", "30-899.16(11)"),
+    ]
+    assert settled(log, 2)[0] == (None, "envy-bonus", "win", "50.00", "30-899.16(10)")
