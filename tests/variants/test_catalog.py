@@ -10,6 +10,7 @@ import yaml
 from django.conf import settings
 from rest_framework.test import APIClient
 
+from engine.odds import Pays
 from regs.ingest.text_reader import strip_markup
 from variants.catalog import CATALOG, NO_PAY, CatalogError, catalog_load, read_catalog
 from variants.models import PaytableEntry
@@ -106,6 +107,22 @@ def test_massachusetts_buster_and_blazing_7s_lines_are_read_as_printed() -> None
     )
     assert left[0] == ("3 suited 7's", "100%") and len(left) == 5
     assert right[2] == ("3 7's – Same Color", "500 for 1") and len(right) == 6
+
+
+@pytest.mark.django_db
+def test_royal_match_progressive_pays_as_printed_without_the_cells_amendment_notes() -> None:
+    """30-899.11(17): "40 for 1 amended 1/14/14" is a 40 for 1 line amended on that date;
+    Pay table 3 pays shares of two named meters."""
+    two = PaytableEntry.objects.get(
+        paytable__key="us-co/royal-match-21-progressive/progressive-pay-table-2",
+        outcome="royal-match",
+    )
+    assert (two.label, two.pays) == ("Royal Match", "40 for 1")
+    assert two.paytable.decks == [6] and str(two.paytable.effective_from) == "2014-01-14"
+    three = PaytableEntry.objects.filter(
+        paytable__key="us-co/royal-match-21-progressive/progressive-pay-table-3"
+    ).order_by("order")
+    assert [Pays.parse(e.pays).meter for e in three[:2]] == ["Major", "Minor"]
 
 
 @pytest.mark.django_db
