@@ -35,9 +35,11 @@ class Basis(StrEnum):
 
 # "3 to 2", "25 for 1", "8-to-1", "3:2"
 _RATIO = re.compile(r"^(\d+(?:\.\d+)?)\s*-?\s*(to|for|:)\s*-?\s*(\d+(?:\.\d+)?)$", re.IGNORECASE)
-_METER = re.compile(
-    r"^(\d+(?:\.\d+)?)\s*%(?:\s+of\s+(?:the\s+)?meter)?(?:\s+([A-Za-z]+))?$", re.IGNORECASE
-)
+# "10%", "10% of meter", "100% Mega", "100% of Major Progressive Meter" (30-899.11(17)),
+# "100% of the progressive meter amount" (MA 19(c)), "100% Star Progressive" (MA 19(k))
+_METER = re.compile(r"^(\d+(?:\.\d+)?)\s*%((?:\s+[A-Za-z]+)*)$", re.IGNORECASE)
+_METER_WORDS = {"of", "the", "progressive", "meter", "amount"}
+"""Words of a meter share that name no meter: "100% of the progressive meter amount" is "100%"."""
 _AMOUNT = re.compile(r"^\$\s*(\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?)$")
 # "200 to 1 + 100%", "100% plus 250 to 1"
 _COMPOUND = re.compile(r"^(.+?)\s+(?:\+|plus)\s+(.+)$", re.IGNORECASE)
@@ -53,7 +55,8 @@ class Pays:
     share: Fraction | None = None
     """Share of the meter (1 for 100%)."""
     meter: str = ""
-    """Which meter, where a table has several ("Mega", "Major", "Minor")."""
+    """Which meter, where a table has several ("Mega", "Major", "Minor"): the words of the share
+    that name one ("100% of Major Progressive Meter" is Major's; "100% Progressive" names none)."""
     amount: Decimal | None = None
     """Dollars for a fixed amount."""
     odds: Pays | None = None
@@ -77,9 +80,9 @@ class Pays:
             basis = Basis.FOR if word.lower() == "for" else Basis.TO
             return cls(basis, ratio=Fraction(a) / Fraction(b))
         if match := _METER.match(clean):
-            return cls(
-                Basis.METER, share=Fraction(match.group(1)) / 100, meter=match.group(2) or ""
-            )
+            words = match.group(2).split()
+            name = " ".join(w for w in words if w.lower() not in _METER_WORDS)
+            return cls(Basis.METER, share=Fraction(match.group(1)) / 100, meter=name)
         if match := _AMOUNT.match(clean):
             return cls(Basis.AMOUNT, amount=Decimal(match.group(1).replace(",", "")))
         if clean.lower() in {"loss", "lose", "loses"}:

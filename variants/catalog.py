@@ -7,12 +7,15 @@ with the source; `outcomes` names each row.
 
 Where the source prints bare numbers and says elsewhere what they mean (30-899.12: 'All odds shown
 above are "to 1"'; MA 27(g): 'all pays "to 1"'), the table's `pays_suffix` ("to 1") completes each
-printed pay into the payout stored (`reading`); the rows stay as printed.
+printed pay into the payout stored (`reading`); the rows stay as printed. A dated note printed in
+a pay cell ("40 for 1 amended 1/14/14", 30-899.11(17)) is not part of the pay: the reading drops
+it, and the paytable's `effective_from` says from when the line is on file.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +35,8 @@ from .models import Constraint, Paytable, PaytableEntry, PlayRule, Wager
 CATALOG = Path(__file__).resolve().parent.parent / "fixtures" / "catalog"
 # Cells that print no pay: the line does not exist in that column.
 NO_PAY = {None, "", "N/A", "NA", "n/a"}
+# A dated note after a pay in its cell: "40 for 1 amended 1/14/14".
+_CELL_NOTE = re.compile(r"\s+(?:amended|eff(?:ective)?)\s+\d{1,2}/\d{1,2}/\d{2,4}$", re.IGNORECASE)
 
 
 class CatalogError(DomainError):
@@ -78,9 +83,11 @@ def read_catalog(path: Path) -> dict[str, Any]:
 
 
 def reading(pays: Any, table: dict[str, Any]) -> str:
-    """A printed pay as the payout it means: with `pays_suffix` "to 1", "1000" is "1000 to 1"."""
+    """A printed pay as the payout it means: with `pays_suffix` "to 1", "1000" is "1000 to 1";
+    "40 for 1 amended 1/14/14" is "40 for 1"."""
     suffix = table.get("pays_suffix")
-    return f"{pays} {suffix}" if suffix else str(pays)
+    text = _CELL_NOTE.sub("", str(pays))
+    return f"{text} {suffix}" if suffix else text
 
 
 def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:

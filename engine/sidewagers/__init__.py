@@ -56,6 +56,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "ante-up-21-poker-bonus": poker.ante_up_poker_bonus,
     "super-match": poker.super_match,
     "royal-match-21": poker.royal_match,
+    "royal-match-21-progressive": poker.royal_match_progressive,
     # the player's first cards
     "kings-bounty": cards.kings_bounty,
     "lucky-lucky": cards.lucky_lucky,
@@ -114,7 +115,9 @@ STAGES: dict[str, Stage] = {
 }
 """Wagers needing more than the first cards; the others are Stage.INITIAL. Royal Match 21 is
 INITIAL: its Crown Treasure line also needs the dealer's hole card, which only a played round
-gives (its pay is a dollar amount, so no exact analysis uses it)."""
+gives (its pay is a dollar amount, so no exact analysis uses it). Royal Match 21 Progressive's
+Double Royal Match lines need the dealer's first two cards the same way: its evaluator says so
+(NotDecidable) where a deal lacks them."""
 
 IN_ADDITION: dict[str, str] = {
     "crown-treasure": "royal-match",  # 30-899.11: "in addition to the Royal Match pay out"
@@ -144,7 +147,6 @@ NOT_FROM_CARDS: dict[str, str] = {
     "reshuffled deck, with fold decisions between them (30-2104(5)-(13))",
     "pai-jack-bonus": "Pai Jack deals each player a five-card packet, not a blackjack hand "
     "(30-2112(3), (5)); the engine does not play Pai Jack",
-    "royal-match-21-progressive": _NO_OUTCOMES,
     "bet-the-set-21-progressive": _NO_OUTCOMES,
     "dead-mans-hand": _NO_OUTCOMES,
     "war-blackjack": _NO_OUTCOMES,

@@ -214,3 +214,32 @@ def royal_match(deal: Deal) -> list[str]:
     if total(deal.player) == 21:
         out.append("suited-blackjack")
     return out + ["two-suited-cards"]
+
+
+def royal_match_progressive(deal: Deal) -> list[str]:
+    """Royal Match 21 Progressive (30-899.11(6), (12), (17)): the percentage pays consider the
+    player's and the dealer's first two cards, the other pays the player's only. The source does
+    not define its hands; read plainly: a Royal Match is the player's K-Q suited; a Double Royal
+    Match, a Royal Match for the player and one for the dealer; Suited, both of one suit; a Suited
+    Blackjack, an ace and a ten-value card of one suit; a Suited Hand, two cards of one suit.
+
+    :raises NotDecidable: a Royal Match with the dealer's hole card not known (the exact analysis
+        deals the up card only; a played round gives both)."""
+    a, b = deal.player
+    if a.suit != b.suit:
+        return []
+    out = []
+    if {a.rank, b.rank} == {"K", "Q"}:
+        dealer = deal.dealer_cards[:2]
+        if len(dealer) < 2:
+            raise NotDecidable(
+                "a Double Royal Match needs the dealer's first two cards (30-899.11(6))"
+            )
+        if dealer[0].suit == dealer[1].suit and {dealer[0].rank, dealer[1].rank} == {"K", "Q"}:
+            if dealer[0].suit == a.suit:
+                out.append("double-royal-match-suited")
+            out.append("double-royal-match")
+        out.append("royal-match")
+    if total(deal.player) == 21:
+        out.append("suited-blackjack")
+    return out + ["suited-hand"]

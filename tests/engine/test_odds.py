@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
@@ -25,6 +26,26 @@ def test_odds_plus_a_meter_share_is_one_pay_in_either_order() -> None:
     assert Pays.parse("100% plus 200 to 1").same_payout(sjp)
     assert not sjp.same_payout(Pays.parse("200 to 1"))
     assert not sjp.same_payout(Pays.parse("200 to 1 + 10%"))
+
+
+@pytest.mark.parametrize(
+    ("text", "share", "meter"),
+    [
+        ("100% of Major Progressive Meter", 1, "Major"),  # 30-899.11(17) Pay table 3
+        ("100% of Minor Progressive Meter", 1, "Minor"),
+        ("100% of the progressive meter amount", 1, ""),  # MA 19(c)
+        ("100% Star Progressive", 1, "Star"),  # MA 19(k)
+        ("10% Progressive", Fraction(1, 10), ""),  # MA 19(n)
+        ("100% Mega", 1, "Mega"),  # 30-899.21(13) B7P3
+    ],
+)
+def test_a_meter_share_names_its_meter_where_the_table_has_several(
+    text: str, share: Fraction, meter: str
+) -> None:
+    pays = Pays.parse(text)
+    assert (pays.basis, pays.share, pays.meter) == (Basis.METER, share, meter)
+    assert Pays.parse("100%").same_payout(Pays.parse("100% of the progressive meter amount"))
+    assert not Pays.parse("100% Major").same_payout(Pays.parse("100% Minor"))
 
 
 def test_the_odds_scale_with_the_stake_and_the_share_needs_the_meter() -> None:

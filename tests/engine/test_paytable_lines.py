@@ -149,6 +149,19 @@ def test_evaluators_return_only_keys_of_their_wagers_catalog_outcomes() -> None:
             {"royal-match", "crown-treasure"},
             ["crown-treasure", "royal-match"],
         ),
+        # 30-899.11(17): a Double Royal Match is paid its own line only, not the Royal Match too
+        (
+            "royal-match-21-progressive",
+            {"player": "KH QH", "dealer": "KH QH"},
+            {"double-royal-match-suited", "double-royal-match", "royal-match"},
+            ["double-royal-match-suited"],
+        ),
+        (
+            "royal-match-21-progressive",
+            {"player": "KH QH", "dealer": "KS QS"},
+            {"double-royal-match-suited", "royal-match"},
+            ["royal-match"],
+        ),
         # 30-899.28(7): a blackjack pushes against a dealer blackjack
         (
             "pocket-rockets",
@@ -210,3 +223,15 @@ def test_massachusetts_blazing_7s_counts_the_up_card() -> None:
     keys = {"three-7s", "first-two-cards-7"}
     assert outcome("blazing-7s", spec, keys, "US-MA") == "three-7s"
     assert outcome("blazing-7s", spec, keys, "US-CO") == "first-two-cards-7"
+
+
+def test_a_royal_match_progressive_hand_without_the_dealers_two_cards_is_not_decided() -> None:
+    """30-899.11(6): the percentage pays consider the dealer's first two cards too."""
+    from engine.sidewagers import NotDecidable
+
+    with pytest.raises(NotDecidable, match="dealer's first two cards"):
+        outcome(
+            "royal-match-21-progressive", deal({"player": "KH QH", "up": "KS"}), {"royal-match"}
+        )
+    suited = deal({"player": "9H 5H", "up": "KS"})
+    assert outcome("royal-match-21-progressive", suited, {"suited-hand"}) == "suited-hand"

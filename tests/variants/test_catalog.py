@@ -10,6 +10,7 @@ import yaml
 from django.conf import settings
 from rest_framework.test import APIClient
 
+from engine.odds import Pays
 from regs.ingest.text_reader import strip_markup
 from variants.catalog import CATALOG, NO_PAY, CatalogError, catalog_load, read_catalog
 from variants.models import PaytableEntry
@@ -23,10 +24,17 @@ FILES = {
 
 
 def source_rows(
-    jurisdiction: str, citation: str, line: int, count: int, cells: list[int] | None = None
+    jurisdiction: str,
+    citation: str,
+    line: int,
+    count: int,
+    cells: list[int] | None = None,
+    wrapped: list[int] | None = None,
 ) -> list[list[str]]:
     """`count` table rows of the source text form from `line`, as cells (blank lines skipped);
-    with `cells` [start, end], only those cells of each row (one of tables printed side by side)."""
+    with `cells` [start, end], only those cells of each row (one of tables printed side by side);
+    with `wrapped`, the number of printed lines of each row, a cell wrapped over them joined
+    (MA 19(k): "Royal Flush (Any other" / "suit)")."""
     name = next(
         f
         for (code, prefix), f in FILES.items()
@@ -34,11 +42,27 @@ def source_rows(
     )
     lines = (SOURCES / name).read_text().splitlines()[line - 1 :]
     rows = [[strip_markup(c).strip() for c in raw.split("\t")] for raw in lines if raw.strip()][
-        :count
+        : sum(wrapped) if wrapped else count
     ]
+    if wrapped:
+        rows = _joined(rows, wrapped)
     if cells:
         rows = [row[cells[0] : cells[1]] for row in rows]
     return [[c for c in row if c] for row in rows]
+
+
+def _joined(lines: list[list[str]], sizes: list[int]) -> list[list[str]]:
+    """Printed lines joined into rows of `sizes` lines each, cell by cell (a column's non-empty
+    cells in order, with a space between)."""
+    rows, start = [], 0
+    for size in sizes:
+        group = lines[start : start + size]
+        start += size
+        width = max(len(line) for line in group)
+        rows.append(
+            [" ".join(line[i] for line in group if i < len(line) and line[i]) for i in range(width)]
+        )
+    return rows
 
 
 def paytables() -> list[dict[str, Any]]:
@@ -57,8 +81,10 @@ def test_every_paytable_row_equals_the_source_row_and_column(table: dict[str, An
         table["line"],
         len(table["rows"]),
         table.get("cells"),
+        table.get("wrapped"),
     )
     assert table["rows"] == rows
+    assert "wrapped" not in table or len(table["wrapped"]) == len(table["rows"])
     assert len(set(table["outcomes"])) == len(table["outcomes"])
     if "by_row" in table:  # a paytable per row, a line per pay column
         assert len(table["by_row"]) == len(table["rows"])
@@ -106,6 +132,50 @@ def test_massachusetts_buster_and_blazing_7s_lines_are_read_as_printed() -> None
     )
     assert left[0] == ("3 suited 7's", "100%") and len(left) == 5
     assert right[2] == ("3 7's – Same Color", "500 for 1") and len(right) == 6
+
+
+@pytest.mark.django_db
+def test_royal_match_progressive_pays_as_printed_without_the_cells_amendment_notes() -> None:
+    """30-899.11(17): "40 for 1 amended 1/14/14" is a 40 for 1 line amended on that date;
+    Pay table 3 pays shares of two named meters."""
+    two = PaytableEntry.objects.get(
+        paytable__key="us-co/royal-match-21-progressive/progressive-pay-table-2",
+        outcome="royal-match",
+    )
+    assert (two.label, two.pays) == ("Royal Match", "40 for 1")
+    assert two.paytable.decks == [6] and str(two.paytable.effective_from) == "2014-01-14"
+    three = PaytableEntry.objects.filter(
+        paytable__key="us-co/royal-match-21-progressive/progressive-pay-table-3"
+    ).order_by("order")
+    assert [Pays.parse(e.pays).meter for e in three[:2]] == ["Major", "Minor"]
+
+
+def test_a_row_printed_over_two_lines_is_joined_cell_by_cell() -> None:
+    """MA 19(k) Paytable 1: "Royal Flush (Any other" / "suit)" beside "100% Spade" / "Progressive";
+    "100% Heart" printed on the line above "Three of a Kind" / "Progressive"."""
+    rows = source_rows("US-MA", "19(k)", 388, 4, None, [2, 2])
+    assert rows == [
+        ["Royal Flush (Any other suit)", "100% Spade Progressive", "$5,000", "7%"],
+        ["Three of a Kind", "100% Heart Progressive", "$500", "7%"],
+    ]
+    assert source_rows("US-MA", "19(k)", 388, 4, None, [1, 2, 1]) != rows
+
+
+@pytest.mark.django_db
+def test_massachusetts_progressive_blackjack_and_super_4_pay_the_meters_they_name() -> None:
+    """MA 19(c) "100% of the progressive meter amount"; 19(k) Paytable 3, five meters."""
+    four = PaytableEntry.objects.get(
+        paytable__key="us-ma/progressive-blackjack/payouts", outcome="four-aces-same-color"
+    )
+    assert (Pays.parse(four.pays).share, Pays.parse(four.pays).meter) == (1, "")
+    three = PaytableEntry.objects.filter(paytable__key="us-ma/super-4-progressive/paytable-3")
+    assert [Pays.parse(e.pays).meter for e in three.order_by("order")[:5]] == [
+        "Star",
+        "Spade",
+        "Heart",
+        "Diamond",
+        "Club",
+    ]
 
 
 @pytest.mark.django_db
