@@ -93,11 +93,14 @@ def configuration_validate(config: dict[str, Any]) -> list[Finding]:
     """Findings for a parsed configuration (configuration_parse), in table order."""
     jurisdiction, as_of = config["jurisdiction"], config["as_of"]
     citer = Citer(as_of)
-    wagers = {
+    offered = {t["game"] for t in config["tables"]} | {
+        side["wager"] for t in config["tables"] for side in t.get("side_wagers", [])
+    }
+    wagers = {  # the games and wagers the floor offers, with their paytables' lines
         w.slug: w
-        for w in Wager.objects.filter(jurisdiction__code=jurisdiction).prefetch_related(
-            "paytables__entries"
-        )
+        for w in Wager.objects.filter(
+            jurisdiction__code=jurisdiction, slug__in=offered
+        ).prefetch_related("paytables__entries")
     }
     elsewhere: dict[str, list[str]] = {}
     for slug, code in Wager.objects.exclude(jurisdiction__code=jurisdiction).values_list(

@@ -52,10 +52,23 @@ class Citer:
             return False
         if fact.effective_to and self.as_of >= fact.effective_to:
             return False
-        if fact.provision_id not in self._starts:
-            self._starts[fact.provision_id] = provision_start(fact.provision_id)
-        start = self._starts[fact.provision_id]
+        if not self._starts:
+            self._starts = provision_starts()
+        start = self._starts.get(fact.provision_id)
         return start is None or start <= self.as_of
+
+
+def provision_starts() -> dict[int, dt.date | None]:
+    """provision_start of every provision, in one query."""
+    starts: dict[int, list[dt.date | None]] = {}
+    for provision_id, start in Citation.objects.filter(status=Status.ADOPTED).values_list(
+        "provision_id", "effective_from"
+    ):
+        starts.setdefault(provision_id, []).append(start)
+    return {
+        pid: None if None in dates else min(d for d in dates if d is not None)
+        for pid, dates in starts.items()
+    }
 
 
 def provision_start(provision_id: int) -> dt.date | None:
