@@ -7,6 +7,7 @@ import datetime as dt
 from fractions import Fraction
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine.cards import InvalidCard, parse_cards
@@ -62,6 +63,25 @@ class SplitSerializer(serializers.Serializer):
     split_aces_one_card = serializers.BooleanField(default=True)
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "description": "Catalog paytable id, e.g. us-co/kings-bounty/kb03"},
+            {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "outcome": {"type": "string"},
+                        "pays": {"type": "string", "example": "25 to 1"},
+                        "column": {"type": "string"},
+                    },
+                    "required": ["outcome", "pays"],
+                },
+            },
+        ]
+    }
+)
 class PaytableField(serializers.Field):
     """A catalog paytable id, or the lines of an inline paytable."""
 
