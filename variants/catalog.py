@@ -141,8 +141,10 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
                         "base_wager": table.get("base_wager"),
                         "provision": cite.provision,
                         "unit_path": cite.unit_path,
-                        "effective_from": _date(table.get("effective_from")),
-                        "effective_to": _date(table.get("effective_to")),
+                        "effective_from": _date(
+                            spec.get("effective_from", table.get("effective_from"))
+                        ),
+                        "effective_to": _date(spec.get("effective_to", table.get("effective_to"))),
                         "source_line": table.get("line"),
                     },
                 )
@@ -239,7 +241,9 @@ def _note_one_way_exclusions(items: list[dict[str, Any]], jurisdiction: str, use
 def _paytables_of(table: dict[str, Any]) -> list[tuple[dict[str, Any], list[str], list[list[str]]]]:
     """The paytables a printed table holds: itself (its columns are pay columns of one table, like
     King's Bounty's "Pays" and "Dealer Envy"), or, with `split`, one per column (Lucky Lucky's
-    "Table 1", "Table 2", "Table 3" printed side by side), or, with `by_row`, one per row where
+    "Table 1", "Table 2", "Table 3" printed side by side; a split spec's `effective_from` dates
+    its column, like 30-899.15(9)'s "Paytables 6 and 7 effective 2/14/16", and a blank cell kept in
+    place, `blank_cells`, is a line that column does not have), or, with `by_row`, one per row where
     each row is a paytable and each pay column a line (Match The Dealer's "2 deck", "4 deck", …
     rows, 30-899.24(6)): `outcomes` then names each pay column and `line_labels` labels it."""
     if "by_row" in table:

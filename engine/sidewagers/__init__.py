@@ -82,6 +82,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "buffalo-blackjack-bonus-2": dealer.bust_bonus,
     "buffalo-blackjack-bonus-3": dealer.bust_bonus,
     "super-4-progressive": dealer.super_4,
+    "ace-buster": dealer.ace_buster,
 }
 """Catalog slug → evaluator (Colorado's form where a slug means different things)."""
 
@@ -112,6 +113,7 @@ STAGES: dict[str, Stage] = {
     "buffalo-blackjack-bonus-2": _ROUND,
     "buffalo-blackjack-bonus-3": _ROUND,
     "super-4-progressive": _ROUND,
+    "ace-buster": _ROUND,
 }
 """Wagers needing more than the first cards; the others are Stage.INITIAL. Royal Match 21 is
 INITIAL: its Crown Treasure line also needs the dealer's hole card, which only a played round
@@ -148,10 +150,11 @@ NOT_FROM_CARDS: dict[str, str] = {
     "pai-jack-bonus": "Pai Jack deals each player a five-card packet, not a blackjack hand "
     "(30-2112(3), (5)); the engine does not play Pai Jack",
     "bet-the-set-21-progressive": _NO_OUTCOMES,
-    "dead-mans-hand": _NO_OUTCOMES,
+    "dead-mans-hand": "30-899.15 does not define its pay table's \"Sets of A-8's\" nor which split "
+    "hands count, and its split lines rank against each other inconsistently (fixtures/"
+    "annotations.yaml); a deal also carries only the first hand of a split",
     "war-blackjack": _NO_OUTCOMES,
     "push-your-luck": _NO_OUTCOMES,
-    "ace-buster": _NO_OUTCOMES + " (30-899.28 prints the Ace Buster pay table)",
     "rocket-aces": _NO_OUTCOMES,
     "trilux-bust-bonanza": _NO_OUTCOMES,
     "trilux-progressive": _NO_OUTCOMES,

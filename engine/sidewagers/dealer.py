@@ -161,3 +161,18 @@ def super_4(deal: Deal) -> list[str]:
     if counts[0] == 2:
         out.append("pair")
     return out + ["any-hand"]
+
+
+def ace_buster(deal: Deal) -> list[str]:
+    """Ace Buster (30-899.28(5) and its pay table): the dealer busts, paid by the number of aces
+    in the bust hand (the up card included; four or more on one line), from the part of the pay
+    table for the dealer's up card, "Ace to 6" or "7 to King". The wager is placed only by a
+    player whose hand has not busted (30-899.28(5)); that is the bet's condition, not the cards'."""
+    _needs_dealer(deal, "Ace Buster")
+    cards = deal.dealer_cards
+    if not dealer_busted(deal):
+        return []
+    up = "up-ace-to-6" if cards[0].is_ace or cards[0].value <= 6 else "up-7-to-king"
+    aces = sum(1 for c in cards if c.is_ace)
+    count = {0: "no-aces", 1: "1-ace"}.get(aces, f"{aces}-aces" if aces < 4 else "4-plus-aces")
+    return [f"{up}-bust-{count}"]

@@ -30,11 +30,13 @@ def source_rows(
     count: int,
     cells: list[int] | None = None,
     wrapped: list[int] | None = None,
+    blank_cells: bool = False,
 ) -> list[list[str]]:
     """`count` table rows of the source text form from `line`, as cells (blank lines skipped);
     with `cells` [start, end], only those cells of each row (one of tables printed side by side);
     with `wrapped`, the number of printed lines of each row, a cell wrapped over them joined
-    (MA 19(k): "Royal Flush (Any other" / "suit)")."""
+    (MA 19(k): "Royal Flush (Any other" / "suit)"); with `blank_cells`, a blank cell between
+    printed ones is kept as "" so each pay stays in its column (30-899.15(9))."""
     name = next(
         f
         for (code, prefix), f in FILES.items()
@@ -48,7 +50,15 @@ def source_rows(
         rows = _joined(rows, wrapped)
     if cells:
         rows = [row[cells[0] : cells[1]] for row in rows]
+    if blank_cells:
+        return [_without_trailing_blanks(row) for row in rows]
     return [[c for c in row if c] for row in rows]
+
+
+def _without_trailing_blanks(row: list[str]) -> list[str]:
+    while row and not row[-1]:
+        row = row[:-1]
+    return row
 
 
 def _joined(lines: list[list[str]], sizes: list[int]) -> list[list[str]]:
@@ -82,6 +92,7 @@ def test_every_paytable_row_equals_the_source_row_and_column(table: dict[str, An
         len(table["rows"]),
         table.get("cells"),
         table.get("wrapped"),
+        table.get("blank_cells", False),
     )
     assert table["rows"] == rows
     assert "wrapped" not in table or len(table["wrapped"]) == len(table["rows"])
@@ -193,6 +204,29 @@ def test_a_table_printed_a_row_per_deck_count_is_a_paytable_per_row() -> None:
         "Suited Match Pay Out: 1 card match",
         "14 to 1",
     )
+
+
+@pytest.mark.django_db
+def test_a_blank_cell_of_tables_printed_side_by_side_is_a_line_that_table_does_not_have() -> None:
+    """30-899.15(9): "4 – Sets of A-8's" is printed under Pay tables 4, 5 and 7 only; "Paytables 6
+    and 7 effective 2/14/16" dates those two columns, the others the section's 7/15/14."""
+    row = source_rows("US-CO", "30-899.15(9)", 1160, 1, None, None, True)[0]
+    assert row[1:] == ["", "", "", "500 to 1", "500 to 1", "", "500 to 1"]
+    assert source_rows("US-CO", "30-899.15(9)", 1160, 1)[0][1:] == ["500 to 1"] * 3
+    four = PaytableEntry.objects.filter(
+        outcome="four-sets-a-8", paytable__wager__slug="dead-mans-hand"
+    )
+    assert sorted(four.values_list("paytable__key", flat=True)) == [
+        f"us-co/dead-mans-hand/pay-table-{n}" for n in (4, 5, 7)
+    ]
+    seven = PaytableEntry.objects.get(
+        paytable__key="us-co/dead-mans-hand/pay-table-7", outcome="pair-only-a-8-after-split"
+    )
+    assert (seven.pays, str(seven.paytable.effective_from)) == ("20 to 1", "2016-02-14")
+    one = PaytableEntry.objects.get(
+        paytable__key="us-co/dead-mans-hand/pay-table-1", outcome="any-ace-or-8"
+    )
+    assert (one.pays, one.paytable.effective_from) == ("3 to 2", None)
 
 
 @pytest.mark.django_db
