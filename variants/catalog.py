@@ -108,6 +108,7 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
 
     with transaction.atomic():
         wagers: dict[str, Wager] = {}
+        next_order: dict[str, int] = {}  # per paytable, for a table printed in parts
         for item in data.get("wagers", []):
             cite = _cite(code, item["citation"], f"wager {item['slug']}")
             wagers[item["slug"]] = save(
@@ -130,6 +131,19 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
             for spec, columns, rows in _paytables_of(table):
                 wager = wagers[table["wager"]]
                 cite = _cite(code, table["citation"], f"paytable {spec['id']}")
+                if "continues" in table:  # a table the source prints in parts is one paytable
+                    paytable = Paytable.objects.get(key=table["continues"])
+                    next_order[paytable.key] = _entries_save(
+                        save,
+                        paytable,
+                        wager,
+                        table,
+                        columns,
+                        rows,
+                        next_order[paytable.key],
+                        counts,
+                    )
+                    continue
                 paytable = save(
                     Paytable,
                     {"key": spec["id"]},
@@ -149,24 +163,9 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
                     },
                 )
                 counts["paytables"] += 1
-                known = {o["key"] for o in wager.outcomes}
-                order = 0
-                for row, outcome in zip(rows, table["outcomes"], strict=True):
-                    if outcome not in known:
-                        raise CatalogError(
-                            f"paytable {spec['id']}",
-                            f"outcome {outcome!r} is not an outcome of {wager.slug}",
-                        )
-                    for column, pays in zip(columns, row[1:], strict=False):
-                        if pays in NO_PAY:
-                            continue
-                        save(
-                            PaytableEntry,
-                            {"paytable": paytable, "outcome": outcome, "column": column},
-                            {"order": order, "label": row[0], "pays": reading(pays, table)},
-                        )
-                        order += 1
-                        counts["entries"] += 1
+                next_order[paytable.key] = _entries_save(
+                    save, paytable, wager, table, columns, rows, 0, counts
+                )
         for item in data.get("constraints", []):
             cite = _cite(code, item["citation"], f"constraint {item['code']}")
             for slug in item.get("wagers") or [item.get("wager")]:
@@ -208,6 +207,37 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
             counts["play_rules"] += 1
         _note_one_way_exclusions(data.get("constraints", []), code, user)
     return counts
+
+
+def _entries_save(
+    save: Any,
+    paytable: Paytable,
+    wager: Wager,
+    table: dict[str, Any],
+    columns: list[str],
+    rows: list[list[Any]],
+    order: int,
+    counts: dict[str, int],
+) -> int:
+    """The lines of a printed table (or of a part of one) under `paytable`, from `order` on; the
+    order after them."""
+    known = {o["key"] for o in wager.outcomes}
+    for row, outcome in zip(rows, table["outcomes"], strict=True):
+        if outcome not in known:
+            raise CatalogError(
+                f"paytable {table['id']}", f"outcome {outcome!r} is not an outcome of {wager.slug}"
+            )
+        for column, pays in zip(columns, row[1:], strict=False):
+            if pays in NO_PAY:
+                continue
+            save(
+                PaytableEntry,
+                {"paytable": paytable, "outcome": outcome, "column": column},
+                {"order": order, "label": row[0], "pays": reading(pays, table)},
+            )
+            order += 1
+            counts["entries"] += 1
+    return order
 
 
 def _note_one_way_exclusions(items: list[dict[str, Any]], jurisdiction: str, user: Any) -> None:

@@ -586,3 +586,18 @@ def test_spanish_21_super_bonus_and_envy_bonus(vendor_client: APIClient) -> None
         (1, "main", "win", "30.00", "30-899.16(11)"),
     ]
     assert settled(log, 2)[0] == (None, "envy-bonus", "win", "50.00", "30-899.16(10)")
+
+
+def test_a_table_printed_in_parts_is_one_paytable(vendor_client: APIClient) -> None:
+    """30-899.28 prints Ace Buster's pay table in two parts by the dealer's up card: a table
+    offering it names one paytable and is paid from the part of the dealer's up card."""
+    side = {"wager": "ace-buster", "paytable": "us-co/ace-buster/pay-table"}
+    body = {
+        "configuration": _config(side_wagers=[side]),
+        "shoe": "TH 8C 9D 6S 8H".split(),  # dealer 8-6 draws 8: a bust with no aces, up card 8
+        "seats": [{"wagers": {"main": "10", "ace-buster": "5"}, "actions": ["stand"]}],
+    }
+    response = vendor_client.post(URL, body, format="json", HTTP_HOST="localhost")
+    assert response.status_code == 200, response.json()
+    [buster] = [s for s in response.json()["rounds"][0]["settlements"] if s["wager"] != "main"]
+    assert (buster["net"], buster["pays"]) == ("10.00", "2 to 1")
