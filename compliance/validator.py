@@ -499,11 +499,14 @@ def _decks_required(ctx: Context, c: Constraint, table: dict[str, Any], path: st
         ctx.add(c.severity, c.code, f"{decks} deck(s)", table["name"], f"{path}.decks", [c])
 
 
+def _blackjack_pays(table: dict[str, Any], odds: str) -> bool:
+    """Whether the table's blackjack odds pay what `odds` pays ("12 to 10" is "6 to 5")."""
+    given = table.get("blackjack_pays")
+    return bool(given) and Pays.parse(given).same_payout(Pays.parse(odds))
+
+
 def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
-    six_to_five = "blackjack_pays" in table and Pays.parse(table["blackjack_pays"]).same_payout(
-        Pays.parse("6 to 5")
-    )
-    if six_to_five and table.get("even_money"):
+    if _blackjack_pays(table, "6 to 5") and table.get("even_money"):
         ctx.breach(c, "Even money offered where blackjack pays 6 to 5", table, f"{path}.even_money")
 
 
@@ -515,8 +518,7 @@ def _option_required(ctx: Context, c: Constraint, table: dict[str, Any], path: s
     holds = []
     for condition, value in c.params["when"].items():
         if condition == "blackjack_pays":
-            odds = table.get("blackjack_pays")
-            if not odds or not Pays.parse(odds).same_payout(Pays.parse(value)):
+            if not _blackjack_pays(table, value):
                 return
             holds.append(f"blackjack pays {value}")
         elif condition == "game":
@@ -553,10 +555,7 @@ def _option_required(ctx: Context, c: Constraint, table: dict[str, Any], path: s
 def _no_optional_payouts_at_6_to_5(
     ctx: Context, c: Constraint, table: dict[str, Any], path: str
 ) -> None:
-    six_to_five = "blackjack_pays" in table and Pays.parse(table["blackjack_pays"]).same_payout(
-        Pays.parse("6 to 5")
-    )
-    if six_to_five and table.get("optional_payouts"):
+    if _blackjack_pays(table, "6 to 5") and table.get("optional_payouts"):
         offered = ", ".join(table["optional_payouts"])
         ctx.breach(c, f"Optional payouts ({offered}) offered where blackjack pays 6 to 5", table,
                    f"{path}.optional_payouts")  # fmt: skip
@@ -567,10 +566,7 @@ def _limits_multiple_of(ctx: Context, c: Constraint, table: dict[str, Any], path
     `when_blackjack_pays`: the table's posted minimum and maximum must be such multiples (a
     configuration holds limits, not bets)."""
     trigger = c.params.get("when_blackjack_pays")
-    if trigger and not (
-        "blackjack_pays" in table
-        and Pays.parse(table["blackjack_pays"]).same_payout(Pays.parse(trigger))
-    ):
+    if trigger and not _blackjack_pays(table, trigger):
         return
     limits = table.get("limits")
     if not limits:

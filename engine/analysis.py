@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -113,28 +113,34 @@ def analyse(
     for keys, ways in counts.items():
         for key in keys:
             paid[key] = paid.get(key, 0) + ways
-    results = []
-    edge = Fraction(0)
-    for line in lines:
-        probability = Fraction(paid.get(line.outcome, 0), total)
-        win = line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
-        results.append(
-            LineResult(line.outcome, line.label, str(line.pays), probability, probability * win)
-        )
-        edge -= probability * win
+    results = _line_results(lines, paid, total)
     lose = Fraction(counts.get((), 0), total)
-    edge += lose
+    edge = lose - sum((line.returns for line in results), Fraction(0))
     return Analysis(
         wager,
         decks,
         lines[0].column if lines else "",
-        tuple(results),
+        results,
         lose,
         Fraction(counts.get((PUSH,), 0), total),
         edge,
         REMOVAL[hole] + ("; Spanish decks (48 cards, the 10s removed)" if spanish else ""),
         total,
     )
+
+
+def _line_results(
+    lines: Sequence[PaytableLine], paid: Mapping[str, int], total: int
+) -> tuple[LineResult, ...]:
+    """Each line's probability (deals or rounds paying it, out of `total`) and return per unit."""
+    results = []
+    for line in lines:
+        probability = Fraction(paid.get(line.outcome, 0), total)
+        win = line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
+        results.append(
+            LineResult(line.outcome, line.label, str(line.pays), probability, probability * win)
+        )
+    return tuple(results)
 
 
 def _refuse_unless_odds(line: PaytableLine) -> None:
@@ -246,15 +252,6 @@ def _deals(hole: bool, spanish: bool = False) -> list[tuple[DealClass, Deal]]:
     return deals
 
 
-def decimal_string(value: Fraction, digits: int = 12) -> str:
-    """A fraction as a decimal string with `digits` places, rounded half away from zero."""
-    sign = "-" if value < 0 else ""
-    scaled = abs(value) * 10**digits
-    whole = int(scaled + Fraction(1, 2))
-    text = str(whole).rjust(digits + 1, "0")
-    return f"{sign}{text[:-digits]}.{text[-digits:]}"
-
-
 def simulate(
     wager: str,
     lines: Sequence[PaytableLine],
@@ -293,18 +290,11 @@ def simulate(
         hits.update(settled.outcomes)
     mean = total / rounds
     variance = squares / rounds - mean * mean
-    results = []
-    for line in lines:
-        probability = Fraction(hits[line.outcome], rounds)
-        win = line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
-        results.append(
-            LineResult(line.outcome, line.label, str(line.pays), probability, probability * win)
-        )
     return Analysis(
         wager,
         rules.decks,
         lines[0].column if lines else "",
-        tuple(results),
+        _line_results(lines, hits, rounds),
         Fraction(lost, rounds),
         Fraction(pushed, rounds),
         -mean,

@@ -179,3 +179,12 @@ class Pays:
         if mine[0] is not Basis.TO or theirs[0] is not Basis.TO:
             raise InvalidPays(f"cannot compare {self} with {other}")
         return bool(mine[1] >= theirs[1])  # type: ignore[operator]
+
+
+def decimal_string(value: Fraction, digits: int = 12) -> str:
+    """A fraction as a decimal string with `digits` places, rounded half away from zero."""
+    sign = "-" if value < 0 else ""
+    scaled = abs(value) * 10**digits
+    whole = int(scaled + Fraction(1, 2))
+    text = str(whole).rjust(digits + 1, "0")
+    return f"{sign}{text[:-digits]}.{text[-digits:]}"

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.cards import EngineError
+from engine.odds import decimal_string
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
 from engine.strategy import Action, BasicStrategy
 
@@ -243,14 +244,6 @@ class EffectResult:
             "standard_error": f"{self.standard_error:.9f}",
             "house_edge": decimal_string(self.result.house_edge),
         }
-
-
-def decimal_string(value: Fraction, places: int = 12) -> str:
-    """A fraction as a decimal string rounded half-even to `places` places."""
-    scaled = round(value * 10**places)
-    sign = "-" if scaled < 0 else ""
-    digits = str(abs(scaled)).rjust(places + 1, "0")
-    return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
 # --- rule sets as arrays -----------------------------------------------------------------------

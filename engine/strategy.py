@@ -152,11 +152,16 @@ def _may_double(hand: Hand, total: int, soft: bool, rules: RuleSet) -> bool:
         return False
     if rules.double_on is DoubleOn.ANY_TIME:
         return True
-    if len(hand.cards) != 2 or rules.double_on is DoubleOn.NONE:
+    return len(hand.cards) == 2 and _doubles_on(rules.double_on, total, soft)
+
+
+def _doubles_on(double_on: DoubleOn, total: int, soft: bool) -> bool:
+    """Whether the doubling rule allows a double on this total (30-813; MA 6(k)(4))."""
+    if double_on is DoubleOn.NONE:
         return False
-    if rules.double_on is DoubleOn.NINE_TEN_ELEVEN:
+    if double_on is DoubleOn.NINE_TEN_ELEVEN:
         return not soft and total in (9, 10, 11)
-    if rules.double_on is DoubleOn.TEN_ELEVEN:
+    if double_on is DoubleOn.TEN_ELEVEN:
         return not soft and total in (10, 11)
     return True
 
@@ -336,15 +341,6 @@ def _strategy_table(
     def double(total: int, soft: bool, up: DealerKey) -> float:
         return 2 * sum(pv * stand(_add(total, soft, v)[0], up) for v, pv in p.items())
 
-    def may_double(total: int, soft: bool) -> bool:
-        if double_on is DoubleOn.NONE:
-            return False
-        if double_on is DoubleOn.NINE_TEN_ELEVEN:
-            return not soft and total in (9, 10, 11)
-        if double_on is DoubleOn.TEN_ELEVEN:
-            return not soft and total in (10, 11)
-        return True
-
     def after_split(card: int, up: DealerKey) -> float:
         ev = 0.0
         for value, pv in p.items():
@@ -353,7 +349,7 @@ def _strategy_table(
                 ev += pv * stand(t, up)
                 continue
             options = [best_no_double(t, s, up)]
-            if double_after_split and may_double(t, s) and t < 21:
+            if double_after_split and _doubles_on(double_on, t, s) and t < 21:
                 options.append(double(t, s, up))
             ev += pv * max(options)
         return 2 * ev

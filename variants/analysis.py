@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from engine.analysis import Analysis, NotAnalysable, analyse, decimal_string, simulate
-from engine.odds import Basis, Pays
+from engine.analysis import Analysis, NotAnalysable, analyse, simulate
+from engine.odds import Basis, Pays, decimal_string
 from engine.rules import PaytableLine, RuleSet
 from engine.sidewagers import Stage, stage
 from pitboss.errors import DomainError

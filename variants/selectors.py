@@ -59,7 +59,8 @@ class Citer:
 
 
 def provision_starts() -> dict[int, dt.date | None]:
-    """provision_start of every provision, in one query."""
+    """The day each provision took effect, from its adopted citations, in one query; None where
+    no source says (a provision without adopted citations is absent)."""
     starts: dict[int, list[dt.date | None]] = {}
     for provision_id, start in Citation.objects.filter(status=Status.ADOPTED).values_list(
         "provision_id", "effective_from"
@@ -69,16 +70,6 @@ def provision_starts() -> dict[int, dt.date | None]:
         pid: None if None in dates else min(d for d in dates if d is not None)
         for pid, dates in starts.items()
     }
-
-
-def provision_start(provision_id: int) -> dt.date | None:
-    """The day a provision took effect, from its citations; None where no source says."""
-    starts = list(
-        Citation.objects.filter(provision_id=provision_id, status=Status.ADOPTED).values_list(
-            "effective_from", flat=True
-        )
-    )
-    return None if not starts or None in starts else min(starts)
 
 
 def wagers(*, jurisdiction: str | None = None, owner: str | None = None) -> QuerySet[Wager]:
@@ -126,8 +117,9 @@ def catalog_problems() -> list[str]:
         *Constraint.objects.all(),
         *PlayRule.objects.all(),
     ]
+    starts = provision_starts()
     for fact in facts:
-        start = provision_start(fact.provision_id)
+        start = starts.get(fact.provision_id)
         if start and fact.effective_from and fact.effective_from < start:
             problems.append(
                 f"{fact}: in force from {fact.effective_from}, before its provision ({start})"

@@ -7,11 +7,10 @@ from fractions import Fraction
 
 import pytest
 
-from engine.analysis import NotAnalysable, analyse, decimal_string
-from engine.cards import parse_cards
-from engine.odds import Pays
+from engine.analysis import NotAnalysable, analyse
+from engine.cards import deck, parse_cards
+from engine.odds import Pays, decimal_string
 from engine.rules import PaytableLine
-from engine.cards import deck
 from engine.sidewagers import Deal, kings_bounty, outcome, three_card_poker
 
 NINE_TO_ONE = [
