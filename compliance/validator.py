@@ -605,6 +605,18 @@ def _excludes(
         ctx.breach(c, f"{c.wager.name} and {other} on one table", table, where, note=note)
 
 
+def _requires_wagers(
+    ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    """A wager a player may place only together with another (Top 3 with 21+3, 30-2114(2); Match
+    The Dealer's down card with its up card, 30-899.24(2)): the table must offer one of those."""
+    offered = {s["wager"] for s in table.get("side_wagers", [])} | {table["game"]}
+    if not offered & set(c.params["wagers"]):
+        ctx.breach(
+            c, f"{c.wager.name} without {' or '.join(c.params['wagers'])}", table, f"{path}.wager"
+        )
+
+
 def _side_max(
     ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
 ) -> None:
@@ -778,6 +790,7 @@ TABLE_CHECKS: dict[str, TableCheck] = {
 }
 SIDE_CHECKS: dict[str, SideCheck] = {
     ConstraintKind.SIDE_MAX: _side_max,
+    ConstraintKind.REQUIRES_WAGERS: _requires_wagers,
     ConstraintKind.DECKS_ALLOWED: _decks_allowed,
     ConstraintKind.SIDE_LIMITS_WITHIN_TABLE: _side_limits_within_table,
     ConstraintKind.SIDE_MAX_WITHIN_BASE_WAGER: _side_max_within_base_wager,

@@ -24,6 +24,7 @@ from engine.round import MAIN, SeatSpec, play_round
 from engine.rules import PaytableLine, RuleSet, SideWagerRules
 from engine.shoe import Shoe
 from engine.sidewagers import (
+    DOWN_CARD_OF,
     EVALUATORS,
     PUSH,
     SPANISH_DECKS,
@@ -43,6 +44,12 @@ REMOVAL = {
     True: "the player's first two cards and the dealer's two cards are drawn from a full shoe; no "
     "other cards are removed",
 }
+
+DOWN_CARD_REMOVAL = (
+    "the player's first two cards and the dealer's two cards are drawn from a full shoe; no other "
+    "cards are removed. The up card is unseen by the wager, so the down card is distributed as the "
+    "up card is, and the counts are those of the player's two cards and one dealer card"
+)
 
 
 class NotAnalysable(EngineError):
@@ -124,7 +131,8 @@ def analyse(
         lose,
         Fraction(counts.get((PUSH,), 0), total),
         edge,
-        REMOVAL[hole] + ("; Spanish decks (48 cards, the 10s removed)" if spanish else ""),
+        (DOWN_CARD_REMOVAL if wager in DOWN_CARD_OF else REMOVAL[hole])
+        + ("; Spanish decks (48 cards, the 10s removed)" if spanish else ""),
         total,
     )
 
@@ -211,7 +219,7 @@ def _deal_classes(
 def _evaluations(
     wager: str, hole: bool, jurisdiction: str | None, spanish: bool
 ) -> dict[DealClass, dict[tuple[str, ...], int]]:
-    return _evaluated(evaluator(wager, jurisdiction), hole, spanish)
+    return _evaluated(evaluator(DOWN_CARD_OF.get(wager, wager), jurisdiction), hole, spanish)
 
 
 @lru_cache(maxsize=128)

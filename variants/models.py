@@ -181,6 +181,7 @@ class ConstraintKind(models.TextChoices):
         "The same house advantage on every table, per denomination",
     )
     SAME_ON_EVERY_TABLE = "same_on_every_table", "The same option on every table offering the wager"
+    REQUIRES_WAGERS = "requires_wagers", "Offered only at a table which also offers one of"
 
 
 class Constraint(Cited):

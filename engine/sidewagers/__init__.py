@@ -19,6 +19,7 @@ from engine.sidewagers import cards, dealer, poker
 from engine.sidewagers.base import PUSH, Deal, Evaluator, NotDecidable, Stage
 
 __all__ = [
+    "DOWN_CARD_OF",
     "EVALUATORS",
     "IN_ADDITION",
     "JURISDICTION_EVALUATORS",
@@ -68,6 +69,8 @@ EVALUATORS: dict[str, Evaluator] = {
     "over-under-13": cards.over_under_13,
     "match-the-dealer": cards.match_the_dealer,
     "spanish-21-match-the-dealer": cards.match_each_card,
+    "match-the-dealer-down-card": cards.on_the_down_card(cards.match_combination),
+    "spanish-21-match-the-dealer-down-card": cards.on_the_down_card(cards.match_each_card),
     "lucky-ladies": cards.twenty_point_bonus,
     "blackjack-bonus": cards.blackjack_bonus,
     "blazing-7s": cards.blazing_7s,
@@ -114,6 +117,8 @@ STAGES: dict[str, Stage] = {
     "buffalo-blackjack-bonus-3": _ROUND,
     "super-4-progressive": _ROUND,
     "ace-buster": _ROUND,
+    "match-the-dealer-down-card": Stage.DOWN_CARD,
+    "spanish-21-match-the-dealer-down-card": Stage.DOWN_CARD,
 }
 """Wagers needing more than the first cards; the others are Stage.INITIAL. Royal Match 21 is
 INITIAL: its Crown Treasure line also needs the dealer's hole card, which only a played round
@@ -128,11 +133,24 @@ IN_ADDITION: dict[str, str] = {
 }
 """An outcome paid on top of another line of the same paytable, where the paytable has both."""
 
-PAID_FOR_EACH = {"match-the-dealer", "spanish-21-match-the-dealer"}
+DOWN_CARD_OF = {
+    "match-the-dealer-down-card": "match-the-dealer",
+    "spanish-21-match-the-dealer-down-card": "spanish-21-match-the-dealer",
+}
+"""Stage.DOWN_CARD wagers → the wager they mirror on the up card (same pay table: 30-899.24(5),
+(6); 30-899.16(12)). Dealt from one shoe, the unseen down card is distributed as the up card is,
+so the exact analysis of the one is that of the other."""
+
+PAID_FOR_EACH = {
+    "match-the-dealer",
+    "spanish-21-match-the-dealer",
+    "match-the-dealer-down-card",
+    "spanish-21-match-the-dealer-down-card",
+}
 """Wagers paid once for every key the evaluator returns (MA 23(a)(2), 30-899.16(12)(b): "paid for
 each card"); a paytable printing the combinations (30-899.24(6)) has only the combination's key."""
 
-SPANISH_DECKS = {"spanish-21-match-the-dealer"}
+SPANISH_DECKS = {"spanish-21-match-the-dealer", "spanish-21-match-the-dealer-down-card"}
 """Wagers offered only at Spanish 21, dealt from Spanish decks (30-899.16(2): 48 cards, the 10s
 removed): the exact analysis deals them from those decks."""
 

@@ -43,6 +43,7 @@ class Stage(Enum):
 
     INITIAL = "the player's first two cards and the dealer's up card"
     HOLE = "the first cards and whether the dealer has blackjack"
+    DOWN_CARD = "the player's first two cards and the dealer's down card"
     ROUND = "cards dealt later in the round (the dealer's final hand, the player's hits)"
 
 

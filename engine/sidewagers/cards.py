@@ -3,10 +3,14 @@ dealer's up card."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.cards import Suit
 from engine.sidewagers.base import (
     PUSH,
     Deal,
+    Evaluator,
+    NotDecidable,
     dealt_in_order,
     high,
     same_colour,
@@ -160,16 +164,34 @@ def match_the_dealer(deal: Deal) -> list[str]:
     "1 unsuited and 1 suited match"; each the sum of its cards' pays), which Colorado's paytables
     pay instead of the per-card lines."""
     keys = match_each_card(deal)
+    return [*keys, *_match_combination(keys)]
+
+
+def match_combination(deal: Deal) -> list[str]:
+    """Colorado's Match The Dealer combinations alone (`match_the_dealer`)."""
+    return _match_combination(match_each_card(deal))
+
+
+def _match_combination(keys: list[str]) -> list[str]:
     if not keys:
         return []
     suited_count = keys.count("suited-match")
     if len(keys) == 1:
-        combination = "one-suited-match" if suited_count else "one-unsuited-match"
-    else:
-        combination = ("two-unsuited-matches", "unsuited-and-suited-match", "two-suited-matches")[
-            suited_count
-        ]
-    return [*keys, combination]
+        return ["one-suited-match" if suited_count else "one-unsuited-match"]
+    return [("two-unsuited-matches", "unsuited-and-suited-match", "two-suited-matches")[suited_count]]
+
+
+def on_the_down_card(evaluate: Evaluator) -> Evaluator:
+    """A wager decided on the dealer's down card as `evaluate` decides its wager on the up card:
+    Match The Dealer Down Card (30-899.24(2), (5); 30-899.16(12)(a), (b): "either of a player's
+    original two cards ... match the dealer's down card in rank")."""
+
+    def evaluate_down(deal: Deal) -> list[str]:
+        if len(deal.dealer_cards) < 2:
+            raise NotDecidable("a down-card wager is decided on the dealer's down card: give it")
+        return evaluate(replace(deal, up=deal.dealer_cards[1]))
+
+    return evaluate_down
 
 
 def blackjack_bonus(deal: Deal) -> list[str]:

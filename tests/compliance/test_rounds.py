@@ -601,3 +601,35 @@ def test_a_table_printed_in_parts_is_one_paytable(vendor_client: APIClient) -> N
     assert response.status_code == 200, response.json()
     [buster] = [s for s in response.json()["rounds"][0]["settlements"] if s["wager"] != "main"]
     assert (buster["net"], buster["pays"]) == ("10.00", "2 to 1")
+
+
+def test_match_the_dealer_down_card_settles_on_the_dealers_down_card(
+    vendor_client: APIClient,
+) -> None:
+    """30-899.24(5): the Down Card wager is settled on the dealer's down card, from the posted pay
+    table (6 decks: a 1 card unsuited match 4 to 1); the Up Card wager loses on a 5."""
+    sides = [
+        {"wager": "match-the-dealer", "paytable": "us-co/match-the-dealer/6-deck"},
+        {"wager": "match-the-dealer-down-card", "paytable": "us-co/match-the-dealer-down-card/6-deck"},
+    ]
+    body = {
+        "configuration": _config(side_wagers=sides),
+        "shoe": "7H 5S 9C 7D TS".split(),  # player 7H 9C; dealer 5S up, 7D down, draws TS
+        "seats": [
+            {
+                "wagers": {"main": "10", "match-the-dealer": "5", "match-the-dealer-down-card": "5"},
+                "actions": ["stand"],
+            }
+        ],
+    }
+    response = vendor_client.post(URL, body, format="json", HTTP_HOST="localhost")
+    assert response.status_code == 200, response.json()
+    sides_settled = {
+        s["wager"]: (s["result"], s["net"], s["pays"], s["citation"]["citation"])
+        for s in response.json()["rounds"][0]["settlements"]
+        if s["wager"] != "main"
+    }
+    assert sides_settled == {
+        "match-the-dealer": ("lose", "-5.00", "", "30-899.24(6)"),
+        "match-the-dealer-down-card": ("win", "20.00", "4 to 1", "30-899.24(6)"),
+    }

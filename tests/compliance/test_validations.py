@@ -590,3 +590,24 @@ def test_a_pay_column_the_paytable_does_not_print_is_an_error(vendor_client: API
     [finding] = [f for f in body["findings"] if f["code"] == "paytable-column-unknown"]
     assert finding["path"] == "tables[0].side_wagers[0].column"
     assert finding["citations"][0]["citation"].startswith("29")
+
+
+def test_a_wager_placed_only_with_another_needs_that_one_on_the_table(
+    vendor_client: APIClient,
+) -> None:
+    """30-899.24(2): "If the Match The Dealer Down Card wager is offered, then both wagers must be
+    offered"; 30-2114(2): Top 3 only with a 21+3 wager (the Xtreme table is one)."""
+    down = side("match-the-dealer-down-card", "us-co/match-the-dealer-down-card/6-deck")
+    up = side("match-the-dealer", "us-co/match-the-dealer/6-deck")
+    alone = validate(vendor_client, configuration(side_wagers=[down]))
+    [finding] = alone["findings"]
+    assert finding["code"] == "us-co/match-the-dealer-down-card/requires-up-card"
+    assert finding["path"] == "tables[0].side_wagers[0].wager"
+    assert finding["citations"][0]["citation"] == "30-899.24(2)" and alone["compliant"] is False
+    assert validate(vendor_client, configuration(side_wagers=[up, down]))["findings"] == []
+    top_3 = side("top-3", "us-co/top-3/pay-table-a")
+    xtreme = side("21-plus-3-xtreme", "us-co/21-plus-3-xtreme/xtreme")
+    assert codes(validate(vendor_client, configuration(side_wagers=[top_3]))) == {
+        "us-co/top-3/requires-21-plus-3"
+    }
+    assert validate(vendor_client, configuration(side_wagers=[xtreme, top_3]))["findings"] == []
