@@ -254,6 +254,27 @@ def test_a_split_table_gives_a_column_to_another_wager_and_continues_in_parts() 
 
 
 @pytest.mark.django_db
+def test_tables_printed_side_by_side_keep_their_several_pay_columns() -> None:
+    """MA 30: four TriLux tables side by side, each with a "Pays*" and a "LkyGrg**" column;
+    Paytable 3 prints NA for a Lucky George flush, Paytable 4 its own decks."""
+    from variants.models import Paytable
+
+    three = PaytableEntry.objects.filter(paytable__key="us-ma/trilux-bonus/lucky-george-paytable-3")
+    assert three.get(outcome="straight", column="Pays").pays == "10-to-1"
+    assert three.get(outcome="straight", column="LkyGrg").pays == "$2"
+    assert not three.filter(outcome="flush", column="LkyGrg").exists()
+    assert three.count() == 7
+    four = Paytable.objects.get(key="us-ma/trilux-bonus/lucky-george-paytable-4")
+    assert four.decks == [1, 2, 6, 8]
+    sup = PaytableEntry.objects.filter(paytable__key="us-ma/trilux-super-3/sup-01")
+    assert list(sup.order_by("order").values_list("outcome", "pays")) == [
+        ("three-of-a-kind-suited", "270-to-1"),
+        ("straight-flush", "180-to-1"),
+        ("three-of-a-kind", "90-to-1"),
+    ]
+
+
+@pytest.mark.django_db
 def test_loading_the_catalog_again_changes_nothing() -> None:
     before = PaytableEntry.history.count()
     catalog_load(path=CATALOG / "us-co.yaml")
