@@ -280,8 +280,8 @@ def _paytables_of(table: dict[str, Any]) -> list[tuple[dict[str, Any], list[str]
 
     A split spec may name its own `wager` (30-2113's "Pay Table A: 21+3" and "Pay Table B: 21+3
     Xtreme", printed side by side), the paytable it `continues` (a split table printed in parts,
-    30-2114's 21+3 Pay table), and `pay_columns`, the several pay columns of `columns` (0-based) that
-    are its columns (MA 30's four TriLux tables side by side, each with "Pays*" and "LkyGrg**")."""
+    30-2114's 21+3 Pay table), and `pay_columns`, the pay columns of `columns` (0-based) that are
+    its columns (MA 30's four TriLux tables side by side, each with "Pays*" and "LkyGrg**")."""
     if "by_row" in table:
         return [
             (
