@@ -352,8 +352,15 @@ def _matching(given: list[dict[str, Any]], approved: list[Paytable]) -> Paytable
 
 
 def _closest(given: list[dict[str, Any]], approved: list[Paytable]) -> list[Paytable]:
-    """The two approved paytables with the fewest differing lines."""
-    return sorted(approved, key=lambda p: (len(_differences(given, p)), p.key))[:2]
+    """The two approved paytables with the fewest differing lines; of tables printed again with
+    the same lines (21+3's in 30-2107, 30-2113 and 30-2114), the one with the shortest id."""
+    closest: list[Paytable] = []
+    for paytable in sorted(approved, key=lambda p: (len(_differences(given, p)), len(p.key), p.key)):
+        if all(_lines(paytable) != _lines(other) for other in closest):
+            closest.append(paytable)
+        if len(closest) == 2:
+            break
+    return closest
 
 
 def _closest_message(wager: Wager, given: list[dict[str, Any]], closest: list[Paytable]) -> str:

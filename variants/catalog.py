@@ -129,10 +129,11 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
             counts["wagers"] += 1
         for table in data.get("paytables", []):
             for spec, columns, rows in _paytables_of(table):
-                wager = wagers[table["wager"]]
+                wager = wagers[spec.get("wager", table["wager"])]
                 cite = _cite(code, table["citation"], f"paytable {spec['id']}")
-                if "continues" in table:  # a table the source prints in parts is one paytable
-                    paytable = Paytable.objects.get(key=table["continues"])
+                continues = spec.get("continues", table.get("continues"))
+                if continues:  # a table the source prints in parts is one paytable
+                    paytable = Paytable.objects.get(key=continues)
                     next_order[paytable.key] = _entries_save(
                         save,
                         paytable,
@@ -275,7 +276,12 @@ def _paytables_of(table: dict[str, Any]) -> list[tuple[dict[str, Any], list[str]
     its column, like 30-899.15(9)'s "Paytables 6 and 7 effective 2/14/16", and a blank cell kept in
     place, `blank_cells`, is a line that column does not have), or, with `by_row`, one per row where
     each row is a paytable and each pay column a line (Match The Dealer's "2 deck", "4 deck", …
-    rows, 30-899.24(6)): `outcomes` then names each pay column and `line_labels` labels it."""
+    rows, 30-899.24(6)): `outcomes` then names each pay column and `line_labels` labels it.
+
+    A split spec may name its own `wager` (30-2113's "Pay Table A: 21+3" and "Pay Table B: 21+3
+    Xtreme", printed side by side), the paytable it `continues` (a split table printed in parts,
+    30-2114's 21+3 Pay table), and `pay_columns`, the pay columns of `columns` (0-based) that are
+    its columns (MA 30's four TriLux tables side by side, each with "Pays*" and "LkyGrg**")."""
     if "by_row" in table:
         return [
             (
@@ -289,8 +295,13 @@ def _paytables_of(table: dict[str, Any]) -> list[tuple[dict[str, Any], list[str]
         return [(table, table.get("columns", [""]), table["rows"])]
     out = []
     for index, spec in enumerate(table["split"]):
-        rows = [[row[0], row[1 + index] if len(row) > 1 + index else ""] for row in table["rows"]]
-        out.append((spec, [""], rows))
+        picks = spec.get("pay_columns", [index])
+        rows = [
+            [row[0], *(row[1 + i] if len(row) > 1 + i else "" for i in picks)]
+            for row in table["rows"]
+        ]
+        columns = [table["columns"][i] for i in picks] if "pay_columns" in spec else [""]
+        out.append((spec, columns, rows))
     return out
 
 

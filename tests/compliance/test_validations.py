@@ -611,3 +611,17 @@ def test_a_wager_placed_only_with_another_needs_that_one_on_the_table(
         "us-co/top-3/requires-21-plus-3"
     }
     assert validate(vendor_client, configuration(side_wagers=[xtreme, top_3]))["findings"] == []
+
+
+def test_21_plus_3_xtreme_may_be_dealt_from_one_deck_and_21_plus_3_may_not(
+    vendor_client: APIClient,
+) -> None:
+    """30-2107(1): "21+3 may be played on 2 and 4-8 deck blackjack games only. 21+3 Xtreme may be
+    played on 1, 2, and 4-8 deck blackjack games only." """
+    one_deck = {"decks": 1, "dealing": "hand", "hole_card": "peek"}
+    xtreme = side("21-plus-3-xtreme", "us-co/21-plus-3-xtreme/xtreme")
+    plain = side("21-plus-3")
+    xtreme_codes = codes(validate(vendor_client, configuration(side_wagers=[xtreme], **one_deck)))
+    plain_codes = codes(validate(vendor_client, configuration(side_wagers=[plain], **one_deck)))
+    assert not any(code.startswith("us-co/21-plus-3") for code in xtreme_codes)
+    assert "us-co/21-plus-3/decks/21-plus-3" in plain_codes

@@ -34,11 +34,14 @@ def _lines() -> list[tuple[str, str, str, frozenset[str], str]]:
     lines = []
     for catalog in _catalogs():
         for table in catalog.get("paytables", []):
-            if table["wager"] not in EVALUATORS:
-                continue
+            # a split table's column may be another wager's (30-2113 "Pay Table B: 21+3 Xtreme")
+            wagers = dict.fromkeys(s.get("wager", table["wager"]) for s in table.get("split", [{}]))
             outcomes = frozenset(table["outcomes"])
-            for key in table["outcomes"]:
-                lines.append((catalog["jurisdiction"], table["id"], table["wager"], outcomes, key))
+            for wager in wagers:
+                if wager not in EVALUATORS:
+                    continue
+                for key in table["outcomes"]:
+                    lines.append((catalog["jurisdiction"], table["id"], wager, outcomes, key))
     return lines
 
 

@@ -230,6 +230,51 @@ def test_a_blank_cell_of_tables_printed_side_by_side_is_a_line_that_table_does_n
 
 
 @pytest.mark.django_db
+def test_a_split_table_gives_a_column_to_another_wager_and_continues_in_parts() -> None:
+    """30-2114 prints "Pay Table A: 21+3" and "Pay Table B: 21+3 Xtreme" side by side, in two parts
+    around its heading "21+3 Pay table:": a paytable per column, each of its own wager."""
+    from variants.models import Paytable
+
+    b = PaytableEntry.objects.filter(
+        paytable__key="us-co/21-plus-3-xtreme/buffalo-blackjack-bonus-3/pay-table-b"
+    ).order_by("order")
+    assert b[0].paytable.wager.slug == "21-plus-3-xtreme"
+    assert [(e.outcome, e.pays) for e in b] == [
+        ("straight-flush", "30 to 1"),
+        ("three-of-a-kind", "20 to 1"),
+        ("straight", "10 to 1"),
+        ("flush", "5 to 1"),
+    ]
+    a = PaytableEntry.objects.filter(
+        paytable__key="us-co/21-plus-3/buffalo-blackjack-bonus-3/pay-table-a"
+    )
+    assert a[0].paytable.wager.slug == "21-plus-3"
+    assert a.count() == 4 and {e.pays for e in a} == {"9 to 1"}
+    assert not Paytable.objects.filter(key__endswith="/part-2").exists()
+
+
+@pytest.mark.django_db
+def test_tables_printed_side_by_side_keep_their_several_pay_columns() -> None:
+    """MA 30: four TriLux tables side by side, each with a "Pays*" and a "LkyGrg**" column;
+    Paytable 3 prints NA for a Lucky George flush, Paytable 4 its own decks."""
+    from variants.models import Paytable
+
+    three = PaytableEntry.objects.filter(paytable__key="us-ma/trilux-bonus/lucky-george-paytable-3")
+    assert three.get(outcome="straight", column="Pays").pays == "10-to-1"
+    assert three.get(outcome="straight", column="LkyGrg").pays == "$2"
+    assert not three.filter(outcome="flush", column="LkyGrg").exists()
+    assert three.count() == 7
+    four = Paytable.objects.get(key="us-ma/trilux-bonus/lucky-george-paytable-4")
+    assert four.decks == [1, 2, 6, 8]
+    sup = PaytableEntry.objects.filter(paytable__key="us-ma/trilux-super-3/sup-01")
+    assert list(sup.order_by("order").values_list("outcome", "pays")) == [
+        ("three-of-a-kind-suited", "270-to-1"),
+        ("straight-flush", "180-to-1"),
+        ("three-of-a-kind", "90-to-1"),
+    ]
+
+
+@pytest.mark.django_db
 def test_loading_the_catalog_again_changes_nothing() -> None:
     before = PaytableEntry.history.count()
     catalog_load(path=CATALOG / "us-co.yaml")
