@@ -355,7 +355,9 @@ def _closest(given: list[dict[str, Any]], approved: list[Paytable]) -> list[Payt
     """The two approved paytables with the fewest differing lines; of tables printed again with
     the same lines (21+3's in 30-2107, 30-2113 and 30-2114), the one with the shortest id."""
     closest: list[Paytable] = []
-    for paytable in sorted(approved, key=lambda p: (len(_differences(given, p)), len(p.key), p.key)):
+    for paytable in sorted(
+        approved, key=lambda p: (len(_differences(given, p)), len(p.key), p.key)
+    ):
         if all(_lines(paytable) != _lines(other) for other in closest):
             closest.append(paytable)
         if len(closest) == 2:

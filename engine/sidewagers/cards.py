@@ -178,7 +178,9 @@ def _match_combination(keys: list[str]) -> list[str]:
     suited_count = keys.count("suited-match")
     if len(keys) == 1:
         return ["one-suited-match" if suited_count else "one-unsuited-match"]
-    return [("two-unsuited-matches", "unsuited-and-suited-match", "two-suited-matches")[suited_count]]
+    return [
+        ("two-unsuited-matches", "unsuited-and-suited-match", "two-suited-matches")[suited_count]
+    ]
 
 
 def on_the_down_card(evaluate: Evaluator) -> Evaluator:

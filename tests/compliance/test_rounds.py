@@ -610,14 +610,21 @@ def test_match_the_dealer_down_card_settles_on_the_dealers_down_card(
     table (6 decks: a 1 card unsuited match 4 to 1); the Up Card wager loses on a 5."""
     sides = [
         {"wager": "match-the-dealer", "paytable": "us-co/match-the-dealer/6-deck"},
-        {"wager": "match-the-dealer-down-card", "paytable": "us-co/match-the-dealer-down-card/6-deck"},
+        {
+            "wager": "match-the-dealer-down-card",
+            "paytable": "us-co/match-the-dealer-down-card/6-deck",
+        },
     ]
     body = {
         "configuration": _config(side_wagers=sides),
         "shoe": "7H 5S 9C 7D TS".split(),  # player 7H 9C; dealer 5S up, 7D down, draws TS
         "seats": [
             {
-                "wagers": {"main": "10", "match-the-dealer": "5", "match-the-dealer-down-card": "5"},
+                "wagers": {
+                    "main": "10",
+                    "match-the-dealer": "5",
+                    "match-the-dealer-down-card": "5",
+                },
                 "actions": ["stand"],
             }
         ],

@@ -4,20 +4,81 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('variants', '0010_paytable_base_wager'),
+        ("variants", "0010_paytable_base_wager"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='constraint',
-            name='kind',
-            field=models.CharField(choices=[('min_blackjack_pays', 'Blackjack pays at least'), ('allowed_blackjack_pays', 'Blackjack pays one of'), ('insurance_pays', 'Insurance pays exactly'), ('no_insurance', 'No insurance and no even money'), ('max_split_hands', 'At most this many hands from splitting'), ('shoe_min_decks', 'A shoe holds at least this many decks'), ('decks_allowed', 'Deck counts a wager may be played with'), ('decks_required', 'Deck counts required when a wager is offered'), ('excludes', 'May not be offered at a table which offers'), ('side_limits_within_table', "Wager limits within the table's limits"), ('side_max', 'Wager at most this amount'), ('side_max_within_base_wager', "Wager at most the player's blackjack wager"), ('side_max_within_table_max', 'Wager at most the table maximum'), ('no_even_money_at_6_to_5', 'No even money where blackjack pays 6 to 5'), ('limits_multiple_of', 'Table limits in multiples of this amount'), ('house_advantage_between', 'House advantage within bounds'), ('option_required', 'Where a condition holds, an option takes these values'), ('no_optional_payouts_at_6_to_5', 'No optional payouts where blackjack pays 6 to 5'), ('same_house_advantage', 'The same house advantage on every table, per denomination'), ('same_on_every_table', 'The same option on every table offering the wager'), ('requires_wagers', 'Offered only at a table which also offers one of')], max_length=40),
+            model_name="constraint",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("min_blackjack_pays", "Blackjack pays at least"),
+                    ("allowed_blackjack_pays", "Blackjack pays one of"),
+                    ("insurance_pays", "Insurance pays exactly"),
+                    ("no_insurance", "No insurance and no even money"),
+                    ("max_split_hands", "At most this many hands from splitting"),
+                    ("shoe_min_decks", "A shoe holds at least this many decks"),
+                    ("decks_allowed", "Deck counts a wager may be played with"),
+                    ("decks_required", "Deck counts required when a wager is offered"),
+                    ("excludes", "May not be offered at a table which offers"),
+                    ("side_limits_within_table", "Wager limits within the table's limits"),
+                    ("side_max", "Wager at most this amount"),
+                    ("side_max_within_base_wager", "Wager at most the player's blackjack wager"),
+                    ("side_max_within_table_max", "Wager at most the table maximum"),
+                    ("no_even_money_at_6_to_5", "No even money where blackjack pays 6 to 5"),
+                    ("limits_multiple_of", "Table limits in multiples of this amount"),
+                    ("house_advantage_between", "House advantage within bounds"),
+                    ("option_required", "Where a condition holds, an option takes these values"),
+                    (
+                        "no_optional_payouts_at_6_to_5",
+                        "No optional payouts where blackjack pays 6 to 5",
+                    ),
+                    (
+                        "same_house_advantage",
+                        "The same house advantage on every table, per denomination",
+                    ),
+                    ("same_on_every_table", "The same option on every table offering the wager"),
+                    ("requires_wagers", "Offered only at a table which also offers one of"),
+                ],
+                max_length=40,
+            ),
         ),
         migrations.AlterField(
-            model_name='historicalconstraint',
-            name='kind',
-            field=models.CharField(choices=[('min_blackjack_pays', 'Blackjack pays at least'), ('allowed_blackjack_pays', 'Blackjack pays one of'), ('insurance_pays', 'Insurance pays exactly'), ('no_insurance', 'No insurance and no even money'), ('max_split_hands', 'At most this many hands from splitting'), ('shoe_min_decks', 'A shoe holds at least this many decks'), ('decks_allowed', 'Deck counts a wager may be played with'), ('decks_required', 'Deck counts required when a wager is offered'), ('excludes', 'May not be offered at a table which offers'), ('side_limits_within_table', "Wager limits within the table's limits"), ('side_max', 'Wager at most this amount'), ('side_max_within_base_wager', "Wager at most the player's blackjack wager"), ('side_max_within_table_max', 'Wager at most the table maximum'), ('no_even_money_at_6_to_5', 'No even money where blackjack pays 6 to 5'), ('limits_multiple_of', 'Table limits in multiples of this amount'), ('house_advantage_between', 'House advantage within bounds'), ('option_required', 'Where a condition holds, an option takes these values'), ('no_optional_payouts_at_6_to_5', 'No optional payouts where blackjack pays 6 to 5'), ('same_house_advantage', 'The same house advantage on every table, per denomination'), ('same_on_every_table', 'The same option on every table offering the wager'), ('requires_wagers', 'Offered only at a table which also offers one of')], max_length=40),
+            model_name="historicalconstraint",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("min_blackjack_pays", "Blackjack pays at least"),
+                    ("allowed_blackjack_pays", "Blackjack pays one of"),
+                    ("insurance_pays", "Insurance pays exactly"),
+                    ("no_insurance", "No insurance and no even money"),
+                    ("max_split_hands", "At most this many hands from splitting"),
+                    ("shoe_min_decks", "A shoe holds at least this many decks"),
+                    ("decks_allowed", "Deck counts a wager may be played with"),
+                    ("decks_required", "Deck counts required when a wager is offered"),
+                    ("excludes", "May not be offered at a table which offers"),
+                    ("side_limits_within_table", "Wager limits within the table's limits"),
+                    ("side_max", "Wager at most this amount"),
+                    ("side_max_within_base_wager", "Wager at most the player's blackjack wager"),
+                    ("side_max_within_table_max", "Wager at most the table maximum"),
+                    ("no_even_money_at_6_to_5", "No even money where blackjack pays 6 to 5"),
+                    ("limits_multiple_of", "Table limits in multiples of this amount"),
+                    ("house_advantage_between", "House advantage within bounds"),
+                    ("option_required", "Where a condition holds, an option takes these values"),
+                    (
+                        "no_optional_payouts_at_6_to_5",
+                        "No optional payouts where blackjack pays 6 to 5",
+                    ),
+                    (
+                        "same_house_advantage",
+                        "The same house advantage on every table, per denomination",
+                    ),
+                    ("same_on_every_table", "The same option on every table offering the wager"),
+                    ("requires_wagers", "Offered only at a table which also offers one of"),
+                ],
+                max_length=40,
+            ),
         ),
     ]
