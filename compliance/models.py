@@ -65,6 +65,11 @@ class SimulationJob(models.Model):
     effects = models.BooleanField(
         default=False, help_text="Also the effect of each rule option (common random numbers)."
     )
+    continuous_shuffler = models.BooleanField(
+        default=False,
+        help_text="Dealt from a continuous shuffler (the table's dealing is csm): every round from "
+        "all the cards; else from a shoe with a cut card.",
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     sums = models.JSONField(
         default=dict,

@@ -39,6 +39,9 @@ STRATEGY = (
     "and even money declined"
 )
 SHOE = "{decks} decks shuffled, cut card after 3/4 of the cards, reshuffled after that round"
+CONTINUOUS_SHOE = (
+    "{decks} decks in a continuous shuffler (dealing: csm): every round dealt from all the cards"
+)
 
 
 class SimulationIn(serializers.Serializer):
@@ -95,6 +98,7 @@ def simulation_job_create(*, data: Any, user: Any = None) -> SimulationJob:
             chunk_rounds=CHUNK_ROUNDS,
             chunks=len(chunk_sizes(rounds, CHUNK_ROUNDS)),
             effects=values["effects"],
+            continuous_shuffler=table.get("dealing") == "csm",
             created_by=user if user and user.is_authenticated else None,
         )
         job.full_clean()
@@ -125,10 +129,11 @@ def simulation_chunk_run(*, job_id: str, index: int) -> None:
     )
     rules = rules_from_dict(job.rules)
     rounds = chunk_sizes(job.rounds, job.chunk_rounds)[index]
+    continuous = job.continuous_shuffler
     if job.effects:
-        chunk = effects_chunk(rules, rounds, job.seed, index)
+        chunk = effects_chunk(rules, rounds, job.seed, index, continuous)
     else:
-        chunk = EffectsResult(simulate_chunk(rules, rounds, job.seed, index), ())
+        chunk = EffectsResult(simulate_chunk(rules, rounds, job.seed, index, continuous), ())
     with transaction.atomic():
         job = SimulationJob.objects.select_for_update().get(pk=job_id)
         if index in job.sums.get("chunks", []) or job.status == SimulationJob.Status.FAILED:
@@ -195,7 +200,9 @@ def simulation_result(job: SimulationJob, total: EffectsResult) -> dict[str, Any
         **total.base.as_dict(),
         "method": METHOD,
         "strategy": STRATEGY,
-        "shoe": SHOE.format(decks=job.rules["decks"]),
+        "shoe": (CONTINUOUS_SHOE if job.continuous_shuffler else SHOE).format(
+            decks=job.rules["decks"]
+        ),
         "seed": job.seed,
         "chunk_rounds": job.chunk_rounds,
     }

@@ -4,7 +4,8 @@ set (engine.strategy.BasicStrategy), compiled with numba.
 Each round is played as engine.round.play_round plays it for such a seat — the same deal order,
 decisions, splits, doubles, surrender, peek or no hole card, and settlement — but without a log,
 on card values in a numpy array. Shoes are shuffled with a cut card after 3/4 of the cards and
-reshuffled after the round that reaches it (or during a round that runs out of cards).
+reshuffled after the round that reaches it (or during a round that runs out of cards); a
+continuous shuffler deals every round from all the cards.
 
 Exact sums: every round's net result is an integer number of units of 1/`units_per_wager` of the
 wager (tenths for 3 to 2 and 6 to 5), and the sums of the results and of their squares are
@@ -332,6 +333,20 @@ def _next(s: npt.NDArray[np.uint64]) -> np.uint64:
 
 
 @numba.njit(cache=True)
+def _reseed(target: npt.NDArray[np.uint64], source: npt.NDArray[np.uint64]) -> None:
+    """A fresh xoshiro state in `target` from the next output of `source` (splitmix64, the
+    seeding xoshiro's authors recommend)."""
+    z = _next(source)
+    for i in range(4):
+        z += np.uint64(0x9E3779B97F4A7C15)
+        x = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        target[i] = x ^ (x >> np.uint64(31))
+    if not target.any():
+        target[0] = 1
+
+
+@numba.njit(cache=True)
 def _below(s: npt.NDArray[np.uint64], n: int) -> int:
     """A uniform integer in [0, n), n < 2**32, unbiased (Lemire's multiply and reject)."""
     bound = np.uint64(n)
@@ -355,11 +370,24 @@ def _shuffle(cards: npt.NDArray[np.int8], s: npt.NDArray[np.uint64]) -> None:
 
 @numba.njit(cache=True, inline="always")
 def _draw(
-    cards: npt.NDArray[np.int8], pos: int, s: npt.NDArray[np.uint64], mode: int
+    cards: npt.NDArray[np.int8],
+    pos: int,
+    s: npt.NDArray[np.uint64],
+    mode: int,
+    dealt: npt.NDArray[np.int64],
 ) -> tuple[int, int]:
     """The card at `pos` and the next position. At the end of the cards the shoe is reshuffled
     and the round completed (30-828(11), MA 15(g)), or, for a variation replaying the base's
-    cards, read again from the start."""
+    cards, read again from the start.
+
+    A continuous shuffler (dealt[0] >= 0: the cards at the front already drawn this round) deals
+    every round from all the cards: the card at a new position is drawn uniformly from those not
+    yet dealt this round (a Fisher-Yates step) with the round's own random state `s`, so the
+    round's cards are the same whichever of the variations replaying it reaches a position first."""
+    if 0 <= dealt[0] <= pos < cards.size:
+        j = pos + _below(s, cards.size - pos)
+        cards[pos], cards[j] = cards[j], cards[pos]
+        dealt[0] = pos + 1
     if pos >= cards.size:
         if mode == _SCRIPTED:
             raise ValueError("the scripted cards ran out")
@@ -382,6 +410,7 @@ def _round(
     h_cards: npt.NDArray[np.int64],
     h_stake: npt.NDArray[np.int64],
     h_state: npt.NDArray[np.int64],
+    dealt: npt.NDArray[np.int64],
 ) -> tuple[int, int]:
     """One round under rule set k, from the cards at `pos`: (the seat's net in units, the next
     position). Mirrors engine.round._Round for one seat of a BasicStrategy without side wagers."""
@@ -395,12 +424,12 @@ def _round(
     sa1 = params[k, _P_SA1] != 0
 
     # The deal (30-820, MA 6(e)): player, dealer up, player, hole card unless none.
-    first, pos = _draw(cards, pos, s, mode)
-    up, pos = _draw(cards, pos, s, mode)
-    second, pos = _draw(cards, pos, s, mode)
+    first, pos = _draw(cards, pos, s, mode, dealt)
+    up, pos = _draw(cards, pos, s, mode, dealt)
+    second, pos = _draw(cards, pos, s, mode, dealt)
     hole = 0
     if hole_rule != _NONE:
-        hole, pos = _draw(cards, pos, s, mode)
+        hole, pos = _draw(cards, pos, s, mode, dealt)
 
     hard = first + second
     ace = first == 1 or second == 1
@@ -467,13 +496,13 @@ def _round(
             if action == _STAND:
                 finished = True
             elif action == _HIT:
-                card, pos = _draw(cards, pos, s, mode)
+                card, pos = _draw(cards, pos, s, mode, dealt)
                 hard += card
                 ace = ace or card == 1
                 cards_in_hand += 1
             elif action == _DOUBLE:
                 hand_stake += stake
-                card, pos = _draw(cards, pos, s, mode)
+                card, pos = _draw(cards, pos, s, mode, dealt)
                 hard += card
                 ace = ace or card == 1
                 cards_in_hand += 1
@@ -486,7 +515,7 @@ def _round(
                 split_aces = first == 1
                 waiting += 1
                 hands += 1
-                second, pos = _draw(cards, pos, s, mode)
+                second, pos = _draw(cards, pos, s, mode, dealt)
                 hard = first + second
                 ace = first == 1 or second == 1
                 cards_in_hand = 2
@@ -509,7 +538,7 @@ def _round(
         if waiting == 0:
             break
         waiting -= 1
-        second, pos = _draw(cards, pos, s, mode)
+        second, pos = _draw(cards, pos, s, mode, dealt)
         hard = first + second
         ace = first == 1 or second == 1
         cards_in_hand = 2
@@ -518,7 +547,7 @@ def _round(
 
     # The dealer (30-826, MA 12): no card that cannot change the outcome.
     if hole_rule == _NONE:
-        hole, pos = _draw(cards, pos, s, mode)
+        hole, pos = _draw(cards, pos, s, mode, dealt)
     dealer_hard = up + hole
     dealer_ace = up == 1 or hole == 1
     dealer_cards = 2
@@ -533,7 +562,7 @@ def _round(
         while dealer_total < 17 or (
             dealer_total == 17 and hits_soft_17 and dealer_ace and dealer_hard == 7
         ):
-            card, pos = _draw(cards, pos, s, mode)
+            card, pos = _draw(cards, pos, s, mode, dealt)
             dealer_hard += card
             dealer_ace = dealer_ace or card == 1
             dealer_cards += 1
@@ -577,13 +606,17 @@ def _run(
     s: npt.NDArray[np.uint64],
     rounds: int,
     cut: int,
+    continuous: bool,
     out: npt.NDArray[np.int64],
 ) -> None:
     """Play `rounds` rounds from a freshly shuffled shoe. Rule set 0 deals: the shoe advances by
-    its cards and reshuffles at the cut card. Rule sets 1… replay each round from the cards rule
-    set 0 started from. out[k] += (sum, sum of squares, sum of k's net less 0's, its square)."""
+    its cards and reshuffles at the cut card, or, from a continuous shuffler, every round is dealt
+    from all the cards (`_draw`). Rule sets 1… replay each round from the cards rule set 0 started
+    from. out[k] += (sum, sum of squares, sum of k's net less 0's, its square)."""
     cards = shoe.copy()
     _shuffle(cards, s)
+    dealt = np.full(1, 0 if continuous else -1, dtype=np.int64)
+    deal_s = s.copy() if continuous else s  # a continuous shuffler: each round's own state
     h_total = np.zeros(MAX_HANDS, dtype=np.int64)
     h_cards = np.zeros(MAX_HANDS, dtype=np.int64)
     h_stake = np.zeros(MAX_HANDS, dtype=np.int64)
@@ -592,14 +625,40 @@ def _run(
     nets = np.zeros(variants, dtype=np.int64)
     pos = 0
     for _ in range(rounds):
+        if continuous:  # the cards of the last round are back in the shuffler
+            cards[:] = shoe  # each round's cards depend on its own random state alone
+            pos = dealt[0] = 0
+            _reseed(deal_s, s)
         start = pos
         for k in range(1, variants):
             net, _unused = _round(
-                cards, start, s, _WRAP, params, strategies, k, h_total, h_cards, h_stake, h_state
+                cards,
+                start,
+                deal_s,
+                _WRAP,
+                params,
+                strategies,
+                k,
+                h_total,
+                h_cards,
+                h_stake,
+                h_state,
+                dealt,
             )
             nets[k] = net
         base, pos = _round(
-            cards, start, s, _SHUFFLE, params, strategies, 0, h_total, h_cards, h_stake, h_state
+            cards,
+            start,
+            deal_s,
+            _SHUFFLE,
+            params,
+            strategies,
+            0,
+            h_total,
+            h_cards,
+            h_stake,
+            h_state,
+            dealt,
         )
         out[0, 0] += base
         out[0, 1] += base * base
@@ -609,7 +668,7 @@ def _run(
             out[k, 1] += net * net
             out[k, 2] += net - base
             out[k, 3] += (net - base) * (net - base)
-        if pos >= cut:
+        if pos >= cut and not continuous:
             _shuffle(cards, s)
             pos = 0
 
@@ -633,7 +692,7 @@ def _state(seed: int, chunk_index: int) -> npt.NDArray[np.uint64]:
 
 
 def _play(
-    variants: list[RuleSet], rounds: int, seed: int, chunk_index: int
+    variants: list[RuleSet], rounds: int, seed: int, chunk_index: int, continuous: bool = False
 ) -> npt.NDArray[np.int64]:
     _check_same_shoe(variants)
     units = max(units_per_wager(r) for r in variants)
@@ -642,13 +701,16 @@ def _play(
     shoe = composition(variants[0])
     out = np.zeros((len(variants), 4), dtype=np.int64)
     cut = int(shoe.size * PENETRATION)
-    _run(params, strategies, shoe, _state(seed, chunk_index), rounds, cut, out)
+    _run(params, strategies, shoe, _state(seed, chunk_index), rounds, cut, continuous, out)
     return out
 
 
-def simulate_chunk(rules: RuleSet, rounds: int, seed: int, chunk_index: int) -> SimulationResult:
-    """Chunk `chunk_index` of a seeded simulation: `rounds` rounds from a fresh shoe."""
-    out = _play([rules], rounds, seed, chunk_index)
+def simulate_chunk(
+    rules: RuleSet, rounds: int, seed: int, chunk_index: int, continuous: bool = False
+) -> SimulationResult:
+    """Chunk `chunk_index` of a seeded simulation: `rounds` rounds from a fresh shoe (or from a
+    continuous shuffler)."""
+    out = _play([rules], rounds, seed, chunk_index, continuous)
     return SimulationResult(
         rounds, int(out[0, 0]), int(out[0, 1]), Fraction(1, units_per_wager(rules))
     )
@@ -665,11 +727,17 @@ def combine(results: Iterable[SimulationResult]) -> SimulationResult:
 
 
 def simulate(
-    rules: RuleSet, rounds: int, seed: int, chunk_rounds: int = CHUNK_ROUNDS
+    rules: RuleSet,
+    rounds: int,
+    seed: int,
+    chunk_rounds: int = CHUNK_ROUNDS,
+    continuous: bool = False,
 ) -> SimulationResult:
-    """The base game's house edge under `rules` by simulating `rounds` rounds, in-process."""
+    """The base game's house edge under `rules` by simulating `rounds` rounds, in-process, dealt
+    from a shoe with a cut card or from a continuous shuffler."""
     return combine(
-        simulate_chunk(rules, n, seed, i) for i, n in enumerate(chunk_sizes(rounds, chunk_rounds))
+        simulate_chunk(rules, n, seed, i, continuous)
+        for i, n in enumerate(chunk_sizes(rounds, chunk_rounds))
     )
 
 
@@ -724,12 +792,14 @@ class EffectsResult:
         )
 
 
-def effects_chunk(rules: RuleSet, rounds: int, seed: int, chunk_index: int) -> EffectsResult:
+def effects_chunk(
+    rules: RuleSet, rounds: int, seed: int, chunk_index: int, continuous: bool = False
+) -> EffectsResult:
     """Chunk `chunk_index` of the base rules and each variation, played on the same cards. The
     base's sums equal simulate_chunk's for the same arguments."""
     changes = variations(rules)
     variants = [rules] + [v.rules for v in changes]
-    out = _play(variants, rounds, seed, chunk_index)
+    out = _play(variants, rounds, seed, chunk_index, continuous)
     common, own = max(units_per_wager(r) for r in variants), units_per_wager(rules)
     scale = Fraction(own, common)  # the base's sums in its own units, as simulate_chunk gives
     total, squares = int(out[0, 0]) * scale, int(out[0, 1]) * scale**2
@@ -751,13 +821,17 @@ def effects_chunk(rules: RuleSet, rounds: int, seed: int, chunk_index: int) -> E
 
 
 def rule_effects(
-    rules: RuleSet, rounds: int, seed: int, chunk_rounds: int = CHUNK_ROUNDS
+    rules: RuleSet,
+    rounds: int,
+    seed: int,
+    chunk_rounds: int = CHUNK_ROUNDS,
+    continuous: bool = False,
 ) -> EffectsResult:
     """The house edge under `rules` and the change each rule option makes to it, with standard
     errors, all played on the same cards (common random numbers)."""
     total: EffectsResult | None = None
     for i, n in enumerate(chunk_sizes(rounds, chunk_rounds)):
-        chunk = effects_chunk(rules, n, seed, i)
+        chunk = effects_chunk(rules, n, seed, i, continuous)
         total = chunk if total is None else total + chunk
     assert total is not None
     return total
@@ -776,7 +850,8 @@ def scripted_round(rules: RuleSet, values: list[int]) -> tuple[Fraction, int]:
     hands = [np.zeros(MAX_HANDS, dtype=np.int64) for _ in range(4)]
     cards = np.array(values, dtype=np.int8)
     state = np.ones(4, dtype=np.uint64)
-    net, used = _round(cards, 0, state, _SCRIPTED, params, strategies, 0, *hands)
+    not_continuous = np.full(1, -1, dtype=np.int64)
+    net, used = _round(cards, 0, state, _SCRIPTED, params, strategies, 0, *hands, not_continuous)
     return Fraction(int(net), units), int(used)
 
 

@@ -167,3 +167,18 @@ def test_a_variant_is_not_simulated_as_the_plain_game(vendor_client: APIClient) 
     error = response.json()["error"]
     assert error["code"] == "game_not_simulated" and "a 21 that always wins" in error["message"]
     assert "configuration.tables[0].game" in error["fields"]
+
+
+def test_a_table_dealt_from_a_continuous_shuffler_is_simulated_so(
+    vendor_client: APIClient, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    """dealing: csm: every round is dealt from all the cards, and the result says so."""
+    body = {"configuration": _config(dealing="csm"), "rounds": 150_000, "seed": 5}
+    with django_capture_on_commit_callbacks(execute=True):
+        queued = _post(vendor_client, body).json()
+    job = vendor_client.get(f"{URL}{queued['id']}/", HTTP_HOST="localhost").json()
+    rules = rules_from_dict(job["rules"])
+    expected = simulate(rules, 150_000, seed=5, chunk_rounds=CHUNK, continuous=True)
+    assert {k: job["result"][k] for k in expected.as_dict()} == expected.as_dict()
+    assert "continuous shuffler" in job["result"]["shoe"]
+    assert expected != simulate(rules, 150_000, seed=5, chunk_rounds=CHUNK)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from engine.cards import Card
@@ -178,3 +179,41 @@ def test_a_rule_option_changes_the_house_edge_as_published(
     change, se = float(effect.house_edge_change), effect.standard_error
     assert low - 3 * se <= change <= high + 3 * se, (change, se)
     assert abs(change) > 5 * se  # common random numbers: the sign is certain
+
+
+def test_a_continuous_shuffler_deals_every_round_from_all_the_cards() -> None:
+    """A continuous shuffler takes the cards back after every round: after a round that dealt two
+    aces from one deck, the next round's first card is still an ace 4 times in 52 (a shoe would
+    have 2 aces left in 48 cards). Every round's cards are distinct cards of the deck."""
+    from engine.simulate import _draw, _shuffle, _state, composition
+
+    cards = composition(RuleSet(decks=1))
+    state = _state(3, 0)
+    _shuffle(cards, state)
+    dealt = np.full(1, 0, dtype=np.int64)
+    after_two_aces = aces_next = 0
+    previous_aces = 0
+    for _ in range(150_000):
+        dealt[0] = 0
+        values, pos = [], 0
+        for _card in range(5):
+            value, pos = _draw(cards, pos, state, 0, dealt)
+            values.append(value)
+        assert values.count(1) <= 4 and values.count(10) <= 16
+        if previous_aces >= 2:
+            after_two_aces += 1
+            aces_next += values[0] == 1
+        previous_aces = values.count(1)
+    share = aces_next / after_two_aces
+    error = (4 / 52 * 48 / 52 / after_two_aces) ** 0.5
+    assert after_two_aces > 5_000 and abs(share - 4 / 52) < 4 * error, (share, after_two_aces)
+    assert sorted(cards.tolist()) == sorted(composition(RuleSet(decks=1)).tolist())
+
+
+def test_a_continuous_shuffler_simulation_is_seeded_and_differs_from_the_shoe() -> None:
+    one_deck = replace(STANDARD, decks=1)
+    csm = simulate(one_deck, 300_000, seed=4, chunk_rounds=100_000, continuous=True)
+    assert csm == simulate(one_deck, 300_000, seed=4, chunk_rounds=100_000, continuous=True)
+    assert csm != simulate(one_deck, 300_000, seed=4, chunk_rounds=100_000)
+    effects = rule_effects(one_deck, 100_000, seed=4, continuous=True)
+    assert effects.base == simulate(one_deck, 100_000, seed=4, continuous=True)
