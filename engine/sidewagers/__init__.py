@@ -173,7 +173,10 @@ NOT_FROM_CARDS: dict[str, str] = {
     "annotations.yaml); a deal also carries only the first hand of a split",
     "war-blackjack": _NO_OUTCOMES,
     "push-your-luck": _NO_OUTCOMES,
-    "rocket-aces": _NO_OUTCOMES,
+    "rocket-aces": '30-899.29 does not define its pay tables\' hands ("Dealer Blackjack Suited": '
+    "the dealer's two cards of one suit, or of the player's aces' suit?) nor which cards count "
+    '((1)(d): "the designated cards from a hand"), and the Independent Meters table pays three '
+    "unnamed meters (fixtures/annotations.yaml)",
     "trilux-bust-bonanza": _NO_OUTCOMES,
     "trilux-progressive": _NO_OUTCOMES,
 }

@@ -339,6 +339,27 @@ def test_each_printing_of_the_blazing_7s_tables_is_catalogued_under_its_rule() -
 
 
 @pytest.mark.django_db
+def test_marks_printed_before_the_pays_are_not_part_of_them() -> None:
+    """30-899.29(2) prints "-100%", "- 100 for 1", "_3 for 1", "-Lose" (a printing defect, kept
+    in the rows and annotated); the lines pay what follows the mark."""
+    long_1 = dict(
+        PaytableEntry.objects.filter(
+            paytable__key="us-co/rocket-aces/long-pay-table-1-6-decks"
+        ).values_list("outcome", "pays")
+    )
+    assert long_1["two-aces-of-spades-dealer-blackjack-of-spades"] == "100%"
+    assert long_1["two-aces-suited-dealer-blackjack"] == "2 %"
+    assert long_1["dealer-blackjack"] == "3 for 1"
+    assert Pays.parse(long_1["all-other-hands"]).basis is Basis.LOSS
+    assert source_rows("US-CO", "30-899.29(2)", 1871, 1)[0] == ["Dealer Blackjack", "_3 for 1"]
+    twice = Paytable.objects.filter(key__startswith="us-co/rocket-aces/medium-single-ace-2-decks")
+    assert {(t.label, tuple(t.decks)) for t in twice} == {
+        ("Medium With Single Ace Base – 2 Decks", (2,))
+    }
+    assert twice.count() == 2
+
+
+@pytest.mark.django_db
 def test_loading_the_catalog_again_changes_nothing() -> None:
     before = PaytableEntry.history.count()
     catalog_load(path=CATALOG / "us-co.yaml")
