@@ -7,7 +7,9 @@ with the source; `outcomes` names each row.
 
 Where the source prints bare numbers and says elsewhere what they mean (30-899.12: 'All odds shown
 above are "to 1"'; MA 27(g): 'all pays "to 1"'), the table's `pays_suffix` ("to 1") completes each
-printed pay into the payout stored (`reading`); the rows stay as printed. A dated note printed in
+printed pay into the payout stored (`reading`); the rows stay as printed. Marks printed before
+every pay that are no part of it (30-899.29(2)'s "-" and "_", a printing defect annotated on the
+unit) are named by the table's `leading_marks` and dropped the same way. A dated note printed in
 a pay cell ("40 for 1 amended 1/14/14", 30-899.11(17)) is not part of the pay: the reading drops
 it, and the paytable's `effective_from` says from when the line is on file.
 """
@@ -84,9 +86,12 @@ def read_catalog(path: Path) -> dict[str, Any]:
 
 def reading(pays: Any, table: dict[str, Any]) -> str:
     """A printed pay as the payout it means: with `pays_suffix` "to 1", "1000" is "1000 to 1";
-    "40 for 1 amended 1/14/14" is "40 for 1"."""
+    "40 for 1 amended 1/14/14" is "40 for 1"; with `leading_marks` "-_", the marks a source
+    prints before its pays (30-899.29(2): "-100%", "- 100 for 1", "_3 for 1") are dropped."""
     suffix = table.get("pays_suffix")
     text = _CELL_NOTE.sub("", str(pays))
+    if marks := table.get("leading_marks"):
+        text = text.lstrip(marks + " ")
     return f"{text} {suffix}" if suffix else text
 
 

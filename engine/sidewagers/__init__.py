@@ -64,6 +64,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "twenty-point-bonus": cards.twenty_point_bonus,
     "in-between": cards.in_between,
     "bet-the-set-21": cards.bet_the_set,
+    "bet-the-set-21-progressive": cards.bet_the_set_progressive,
     "pocket-rockets": cards.pocket_rockets,
     "same-suit": cards.same_suit,
     "over-under-13": cards.over_under_13,
@@ -123,8 +124,8 @@ STAGES: dict[str, Stage] = {
 """Wagers needing more than the first cards; the others are Stage.INITIAL. Royal Match 21 is
 INITIAL: its Crown Treasure line also needs the dealer's hole card, which only a played round
 gives (its pay is a dollar amount, so no exact analysis uses it). Royal Match 21 Progressive's
-Double Royal Match lines need the dealer's first two cards the same way: its evaluator says so
-(NotDecidable) where a deal lacks them."""
+Double Royal Match lines, and Bet the Set 21 Progressive's Four of a Kind lines, need the dealer's
+first two cards the same way: their evaluators say so (NotDecidable) where a deal lacks them."""
 
 IN_ADDITION: dict[str, str] = {
     "crown-treasure": "royal-match",  # 30-899.11: "in addition to the Royal Match pay out"
@@ -167,13 +168,15 @@ NOT_FROM_CARDS: dict[str, str] = {
     "reshuffled deck, with fold decisions between them (30-2104(5)-(13))",
     "pai-jack-bonus": "Pai Jack deals each player a five-card packet, not a blackjack hand "
     "(30-2112(3), (5)); the engine does not play Pai Jack",
-    "bet-the-set-21-progressive": _NO_OUTCOMES,
     "dead-mans-hand": "30-899.15 does not define its pay table's \"Sets of A-8's\" nor which split "
     "hands count, and its split lines rank against each other inconsistently (fixtures/"
     "annotations.yaml); a deal also carries only the first hand of a split",
     "war-blackjack": _NO_OUTCOMES,
     "push-your-luck": _NO_OUTCOMES,
-    "rocket-aces": _NO_OUTCOMES,
+    "rocket-aces": '30-899.29 does not define its pay tables\' hands ("Dealer Blackjack Suited": '
+    "the dealer's two cards of one suit, or of the player's aces' suit?) nor which cards count "
+    '((1)(d): "the designated cards from a hand"), and the Independent Meters table pays three '
+    "unnamed meters (fixtures/annotations.yaml)",
     "trilux-bust-bonanza": _NO_OUTCOMES,
     "trilux-progressive": _NO_OUTCOMES,
 }

@@ -110,6 +110,33 @@ def bet_the_set(deal: Deal) -> list[str]:
     return ["suited-pair", "regular-pair"] if a.suit == b.suit else ["regular-pair"]
 
 
+def bet_the_set_progressive(deal: Deal) -> list[str]:
+    """Bet the Set 21 Progressive (30-899.13(9), (10), (17)): the first two lines (Pair, Suited
+    Pair) consider the player's first two cards only, the bottom two (Four of a Kind, and Same
+    Color) the player's and the dealer's first two cards: the player's pair and the dealer's two
+    cards of its rank, all four of one colour for the top line. Highest line only.
+
+    :raises NotDecidable: the player's pair matched by the up card with the dealer's hole card
+        not known (30-899.13(17): the dealer waits for it; the exact analysis deals the up card
+        only)."""
+    a, b = deal.player
+    if a.rank != b.rank:
+        return []
+    out = []
+    if deal.up.rank == a.rank:
+        dealer = deal.dealer_cards[:2]
+        if len(dealer) < 2:
+            raise NotDecidable(
+                "a pair matched by the dealer's up card waits for the hole card (30-899.13(17))"
+            )
+        if all(card.rank == a.rank for card in dealer):
+            four = (a, b, *dealer)
+            out += ["four-of-a-kind-same-color"] if same_colour(four) else []
+            out.append("four-of-a-kind")
+    out += ["suited-pair"] if a.suit == b.suit else []
+    return out + ["pair"]
+
+
 def pocket_rockets(deal: Deal) -> list[str]:
     """Pocket Rockets (30-899.28(2), (3), (7)): the player's first two cards, highest hand only; a
     blackjack pushes when the dealer has blackjack too."""

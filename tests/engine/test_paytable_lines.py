@@ -165,6 +165,34 @@ def test_evaluators_return_only_keys_of_their_wagers_catalog_outcomes() -> None:
             {"double-royal-match-suited", "royal-match"},
             ["royal-match"],
         ),
+        # 30-899.13(9), (10): a Four of a Kind is paid its own line only, not the pair lines too;
+        # the up card matching the pair without the hole card is a pair; mixed colours are not
+        # the Same Color line
+        (
+            "bet-the-set-21-progressive",
+            {"player": "9H 9H", "dealer": "9S 9C"},
+            {"four-of-a-kind-same-color", "four-of-a-kind", "suited-pair", "pair"},
+            ["four-of-a-kind"],
+        ),
+        (
+            "bet-the-set-21-progressive",
+            {"player": "9H 9C", "dealer": "9D 5S"},
+            {"four-of-a-kind", "pair"},
+            ["pair"],
+        ),
+        (
+            "bet-the-set-21-progressive",
+            {"player": "KH KC", "dealer": "KD QS"},
+            {"four-of-a-kind", "pair"},
+            ["pair"],
+        ),
+        (
+            "bet-the-set-21-progressive",
+            {"player": "9H 9D", "dealer": "9S 9H"},
+            {"four-of-a-kind-same-color", "four-of-a-kind"},
+            ["four-of-a-kind"],
+        ),
+        ("bet-the-set-21-progressive", {"player": "9H 8H", "dealer": "9S 9H"}, {"pair"}, []),
         # 30-899.28(7): a blackjack pushes against a dealer blackjack
         (
             "pocket-rockets",
@@ -238,3 +266,15 @@ def test_a_royal_match_progressive_hand_without_the_dealers_two_cards_is_not_dec
         )
     suited = deal({"player": "9H 5H", "up": "KS"})
     assert outcome("royal-match-21-progressive", suited, {"suited-hand"}) == "suited-hand"
+
+
+def test_a_bet_the_set_progressive_pair_matched_by_the_up_card_waits_for_the_hole_card() -> None:
+    """30-899.13(17): "If the player's first two cards are a pair, and the dealer's up card is a
+    match, the dealer will wait to reconcile the player's progressive wager until the dealer's
+    hole card is exposed"; an up card that does not match settles the pair at once."""
+    from engine.sidewagers import NotDecidable
+
+    with pytest.raises(NotDecidable, match="hole card"):
+        outcome("bet-the-set-21-progressive", deal({"player": "9H 9C", "up": "9S"}), {"pair"})
+    suited = deal({"player": "9H 9H", "up": "KS"})
+    assert outcome("bet-the-set-21-progressive", suited, {"pair", "suited-pair"}) == "suited-pair"

@@ -10,10 +10,10 @@ import yaml
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from engine.odds import Pays
+from engine.odds import Basis, Pays
 from regs.ingest.text_reader import strip_markup
 from variants.catalog import CATALOG, NO_PAY, CatalogError, catalog_load, read_catalog
-from variants.models import PaytableEntry
+from variants.models import Paytable, PaytableEntry
 
 SOURCES = Path(settings.BASE_DIR) / "fixtures" / "sources" / "text"
 FILES = {
@@ -272,6 +272,91 @@ def test_tables_printed_side_by_side_keep_their_several_pay_columns() -> None:
         ("straight-flush", "180-to-1"),
         ("three-of-a-kind", "90-to-1"),
     ]
+
+
+@pytest.mark.django_db
+def test_schedules_printed_side_by_side_in_two_parts_are_a_paytable_each() -> None:
+    """30-899.07(9): STREAK's Standard and Optional Schedules side by side, the header printed
+    again before the 4 and 5 win lines: each schedule is one paytable of four lines in order."""
+    streak = Paytable.objects.filter(wager__slug="streak", wager__jurisdiction__code="US-CO")
+    assert sorted(streak.values_list("key", flat=True)) == [
+        "us-co/streak/optional-schedule",
+        "us-co/streak/standard-schedule",
+    ]
+    for key, pays in [
+        ("us-co/streak/standard-schedule", ["3 to 1", "7 to 1", "17 to 1", "37 to 1"]),
+        ("us-co/streak/optional-schedule", ["3 to 1", "8 to 1", "18 to 1", "38 to 1"]),
+    ]:
+        lines = PaytableEntry.objects.filter(paytable__key=key).order_by("order")
+        assert [(e.outcome, e.pays) for e in lines] == list(
+            zip(["two-wins", "three-wins", "four-wins", "five-wins"], pays, strict=True)
+        )
+
+
+@pytest.mark.django_db
+def test_bet_the_set_progressive_top_line_pays_the_meter_plus_odds_and_an_envy_amount() -> None:
+    """30-899.13(10): "100% of the progressive + 250 to 1" in the 6 Deck column, "$50" Envy."""
+    top = PaytableEntry.objects.filter(
+        paytable__key="us-co/bet-the-set-21-progressive/pay-table",
+        outcome="four-of-a-kind-same-color",
+    )
+    pays = {e.column: Pays.parse(e.pays) for e in top}
+    assert set(pays) == {"6 Deck*", "Envy Pay out"}
+    six = pays["6 Deck*"]
+    assert (six.basis, six.share, six.meter, str(six.odds)) == (
+        Basis.ODDS_AND_METER,
+        1,
+        "",
+        "250 to 1",
+    )
+    assert str(pays["Envy Pay out"]) == "$50"
+    assert top[0].paytable.decks == [6]
+
+
+@pytest.mark.django_db
+def test_each_printing_of_the_blazing_7s_tables_is_catalogued_under_its_rule() -> None:
+    """B7P1-B7P3 are printed in 30-899.11(17), 30-899.13(12), 30-899.14(11) and 30-899.21(13),
+    with the same pays: a casino offering Blazing 7's under Bet the Set 21 or Hit and Run finds
+    the table that rule prints."""
+    for n in (1, 2, 3):
+        printings = {
+            rule: list(
+                PaytableEntry.objects.filter(paytable__key=key)
+                .order_by("order")
+                .values_list("outcome", "pays")
+            )
+            for rule, key in [
+                ("30-899.21", f"us-co/blazing-7s/b7p{n}"),
+                ("30-899.11", f"us-co/blazing-7s/30-899-11-b7p{n}"),
+                ("30-899.13", f"us-co/blazing-7s/30-899-13-b7p{n}"),
+                ("30-899.14", f"us-co/blazing-7s/30-899-14-b7p{n}"),
+            ]
+        }
+        assert all(lines == printings["30-899.21"] for lines in printings.values()), n
+        assert printings["30-899.21"]
+    hit_and_run = Paytable.objects.get(key="us-co/blazing-7s/30-899-14-b7p2")
+    assert (hit_and_run.unit_path, str(hit_and_run.effective_from)) == ("(11)", "2015-08-14")
+
+
+@pytest.mark.django_db
+def test_marks_printed_before_the_pays_are_not_part_of_them() -> None:
+    """30-899.29(2) prints "-100%", "- 100 for 1", "_3 for 1", "-Lose" (a printing defect, kept
+    in the rows and annotated); the lines pay what follows the mark."""
+    long_1 = dict(
+        PaytableEntry.objects.filter(
+            paytable__key="us-co/rocket-aces/long-pay-table-1-6-decks"
+        ).values_list("outcome", "pays")
+    )
+    assert long_1["two-aces-of-spades-dealer-blackjack-of-spades"] == "100%"
+    assert long_1["two-aces-suited-dealer-blackjack"] == "2 %"
+    assert long_1["dealer-blackjack"] == "3 for 1"
+    assert Pays.parse(long_1["all-other-hands"]).basis is Basis.LOSS
+    assert source_rows("US-CO", "30-899.29(2)", 1871, 1)[0] == ["Dealer Blackjack", "_3 for 1"]
+    twice = Paytable.objects.filter(key__startswith="us-co/rocket-aces/medium-single-ace-2-decks")
+    assert {(t.label, tuple(t.decks)) for t in twice} == {
+        ("Medium With Single Ace Base – 2 Decks", (2,))
+    }
+    assert twice.count() == 2
 
 
 @pytest.mark.django_db
