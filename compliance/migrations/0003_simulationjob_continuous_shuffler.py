@@ -4,15 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('compliance', '0002_simulationjob'),
+        ("compliance", "0002_simulationjob"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='simulationjob',
-            name='continuous_shuffler',
-            field=models.BooleanField(default=False, help_text="Dealt from a continuous shuffler (the table's dealing is csm): every round from all the cards; else from a shoe with a cut card."),
+            model_name="simulationjob",
+            name="continuous_shuffler",
+            field=models.BooleanField(
+                default=False,
+                help_text="Dealt from a continuous shuffler (the table's dealing is csm): every round from all the cards; else from a shoe with a cut card.",
+            ),
         ),
     ]
