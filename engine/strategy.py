@@ -130,21 +130,33 @@ def allowed_actions(hand: Hand, hands_in_spot: int, rules: RuleSet) -> frozenset
             else frozenset()
         )
     if total >= 21 or hand.finished:
-        return frozenset()
-    allowed = {Action.HIT, Action.STAND}
+        return _NO_ACTIONS
     two = len(hand.cards) == 2
-    if _may_double(hand, total, soft, rules):
-        allowed.add(Action.DOUBLE)
-    if (
+    may_split = (
         two
         and hand.cards[0].value == hand.cards[1].value
         and hands_in_spot < rules.max_split_hands
         and not (hand.split_aces and not rules.resplit_aces)
-    ):
-        allowed.add(Action.SPLIT)
-    if rules.surrender is Surrender.LATE and two and not hand.from_split and hands_in_spot == 1:
-        allowed.add(Action.SURRENDER)
-    return frozenset(allowed)
+    )
+    may_surrender = (
+        rules.surrender is Surrender.LATE and two and not hand.from_split and hands_in_spot == 1
+    )
+    return _PLAYING[(_may_double(hand, total, soft, rules), may_split, may_surrender)]
+
+
+_NO_ACTIONS: frozenset[Action] = frozenset()
+_PLAYING = {
+    (double, split, surrender): frozenset(
+        {Action.HIT, Action.STAND}
+        | ({Action.DOUBLE} if double else set())
+        | ({Action.SPLIT} if split else set())
+        | ({Action.SURRENDER} if surrender else set())
+    )
+    for double in (False, True)
+    for split in (False, True)
+    for surrender in (False, True)
+}
+"""(may double, may split, may surrender) → what a hand still being played may do."""
 
 
 def _may_double(hand: Hand, total: int, soft: bool, rules: RuleSet) -> bool:
