@@ -35,6 +35,7 @@ from engine.strategy import Action, IllegalAction, Insurance, Scripted, Strategy
 
 MAIN = "main"
 CENT = Decimal("0.01")
+ZERO = Decimal(0)
 RULE_KEYS = frozenset(
     {
         "win", "lose", "push", "blackjack", "blackjack-push", "dealer-blackjack",
@@ -197,7 +198,7 @@ class _Round:
             DealerHand(),
         )
         for seat in self.log.seats:
-            if seat.wagers.get(MAIN, Decimal(0)) <= 0:
+            if seat.wagers.get(MAIN, ZERO) <= 0:
                 raise IllegalAction(f"seat {seat.number}: a main wager above 0 is required")
         self.peeked = False
 
@@ -315,7 +316,7 @@ class _Round:
                 if not allowed:
                     break
                 action = strategy.decide(hand, up, allowed, hole)
-                self._event(seat.actor(i), action.value)
+                self._event(seat.actor(i), str(action))  # the value: Action is a StrEnum
                 self._act(seat, i, hand, action)
             hand.finished = True
             i += 1
