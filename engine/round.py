@@ -19,7 +19,7 @@ from typing import Any
 from engine.cards import Card
 from engine.hands import DealerHand, Hand, bonus_21_kinds, hand_total
 from engine.odds import Basis, Pays
-from engine.rules import HoleCard, RuleRef, RuleSet, SideWagerRules, Surrender
+from engine.rules import RuleRef, RuleSet, SideWagerRules
 from engine.shoe import Shoe
 from engine.sidewagers import (
     EVALUATORS,
@@ -209,13 +209,13 @@ class _Round:
         up = self.log.dealer.up
         if up.is_ace and self.rules.insurance:
             self._offer_insurance()
-        if self.rules.surrender is Surrender.EARLY:
+        if self.rules.early_surrender:
             self._offer_early_surrender()
         if self.rules.dealer_face_up and self.log.dealer.is_blackjack:
             self.peeked = True  # in plain sight: the round ends before anyone plays
             self._settle_all()
             return self._finish()
-        if self.rules.hole_card is HoleCard.PEEK and (up.is_ace or up.is_ten_value):
+        if self.rules.peeks and (up.is_ace or up.is_ten_value):
             self.peeked = True
             self._event("dealer", "peek", note="dealer checks the hole card for blackjack")
             if self.log.dealer.is_blackjack:
@@ -243,7 +243,7 @@ class _Round:
             seat.initial = tuple(card for hand in seat.hands for card in hand.cards)
         if self.rules.dealer_face_up:
             self._deal_to("dealer", dealer)
-        elif self.rules.hole_card is not HoleCard.NONE:
+        elif not self.rules.no_hole_card:
             dealer.cards.append(self.shoe.draw())
             self._event("dealer", "hole card", note="dealt face down")
 
@@ -366,7 +366,7 @@ class _Round:
 
     def _dealer_play(self) -> None:
         dealer = self.log.dealer
-        if self.rules.hole_card is HoleCard.NONE and not self.rules.dealer_face_up:
+        if self.rules.no_hole_card and not self.rules.dealer_face_up:
             self._deal_to("dealer", dealer)
         elif not self.rules.dealer_face_up:
             self._reveal()
@@ -593,7 +593,7 @@ class _Round:
 
     def _settle_surrender(self, seat: Seat, i: int, hand: Hand) -> None:
         dealer = self.log.dealer
-        if dealer.is_blackjack and not self.peeked and self.rules.surrender is not Surrender.EARLY:
+        if dealer.is_blackjack and not self.peeked and not self.rules.early_surrender:
             self._settle(
                 seat,
                 i,
