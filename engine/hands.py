@@ -102,9 +102,13 @@ class DealerHand:
         return is_two_card_21(self.cards)
 
     def must_draw(self, hits_soft_17: bool) -> bool:
-        """30-826(2), MA 12(b): draw below 17, and on soft 17 where the dealer hits it."""
         total, soft = hand_total(self.cards)
-        return total < 17 or (total == 17 and soft and hits_soft_17)
+        return dealer_draws(total, soft, hits_soft_17)
+
+
+def dealer_draws(total: int, soft: bool, hits_soft_17: bool) -> bool:
+    """30-826(2), MA 12(b): draw below 17, and on soft 17 where the dealer hits it."""
+    return total < 17 or (total == 17 and soft and hits_soft_17)
 
 
 def bonus_21_kinds(cards: Sequence[Card]) -> set[str]:

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.cards import Card
-from engine.hands import DealerHand, Hand, bonus_21_kinds, hand_total
+from engine.hands import DealerHand, Hand, bonus_21_kinds, dealer_draws, hand_total
 from engine.odds import Basis, Pays
 from engine.rules import RuleRef, RuleSet, SideWagerRules
 from engine.shoe import Shoe
@@ -238,9 +238,11 @@ class _Round:
                 seat.hands.append(Hand([self._card(seat.actor(spot))], seat.main, spot=spot))
         dealer.cards.append(self._card("dealer"))
         for seat in seats:
+            initial: list[Card] = []
             for spot, hand in enumerate(seat.hands):
                 self._deal_to(seat.actor(spot), hand)
-            seat.initial = tuple(card for hand in seat.hands for card in hand.cards)
+                initial += hand.cards
+            seat.initial = tuple(initial)
         if self.rules.dealer_face_up:
             self._deal_to("dealer", dealer)
         elif not self.rules.no_hole_card:
@@ -304,9 +306,9 @@ class _Round:
         hole = self.log.dealer.cards[1] if rules.dealer_face_up else None
         i = 0
         while i < len(seat.hands):
-            hand = seat.hands[i]
+            hand, actor = seat.hands[i], seat.actor(i)
             if len(hand.cards) == 1:  # the second hand of a split gets its card now
-                self._deal_to(seat.actor(i), hand)
+                self._deal_to(actor, hand)
                 if hand.split_aces and rules.split_aces_one_card:
                     hand.finished = not self._may_resplit_aces(seat, hand)
             while not hand.finished:
@@ -316,8 +318,8 @@ class _Round:
                 if not allowed:
                     break
                 action = strategy.decide(hand, up, allowed, hole)
-                self._event(seat.actor(i), str(action))  # the value: Action is a StrEnum
-                self._act(seat, i, hand, action)
+                self._event(actor, str(action))  # the value: Action is a StrEnum
+                self._act(seat, i, actor, hand, action)
             hand.finished = True
             i += 1
         if isinstance(seat.strategy, Scripted) and seat.strategy.unused():
@@ -333,18 +335,18 @@ class _Round:
             and self._in_spot(seat, hand) < self.rules.max_split_hands
         )
 
-    def _act(self, seat: Seat, i: int, hand: Hand, action: Action) -> None:
+    def _act(self, seat: Seat, i: int, actor: str, hand: Hand, action: Action) -> None:
         if action is Action.STAND:
             hand.finished = True
         elif action is Action.HIT:
-            self._deal_to(seat.actor(i), hand)
+            self._deal_to(actor, hand)
         elif action is Action.DOUBLE:
             # The original wager; a double-double down doubles the whole wager (30-899.16(8)).
             hand.last_double = hand.stake if hand.doubled else seat.main
             hand.stake += hand.last_double
             hand.doubles += 1
             hand.doubled = True
-            self._deal_to(seat.actor(i), hand)
+            self._deal_to(actor, hand)
             # One card only (30-813, MA 10(a)); Spanish 21 may then rescue (30-899.16(7)).
             hand.finished = not (self.rules.rescue and not hand.busted)
         elif action is Action.RESCUE:
@@ -360,7 +362,7 @@ class _Round:
                 i + 1,
                 Hand([moved], seat.main, from_split=True, split_aces=aces, spot=hand.spot),
             )
-            self._deal_to(seat.actor(i), hand)
+            self._deal_to(actor, hand)
             if aces and self.rules.split_aces_one_card and not self._may_resplit_aces(seat, hand):
                 hand.finished = True
 
@@ -378,9 +380,9 @@ class _Round:
             # dealer's hand, MA 25(d), is an outcome it changes).
             return
         hits_soft_17 = self.rules.dealer_hits_soft_17
-        while dealer.must_draw(hits_soft_17):
-            self._deal_to("dealer", dealer)
-        total = dealer.total
+        total, soft = hand_total(dealer.cards)
+        while dealer_draws(total, soft, hits_soft_17):
+            total, soft = self._deal_to("dealer", dealer)
         self._event("dealer", "stands" if total <= 21 else "busts", total=total)
 
     def _live(self, hand: Hand) -> bool:
@@ -398,7 +400,7 @@ class _Round:
 
     def _reveal(self) -> None:
         dealer = self.log.dealer
-        self._event("dealer", "reveal", card=str(dealer.cards[1]), total=dealer.total)
+        self._event("dealer", "reveal", card=dealer.cards[1].text, total=dealer.total)
 
     # --- settlement --------------------------------------------------------------------------
 
@@ -808,13 +810,15 @@ class _Round:
         events.append(Event(len(events) + 1, actor, "card", card.text))
         return card
 
-    def _deal_to(self, actor: str, hand: Hand | DealerHand) -> None:
-        """The next card to `hand`, logged with the hand's new total."""
+    def _deal_to(self, actor: str, hand: Hand | DealerHand) -> tuple[int, bool]:
+        """The next card to `hand`, logged with the hand's new total; the new (total, soft)."""
         card = self.shoe.draw()
         cards = hand.cards
         cards.append(card)
+        count = hand_total(cards)
         events = self.log.events
-        events.append(Event(len(events) + 1, actor, "card", card.text, hand_total(cards)[0]))
+        events.append(Event(len(events) + 1, actor, "card", card.text, count[0]))
+        return count
 
     def _event(
         self, actor: str, action: str, card: str = "", total: int | None = None, note: str = ""
