@@ -372,10 +372,7 @@ class _Round:
             self._deal_to("dealer", dealer)
         elif not self.rules.dealer_face_up:
             self._reveal()
-        live = any(
-            self._live(hand) for seat in self.log.seats if not seat.settled for hand in seat.hands
-        )
-        if dealer.is_blackjack or not (live or self._dealer_hand_wagered()):
+        if dealer.is_blackjack or not (self._any_live_hand() or self._dealer_hand_wagered()):
             # 30-826(3), MA 12(c): no card that cannot change the outcome (a wager on the
             # dealer's hand, MA 25(d), is an outcome it changes).
             return
@@ -384,6 +381,14 @@ class _Round:
         while dealer_draws(total, soft, hits_soft_17):
             total, soft = self._deal_to("dealer", dealer)
         self._event("dealer", "stands" if total <= 21 else "busts", total=total)
+
+    def _any_live_hand(self) -> bool:
+        for seat in self.log.seats:
+            if not seat.settled:
+                for hand in seat.hands:
+                    if self._live(hand):
+                        return True
+        return False
 
     def _live(self, hand: Hand) -> bool:
         """Whether the dealer's cards can change what the hand gets: not busted, surrendered,
