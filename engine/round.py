@@ -578,14 +578,12 @@ class _Round:
         bonus_21 = self.rules.bonus_21
         if bonus_21 and not (hand.doubled and not self.rules.bonus_on_doubled):
             kinds = bonus_21_kinds(hand.cards)
-        else:
-            kinds = set()  # none paid: the kinds need not be found
-        for kind, odds in bonus_21:
-            if kind in kinds:
-                pays = Pays(Basis.TO, ratio=odds)
-                self._settle(seat, i, MAIN, hand.stake, "win", self._win(hand.stake, pays), pays,
-                             f"{why}; a {kind} 21 pays {pays}", "bonus-21")  # fmt: skip
-                return
+            for kind, odds in bonus_21:
+                if kind in kinds:
+                    pays = Pays(Basis.TO, ratio=odds)
+                    self._settle(seat, i, MAIN, hand.stake, "win", self._win(hand.stake, pays),
+                                 pays, f"{why}; a {kind} 21 pays {pays}", "bonus-21")  # fmt: skip
+                    return
         self._settle(seat, i, MAIN, hand.stake, "win", hand.stake, ONE_TO_ONE, why, rule_key)
 
     def _push(self, seat: Seat, i: int, hand: Hand, why: str, rule_key: str) -> None:
