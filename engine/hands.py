@@ -20,6 +20,14 @@ def hand_total(cards: Sequence[Card]) -> tuple[int, bool]:
     return total, False
 
 
+def is_two_card_21(cards: Sequence[Card]) -> bool:
+    """Two cards that count 21: an ace and a ten-value card."""
+    if len(cards) != 2:
+        return False
+    first, second = cards
+    return first.value + second.value == 11 and (first.is_ace or second.is_ace)
+
+
 def is_pair(cards: Sequence[Card]) -> bool:
     """Two cards identical in value (a king and a ten split, 30-814, MA 11(a))."""
     return len(cards) == 2 and cards[0].value == cards[1].value
@@ -55,15 +63,13 @@ class Hand:
 
     @property
     def busted(self) -> bool:
-        return self.total > 21
+        return hand_total(self.cards)[0] > 21
 
     @property
     def is_blackjack(self) -> bool:
         """An ace and a ten-value card as the first two cards dealt, not after a split
         (30-802(1), MA 1) nor after a switch (30-2105(8)(b))."""
-        return (
-            not self.from_split and not self.switched and len(self.cards) == 2 and self.total == 21
-        )
+        return not self.from_split and not self.switched and is_two_card_21(self.cards)
 
     def describe(self) -> str:
         cards = " ".join(str(card) for card in self.cards)
@@ -89,16 +95,20 @@ class DealerHand:
 
     @property
     def busted(self) -> bool:
-        return self.total > 21
+        return hand_total(self.cards)[0] > 21
 
     @property
     def is_blackjack(self) -> bool:
-        return len(self.cards) == 2 and self.total == 21
+        return is_two_card_21(self.cards)
 
     def must_draw(self, hits_soft_17: bool) -> bool:
-        """30-826(2), MA 12(b): draw below 17, and on soft 17 where the dealer hits it."""
         total, soft = hand_total(self.cards)
-        return total < 17 or (total == 17 and soft and hits_soft_17)
+        return dealer_draws(total, soft, hits_soft_17)
+
+
+def dealer_draws(total: int, soft: bool, hits_soft_17: bool) -> bool:
+    """30-826(2), MA 12(b): draw below 17, and on soft 17 where the dealer hits it."""
+    return total < 17 or (total == 17 and soft and hits_soft_17)
 
 
 def bonus_21_kinds(cards: Sequence[Card]) -> set[str]:

@@ -17,9 +17,9 @@ from fractions import Fraction
 from typing import Any
 
 from engine.cards import Card
-from engine.hands import DealerHand, Hand, bonus_21_kinds, hand_total
+from engine.hands import DealerHand, Hand, bonus_21_kinds, dealer_draws, hand_total
 from engine.odds import Basis, Pays
-from engine.rules import HoleCard, RuleRef, RuleSet, SideWagerRules, Surrender
+from engine.rules import RuleRef, RuleSet, SideWagerRules
 from engine.shoe import Shoe
 from engine.sidewagers import (
     EVALUATORS,
@@ -35,6 +35,7 @@ from engine.strategy import Action, IllegalAction, Insurance, Scripted, Strategy
 
 MAIN = "main"
 CENT = Decimal("0.01")
+ZERO = Decimal(0)
 RULE_KEYS = frozenset(
     {
         "win", "lose", "push", "blackjack", "blackjack-push", "dealer-blackjack",
@@ -46,6 +47,7 @@ RULE_KEYS = frozenset(
 """The rules a settlement names; the knowledge base cites each per jurisdiction (two-card-21 only
 where the rules have it)."""
 ONE_TO_ONE = Pays(Basis.TO, ratio=Fraction(1))
+ONE_TO_ONE_TEXT = str(ONE_TO_ONE)
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,12 @@ class RoundLog:
         }
 
 
+def _pays_text(pays: Pays | None) -> str:
+    if pays is None:
+        return ""
+    return ONE_TO_ONE_TEXT if pays is ONE_TO_ONE else str(pays)
+
+
 def money(amount: Decimal) -> str:
     """Dollars and cents ("10.00"), exact: a payout finer than a cent keeps its digits."""
     cents = amount.quantize(CENT)
@@ -190,7 +198,7 @@ class _Round:
             DealerHand(),
         )
         for seat in self.log.seats:
-            if seat.wagers.get(MAIN, Decimal(0)) <= 0:
+            if seat.wagers.get(MAIN, ZERO) <= 0:
                 raise IllegalAction(f"seat {seat.number}: a main wager above 0 is required")
         self.peeked = False
 
@@ -201,13 +209,13 @@ class _Round:
         up = self.log.dealer.up
         if up.is_ace and self.rules.insurance:
             self._offer_insurance()
-        if self.rules.surrender is Surrender.EARLY:
+        if self.rules.early_surrender:
             self._offer_early_surrender()
         if self.rules.dealer_face_up and self.log.dealer.is_blackjack:
             self.peeked = True  # in plain sight: the round ends before anyone plays
             self._settle_all()
             return self._finish()
-        if self.rules.hole_card is HoleCard.PEEK and (up.is_ace or up.is_ten_value):
+        if self.rules.peeks and (up.is_ace or up.is_ten_value):
             self.peeked = True
             self._event("dealer", "peek", note="dealer checks the hole card for blackjack")
             if self.log.dealer.is_blackjack:
@@ -230,12 +238,14 @@ class _Round:
                 seat.hands.append(Hand([self._card(seat.actor(spot))], seat.main, spot=spot))
         dealer.cards.append(self._card("dealer"))
         for seat in seats:
+            initial: list[Card] = []
             for spot, hand in enumerate(seat.hands):
-                hand.cards.append(self._card(seat.actor(spot), hand))
-            seat.initial = tuple(card for hand in seat.hands for card in hand.cards)
+                self._deal_to(seat.actor(spot), hand)
+                initial += hand.cards
+            seat.initial = tuple(initial)
         if self.rules.dealer_face_up:
-            dealer.cards.append(self._card("dealer", dealer))
-        elif self.rules.hole_card is not HoleCard.NONE:
+            self._deal_to("dealer", dealer)
+        elif not self.rules.no_hole_card:
             dealer.cards.append(self.shoe.draw())
             self._event("dealer", "hole card", note="dealt face down")
 
@@ -291,25 +301,25 @@ class _Round:
             self._event(seat.actor(0), "switch", note=f"{first.describe()} / {second.describe()}")
 
     def _play_seat(self, seat: Seat) -> None:
+        rules, strategy = self.rules, seat.strategy
         up = self.log.dealer.up
+        hole = self.log.dealer.cards[1] if rules.dealer_face_up else None
         i = 0
         while i < len(seat.hands):
-            hand = seat.hands[i]
+            hand, actor = seat.hands[i], seat.actor(i)
             if len(hand.cards) == 1:  # the second hand of a split gets its card now
-                hand.cards.append(self._card(seat.actor(i), hand))
-                if hand.split_aces and self.rules.split_aces_one_card:
+                self._deal_to(actor, hand)
+                if hand.split_aces and rules.split_aces_one_card:
                     hand.finished = not self._may_resplit_aces(seat, hand)
             while not hand.finished:
-                in_spot = sum(1 for h in seat.hands if h.spot == hand.spot)
-                allowed = allowed_actions(hand, in_spot, self.rules)
-                if hand.split_aces and self.rules.split_aces_one_card:
+                allowed = allowed_actions(hand, self._in_spot(seat, hand), rules)
+                if hand.split_aces and rules.split_aces_one_card:
                     allowed = allowed & {Action.SPLIT, Action.STAND}
                 if not allowed:
                     break
-                hole = self.log.dealer.cards[1] if self.rules.dealer_face_up else None
-                action = seat.strategy.decide(hand, up, allowed, hole)
-                self._event(seat.actor(i), action.value)
-                self._act(seat, i, hand, action)
+                action = strategy.decide(hand, up, allowed, hole)
+                self._event(actor, str(action))  # the value: Action is a StrEnum
+                self._act(seat, i, actor, hand, action)
             hand.finished = True
             i += 1
         if isinstance(seat.strategy, Scripted) and seat.strategy.unused():
@@ -322,21 +332,21 @@ class _Round:
         return (
             self.rules.resplit_aces
             and hand.cards[1].is_ace
-            and sum(1 for h in seat.hands if h.spot == hand.spot) < self.rules.max_split_hands
+            and self._in_spot(seat, hand) < self.rules.max_split_hands
         )
 
-    def _act(self, seat: Seat, i: int, hand: Hand, action: Action) -> None:
+    def _act(self, seat: Seat, i: int, actor: str, hand: Hand, action: Action) -> None:
         if action is Action.STAND:
             hand.finished = True
         elif action is Action.HIT:
-            hand.cards.append(self._card(seat.actor(i), hand))
+            self._deal_to(actor, hand)
         elif action is Action.DOUBLE:
             # The original wager; a double-double down doubles the whole wager (30-899.16(8)).
             hand.last_double = hand.stake if hand.doubled else seat.main
             hand.stake += hand.last_double
             hand.doubles += 1
             hand.doubled = True
-            hand.cards.append(self._card(seat.actor(i), hand))
+            self._deal_to(actor, hand)
             # One card only (30-813, MA 10(a)); Spanish 21 may then rescue (30-899.16(7)).
             hand.finished = not (self.rules.rescue and not hand.busted)
         elif action is Action.RESCUE:
@@ -352,43 +362,55 @@ class _Round:
                 i + 1,
                 Hand([moved], seat.main, from_split=True, split_aces=aces, spot=hand.spot),
             )
-            hand.cards.append(self._card(seat.actor(i), hand))
+            self._deal_to(actor, hand)
             if aces and self.rules.split_aces_one_card and not self._may_resplit_aces(seat, hand):
                 hand.finished = True
 
     def _dealer_play(self) -> None:
         dealer = self.log.dealer
-        if self.rules.hole_card is HoleCard.NONE and not self.rules.dealer_face_up:
-            dealer.cards.append(self._card("dealer", dealer))
+        if self.rules.no_hole_card and not self.rules.dealer_face_up:
+            self._deal_to("dealer", dealer)
         elif not self.rules.dealer_face_up:
             self._reveal()
-        live = [
-            hand
-            for seat in self.log.seats
-            if not seat.settled
-            for hand in seat.hands
-            if not (hand.busted or hand.surrendered or hand.rescued or hand.is_blackjack)
-            and not (hand.total == 21 and self.rules.player_21_wins)
-        ]
-        dealer_hand_wagered = any(
-            stage(wager) is Stage.ROUND for seat in self.log.seats for wager in seat.wagers
-        )
-        if dealer.is_blackjack or not (live or dealer_hand_wagered):
+        if dealer.is_blackjack or not (self._any_live_hand() or self._dealer_hand_wagered()):
             # 30-826(3), MA 12(c): no card that cannot change the outcome (a wager on the
             # dealer's hand, MA 25(d), is an outcome it changes).
             return
-        while dealer.must_draw(self.rules.dealer_hits_soft_17):
-            dealer.cards.append(self._card("dealer", dealer))
-        self._event("dealer", "stands" if not dealer.busted else "busts", total=dealer.total)
+        hits_soft_17 = self.rules.dealer_hits_soft_17
+        total, soft = hand_total(dealer.cards)
+        while dealer_draws(total, soft, hits_soft_17):
+            total, soft = self._deal_to("dealer", dealer)
+        self._event("dealer", "stands" if total <= 21 else "busts", total=total)
+
+    def _any_live_hand(self) -> bool:
+        for seat in self.log.seats:
+            if not seat.settled:
+                for hand in seat.hands:
+                    if self._live(hand):
+                        return True
+        return False
+
+    def _live(self, hand: Hand) -> bool:
+        """Whether the dealer's cards can change what the hand gets: not busted, surrendered,
+        rescued, a blackjack, or a 21 that wins whatever the dealer makes."""
+        if hand.surrendered or hand.rescued:
+            return False
+        total = hand.total
+        if total == 21:
+            return not (self.rules.player_21_wins or hand.is_blackjack)
+        return total < 21
+
+    def _dealer_hand_wagered(self) -> bool:
+        return any(stage(wager) is Stage.ROUND for seat in self.log.seats for wager in seat.wagers)
 
     def _reveal(self) -> None:
         dealer = self.log.dealer
-        self._event("dealer", "reveal", card=str(dealer.cards[1]), total=dealer.total)
+        self._event("dealer", "reveal", card=dealer.cards[1].text, total=dealer.total)
 
     # --- settlement --------------------------------------------------------------------------
 
     def _settle_all(self) -> None:
-        dealer = self.log.dealer
+        dealer_blackjack = self.log.dealer.is_blackjack
         if self.rules.super_bonus:
             self._settle_super_bonus()
         for seat in self.log.seats:
@@ -420,7 +442,7 @@ class _Round:
                         "The player's total exceeds 21",
                         "lose",
                     )
-                elif dealer.is_blackjack and not (
+                elif dealer_blackjack and not (
                     hand.is_blackjack and self.rules.blackjack_beats_dealer_blackjack
                 ):
                     if hand.is_blackjack:
@@ -460,9 +482,14 @@ class _Round:
                 else:
                     self._settle_hand(seat, i, hand)
 
-    @staticmethod
-    def _split(seat: Seat, hand: Hand) -> bool:
-        return sum(1 for h in seat.hands if h.spot == hand.spot) > 1
+    def _in_spot(self, seat: Seat, hand: Hand) -> int:
+        """The hands the hand's betting spot holds (a split adds one)."""
+        if self.rules.spots_per_seat == 1:
+            return len(seat.hands)
+        return sum(1 for h in seat.hands if h.spot == hand.spot)
+
+    def _split(self, seat: Seat, hand: Hand) -> bool:
+        return self._in_spot(seat, hand) > 1
 
     def _blackjack_rule(self, seat: Seat, hand: Hand) -> str:
         if self._split(seat, hand):
@@ -473,6 +500,7 @@ class _Round:
 
     def _settle_hand(self, seat: Seat, i: int, hand: Hand) -> None:
         dealer, stake = self.log.dealer, hand.stake
+        total, dealer_total = hand.total, dealer.total
         if hand.is_blackjack:
             designated = self.rules.designated_blackjack
             if designated and set(hand.cards) == set(designated):
@@ -493,22 +521,22 @@ class _Round:
                 "The player has blackjack and the dealer does not",
                 "blackjack",
             )
-        elif hand.total == 21 and self.rules.player_21_wins:
+        elif total == 21 and self.rules.player_21_wins:
             self._settle_21(seat, i, hand)
         elif (
             hand.switched
             and len(hand.cards) == 2
-            and hand.total == 21
-            and dealer.total in (21, 22)
+            and total == 21
+            and dealer_total in (21, 22)
             and self.rules.switched_blackjack_pushes_22
         ):
-            self._push(seat, i, hand, f"A switched blackjack against a dealer's {dealer.total}",
+            self._push(seat, i, hand, f"A switched blackjack against a dealer's {dealer_total}",
                        "switched-blackjack")  # fmt: skip
-        elif dealer.busted:
+        elif dealer_total > 21:
             self._settle_win(seat, i, hand, "The dealer's total exceeds 21")
-        elif hand.total > dealer.total:
+        elif total > dealer_total:
             self._settle_win(seat, i, hand, "The player's total beats the dealer's")
-        elif hand.total < dealer.total:
+        elif total < dealer_total:
             self._settle(
                 seat,
                 i,
@@ -521,7 +549,7 @@ class _Round:
                 "lose",
             )
         elif (
-            hand.total == 21
+            total == 21
             and len(hand.cards) == 2
             and len(dealer.cards) > 2
             and self.rules.two_card_21_beats_dealer_21
@@ -547,15 +575,15 @@ class _Round:
     def _settle_win(self, seat: Seat, i: int, hand: Hand, why: str, rule_key: str = "win") -> None:
         """A winning hand: 1 to 1, or the best bonus odds its 21 makes where the rules pay one
         (Spanish 21's Bonus 21, not on doubled hands; MA 3(e) and 16's optional payouts)."""
-        kinds = bonus_21_kinds(hand.cards)
-        if hand.doubled and not self.rules.bonus_on_doubled:
-            kinds = set()
-        for kind, odds in self.rules.bonus_21:
-            if kind in kinds:
-                pays = Pays(Basis.TO, ratio=odds)
-                self._settle(seat, i, MAIN, hand.stake, "win", self._win(hand.stake, pays), pays,
-                             f"{why}; a {kind} 21 pays {pays}", "bonus-21")  # fmt: skip
-                return
+        bonus_21 = self.rules.bonus_21
+        if bonus_21 and not (hand.doubled and not self.rules.bonus_on_doubled):
+            kinds = bonus_21_kinds(hand.cards)
+            for kind, odds in bonus_21:
+                if kind in kinds:
+                    pays = Pays(Basis.TO, ratio=odds)
+                    self._settle(seat, i, MAIN, hand.stake, "win", self._win(hand.stake, pays),
+                                 pays, f"{why}; a {kind} 21 pays {pays}", "bonus-21")  # fmt: skip
+                    return
         self._settle(seat, i, MAIN, hand.stake, "win", hand.stake, ONE_TO_ONE, why, rule_key)
 
     def _push(self, seat: Seat, i: int, hand: Hand, why: str, rule_key: str) -> None:
@@ -570,7 +598,7 @@ class _Round:
 
     def _settle_surrender(self, seat: Seat, i: int, hand: Hand) -> None:
         dealer = self.log.dealer
-        if dealer.is_blackjack and not self.peeked and self.rules.surrender is not Surrender.EARLY:
+        if dealer.is_blackjack and not self.peeked and not self.rules.early_surrender:
             self._settle(
                 seat,
                 i,
@@ -768,7 +796,7 @@ class _Round:
                 stake,
                 result,
                 net,
-                str(pays) if pays else "",
+                _pays_text(pays),
                 rule,
                 rule_key,
                 citation or self.rules.cite(rule_key),
@@ -778,15 +806,28 @@ class _Round:
 
     # --- bookkeeping -------------------------------------------------------------------------
 
-    def _card(self, actor: str, hand: Hand | DealerHand | None = None) -> Card:
+    def _card(self, actor: str) -> Card:
+        """The next card, logged without a total (a hand's first card)."""
         card = self.shoe.draw()
-        total = None if hand is None else hand_total([*hand.cards, card])[0]
         events = self.log.events
-        events.append(Event(len(events) + 1, actor, "card", card.text, total))
+        events.append(Event(len(events) + 1, actor, "card", card.text))
         return card
 
-    def _event(self, actor: str, action: str, **kw: Any) -> None:
-        self.log.events.append(Event(len(self.log.events) + 1, actor, action, **kw))
+    def _deal_to(self, actor: str, hand: Hand | DealerHand) -> tuple[int, bool]:
+        """The next card to `hand`, logged with the hand's new total; the new (total, soft)."""
+        card = self.shoe.draw()
+        cards = hand.cards
+        cards.append(card)
+        count = hand_total(cards)
+        events = self.log.events
+        events.append(Event(len(events) + 1, actor, "card", card.text, count[0]))
+        return count
+
+    def _event(
+        self, actor: str, action: str, card: str = "", total: int | None = None, note: str = ""
+    ) -> None:
+        events = self.log.events
+        events.append(Event(len(events) + 1, actor, action, card, total, note))
 
     def _finish(self) -> RoundLog:
         return self.log

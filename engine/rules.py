@@ -9,6 +9,7 @@ from datetime import date
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 
 from engine.cards import Card, Suit
 from engine.odds import Pays
@@ -147,3 +148,28 @@ class RuleSet:
     @property
     def blackjack_odds(self) -> str:
         return f"{self.blackjack_pays.numerator} to {self.blackjack_pays.denominator}"
+
+    # What the engine asks of the rules in every round, worked out once per rule set (on Python
+    # 3.11 each look-up of an enum member on its class, HoleCard.PEEK, takes a slow path).
+
+    @cached_property
+    def peeks(self) -> bool:
+        """The dealer checks the hole card for blackjack under an ace or a ten-value card."""
+        return self.hole_card is HoleCard.PEEK
+
+    @cached_property
+    def no_hole_card(self) -> bool:
+        """The dealer's second card comes after the players are done (MA 6(h))."""
+        return self.hole_card is HoleCard.NONE
+
+    @cached_property
+    def early_surrender(self) -> bool:
+        return self.surrender is Surrender.EARLY
+
+    @cached_property
+    def late_surrender(self) -> bool:
+        return self.surrender is Surrender.LATE
+
+    @cached_property
+    def doubles_any_time(self) -> bool:
+        return self.double_on is DoubleOn.ANY_TIME

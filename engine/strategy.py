@@ -130,40 +130,57 @@ def allowed_actions(hand: Hand, hands_in_spot: int, rules: RuleSet) -> frozenset
             else frozenset()
         )
     if total >= 21 or hand.finished:
-        return frozenset()
-    allowed = {Action.HIT, Action.STAND}
+        return _NO_ACTIONS
     two = len(hand.cards) == 2
-    if _may_double(hand, total, soft, rules):
-        allowed.add(Action.DOUBLE)
-    if (
+    may_split = (
         two
         and hand.cards[0].value == hand.cards[1].value
         and hands_in_spot < rules.max_split_hands
         and not (hand.split_aces and not rules.resplit_aces)
-    ):
-        allowed.add(Action.SPLIT)
-    if rules.surrender is Surrender.LATE and two and not hand.from_split and hands_in_spot == 1:
-        allowed.add(Action.SURRENDER)
-    return frozenset(allowed)
+    )
+    may_surrender = (
+        rules.late_surrender and two and not hand.from_split and hands_in_spot == 1
+    )
+    return _PLAYING[(_may_double(hand, total, soft, rules), may_split, may_surrender)]
+
+
+_NO_ACTIONS: frozenset[Action] = frozenset()
+_PLAYING = {
+    (double, split, surrender): frozenset(
+        {Action.HIT, Action.STAND}
+        | ({Action.DOUBLE} if double else set())
+        | ({Action.SPLIT} if split else set())
+        | ({Action.SURRENDER} if surrender else set())
+    )
+    for double in (False, True)
+    for split in (False, True)
+    for surrender in (False, True)
+}
+"""(may double, may split, may surrender) → what a hand still being played may do."""
 
 
 def _may_double(hand: Hand, total: int, soft: bool, rules: RuleSet) -> bool:
     if hand.from_split and not rules.double_after_split:
         return False
-    if rules.double_on is DoubleOn.ANY_TIME:
+    if rules.doubles_any_time:
         return True
     return len(hand.cards) == 2 and _doubles_on(rules.double_on, total, soft)
 
 
 def _doubles_on(double_on: DoubleOn, total: int, soft: bool) -> bool:
     """Whether the doubling rule allows a double on this total (30-813; MA 6(k)(4))."""
-    if double_on is DoubleOn.NONE:
-        return False
-    if double_on is DoubleOn.NINE_TEN_ELEVEN:
-        return not soft and total in (9, 10, 11)
-    if double_on is DoubleOn.TEN_ELEVEN:
-        return not soft and total in (10, 11)
-    return True
+    hard_totals = _DOUBLE_HARD_TOTALS[double_on]
+    return hard_totals is None or (not soft and total in hard_totals)
+
+
+_DOUBLE_HARD_TOTALS: dict[DoubleOn, tuple[int, ...] | None] = {
+    DoubleOn.ANY_TWO: None,
+    DoubleOn.ANY_TIME: None,
+    DoubleOn.NINE_TEN_ELEVEN: (9, 10, 11),
+    DoubleOn.TEN_ELEVEN: (10, 11),
+    DoubleOn.NONE: (),
+}
+"""The hard totals a doubling rule allows a double on; None: any total, soft or hard."""
 
 
 # --- basic strategy ---------------------------------------------------------------------------
