@@ -165,7 +165,12 @@ class TableSerializer(serializers.Serializer):
     player_spots = serializers.IntegerField(min_value=1, max_value=14, required=False)
     dealing = serializers.ChoiceField(choices=["hand", "shoe", "csm", "asd"], required=False)
     dealer_soft_17 = serializers.ChoiceField(choices=["stand", "hit"], required=False)
-    hole_card = serializers.ChoiceField(choices=["peek", "no_peek", "none"], required=False)
+    hole_card = serializers.ChoiceField(
+        choices=["peek", "no_peek", "none", "face_up"],
+        required=False,
+        help_text="peek: checked under an ace or ten; no_peek; none: dealt after the players "
+        "(MA 6(h)); face_up: dealt face up before the players act (MA 6(k)).",
+    )
     blackjack_pays = OddsField(required=False)
     insurance_pays = OddsField(required=False)
     even_money = serializers.BooleanField(required=False)

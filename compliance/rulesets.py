@@ -28,6 +28,10 @@ PLAYABLE_VARIANTS = {"face-up-blackjack", "blackjack-switch", "spanish-21"}
 """Full variants the engine plays: their play rules replace the base game's of the same key. Other
 variants (Spanish 21, Blackjack Switch, …) are refused, never played as plain blackjack."""
 
+FACE_UP_DEALING = "face-up-dealing_"
+"""Key prefix of the play rules of a face-up dealing procedure a table may choose (hole_card:
+face_up, MA 6(k)); at such a table each replaces the rule of the key after the prefix."""
+
 
 @dataclass
 class TableRules:
@@ -66,6 +70,21 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         for rule in PlayRule.objects.filter(wager=g).select_related("provision")
         if citer.in_force(rule)
     }
+
+    if table.get("hole_card") == "face_up":
+        procedure = {
+            key.removeprefix(FACE_UP_DEALING): rule
+            for key, rule in play_rules.items()
+            if key.startswith(FACE_UP_DEALING)
+        }
+        if not procedure:
+            raise DomainError(
+                "option_not_authorised",
+                f"{game.name} in {jurisdiction} has no face-up dealing procedure (MA 6(k) has one)",
+                fields={f"{path}.hole_card": "not a dealing procedure of these rules"},
+            )
+        play_rules |= procedure
+    play_rules = {k: rule for k, rule in play_rules.items() if not k.startswith(FACE_UP_DEALING)}
 
     for n, option in enumerate(table.get("optional_payouts", [])):
         key = "designated-blackjack" if option == "designated-blackjack" else "bonus-21"
@@ -113,7 +132,7 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         jurisdiction=jurisdiction,
         decks=decks,
         dealer_hits_soft_17=option("dealer_soft_17", "stand") == "hit",
-        hole_card=HoleCard(hole_card),
+        hole_card=HoleCard.PEEK if hole_card == "face_up" else HoleCard(hole_card),
         blackjack_pays=_odds(option("blackjack_pays", param("blackjack", "default", "3 to 2"))),
         insurance=param("insurance", "offered", True),
         insurance_pays=_odds(option("insurance_pays", "2 to 1")),
@@ -140,7 +159,7 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         split_aces_one_card=split.get(
             "split_aces_one_card", param("split", "split_aces_one_card", True)
         ),
-        surrender=Surrender(option("surrender", "none")),
+        surrender=_surrender(option("surrender", "none"), play_rules, citations, assumed),
         two_card_21_beats_dealer_21="two-card-21" in play_rules,
         dealer_face_up=param("deal", "dealer_face_up", False),
         ties_lose=param("push", "ties_lose", False),
@@ -155,6 +174,18 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         ),
     )
     return TableRules(rules, assumed)
+
+
+def _surrender(
+    asked: str, play_rules: dict[str, PlayRule], citations: dict[str, RuleRef], assumed: list[str]
+) -> Surrender:
+    """The table's surrender option, unless the rules in play take surrender away (MA 6(k)(3)):
+    then none, and the round says so."""
+    rule = play_rules.get("surrender")
+    if rule and rule.params.get("offered") is False and asked != "none":
+        assumed.append(f"surrender: none, not {asked} ({citations['surrender']})")
+        return Surrender.NONE
+    return Surrender(asked)
 
 
 def _bonus_21(

@@ -19,8 +19,17 @@ from typing import Any
 from engine.analysis import analyse
 from engine.odds import Basis, Pays
 from engine.rules import PaytableLine
+from compliance.rulesets import FACE_UP_DEALING
 from regs.models import Citation, Status
-from variants.models import Constraint, ConstraintKind, Paytable, Severity, Wager, WagerKind
+from variants.models import (
+    Constraint,
+    ConstraintKind,
+    Paytable,
+    PlayRule,
+    Severity,
+    Wager,
+    WagerKind,
+)
 from variants.selectors import Citer
 
 FINDING_CODES = {
@@ -37,6 +46,7 @@ FINDING_CODES = {
     "fact-missing": "A fact the rules need (deck count, limits, odds) is not in the configuration.",
     "paytable-column-unknown": "The side wager names a pay column its paytable does not print.",
     "proposed-not-applied": "include_proposed was asked, but the catalog holds no facts from proposed texts.",
+    "option-not-authorised": "The table asks for a procedure the jurisdiction's rules do not provide (face-up dealing outside MA 6(k)).",
 }
 
 
@@ -168,7 +178,11 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
     own_kinds = {
         c.kind for c in ctx.constraints if c.wager is not None and c.wager.slug == table["game"]
     }
+    if table.get("hole_card") == "face_up":
+        _face_up_dealing(ctx, table, path)
     for constraint in ctx.constraints:
+        if _excepted(constraint, table):
+            continue
         # A rule of a full variant binds the tables that deal that game, not the others.
         of_this_game = constraint.wager is not None and constraint.wager.slug == table["game"]
         general = constraint.wager is None or constraint.wager.kind == WagerKind.BASE_GAME
@@ -183,6 +197,34 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
             _excludes(ctx, constraint, table, path, offered)
     for index, side in enumerate(table.get("side_wagers", [])):
         _check_side_wager(ctx, table, side, f"{path}.side_wagers[{index}]")
+
+
+def _excepted(c: Constraint, table: dict[str, Any]) -> bool:
+    """params {"unless": {option: value, …}}: the rule does not bind a table with all those
+    options (MA 3(e)'s 3 to 2 or 6 to 5 does not bind 6(k)'s face-up dealing, which pays 1 to 1)."""
+    unless = c.params.get("unless")
+    return bool(unless) and all(table.get(option) == value for option, value in unless.items())
+
+
+def _face_up_dealing(ctx: Context, table: dict[str, Any], path: str) -> None:
+    """hole_card face_up needs a face-up dealing procedure in the jurisdiction's rules (MA 6(k))."""
+    procedure = [
+        rule
+        for rule in PlayRule.objects.filter(
+            jurisdiction__code=ctx.jurisdiction, key__startswith=FACE_UP_DEALING
+        )
+        if ctx.citer.in_force(rule)
+    ]
+    if not procedure:
+        ctx.add(
+            Severity.ERROR,
+            "option-not-authorised",
+            f"hole_card face_up: the rules of {ctx.jurisdiction} on {ctx.as_of} provide no "
+            f"face-up dealing procedure for {table['game']} (Massachusetts' is 6(k)).",
+            table["name"],
+            f"{path}.hole_card",
+            [],
+        )
 
 
 def _check_side_wager(ctx: Context, table: dict[str, Any], side: dict[str, Any], path: str) -> None:

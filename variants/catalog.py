@@ -63,6 +63,16 @@ def _cite(jurisdiction: str, citation: str, where: str) -> Cite:
     return Cite(provision, path)
 
 
+def _params(item: dict[str, Any], where: str) -> dict[str, Any]:
+    """A fact's params, refusing keys YAML read as something other than text (an unquoted `on:`
+    is the boolean true in YAML 1.1)."""
+    params = item.get("params", {})
+    odd = [key for key in params if not isinstance(key, str)]
+    if odd:
+        raise CatalogError(where, f"params key {odd[0]!r} is not text: quote it (\"on\": …)")
+    return params
+
+
 def _date(value: Any) -> dt.date | None:
     return (
         value if isinstance(value, dt.date) or value is None else dt.date.fromisoformat(str(value))
@@ -183,7 +193,7 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
                         "jurisdiction": jurisdiction,
                         "kind": item["kind"],
                         "wager": wagers.get(slug) if slug else None,
-                        "params": item.get("params", {}),
+                        "params": _params(item, f"constraint {item['code']}"),
                         "severity": item.get("severity", "error"),
                         "message": item["message"],
                         "provision": cite.provision,
@@ -201,7 +211,7 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
                 {"wager": wagers[item["wager"]], "key": item["key"]},
                 {
                     "jurisdiction": jurisdiction,
-                    "params": item.get("params", {}),
+                    "params": _params(item, f"play rule {item['wager']} {item['key']}"),
                     "summary": item["summary"],
                     "provision": cite.provision,
                     "unit_path": cite.unit_path,

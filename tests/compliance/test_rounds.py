@@ -640,3 +640,40 @@ def test_match_the_dealer_down_card_settles_on_the_dealers_down_card(
         "match-the-dealer": ("lose", "-5.00", "", "30-899.24(6)"),
         "match-the-dealer-down-card": ("win", "20.00", "4 to 1", "30-899.24(6)"),
     }
+
+
+def test_massachusetts_face_up_dealing_plays_by_6k(vendor_client: APIClient) -> None:
+    """MA 6(k): the hole card face up before the players act; a tie loses, but a blackjack against
+    a dealer blackjack wins (1), blackjack pays 1 to 1 (2), no insurance or surrender (3), doubles
+    on 9, 10 or 11 only (4), no resplits (5). Colorado has no such procedure: a 400 naming it."""
+    ma = {"jurisdiction": "US-MA", "hole_card": "face_up", "blackjack_pays": None}
+    tie = play(vendor_client, "TH 9C 8D 9S", ("10", ["stand"]), **ma)
+    assert settled(tie) == [(1, "main", "lose", "-10.00", "6(k)(1)")]
+    assert (tie["events"][3]["actor"], tie["events"][3]["card"]) == ("dealer", "9S")  # face up
+    both = play(vendor_client, "AH AC KD KS", ("10", []), **ma)
+    assert settled(both) == [(1, "main", "blackjack", "10.00", "6(k)(2)")]  # wins, at 1 to 1
+    blackjack = play(vendor_client, "AH 9C KD 8S", ("10", []), **ma)
+    assert settled(blackjack) == [(1, "main", "blackjack", "10.00", "6(k)(2)")]
+    assert not any(e["action"] == "insurance" for e in both["events"])
+    response = vendor_client.post(
+        URL,
+        {
+            "configuration": _config("US-MA", hole_card="face_up", blackjack_pays=None),
+            "shoe": "6H 9C 2D 8S 5C".split(),
+            "seats": [{"wagers": {"main": "10"}, "actions": ["double"]}],
+        },
+        format="json",
+        HTTP_HOST="localhost",
+    )
+    assert response.status_code == 400 and "double" in response.json()["error"]["message"]
+    colorado = vendor_client.post(
+        URL,
+        {"configuration": _config(hole_card="face_up"), "shoe": "TH 9C 8D 9S".split(),
+         "seats": [{"wagers": {"main": "10"}, "actions": ["stand"]}]},
+        format="json",
+        HTTP_HOST="localhost",
+    )  # fmt: skip
+    assert colorado.status_code == 400
+    assert colorado.json()["error"]["fields"] == {
+        "configuration.tables[0].hole_card": "not a dealing procedure of these rules"
+    }

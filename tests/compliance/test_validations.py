@@ -625,3 +625,32 @@ def test_21_plus_3_xtreme_may_be_dealt_from_one_deck_and_21_plus_3_may_not(
     plain_codes = codes(validate(vendor_client, configuration(side_wagers=[plain], **one_deck)))
     assert not any(code.startswith("us-co/21-plus-3") for code in xtreme_codes)
     assert "us-co/21-plus-3/decks/21-plus-3" in plain_codes
+
+
+def test_massachusetts_face_up_dealing_is_checked_by_6k_and_refused_in_colorado(
+    vendor_client: APIClient,
+) -> None:
+    """MA 6(k): a table may deal the hole card face up, then blackjack pays 1 to 1 (3(e)'s 3 to 2
+    or 6 to 5 does not bind it), no insurance, even money or surrender, doubles on 9-11, no
+    resplits. Colorado's rules have no such procedure."""
+    face_up = {
+        "hole_card": "face_up",
+        "blackjack_pays": "1 to 1",
+        "even_money": False,
+        "double": {"on": "9_10_11"},
+        "split": {"max_hands": 2},
+    }
+    table = {k: v for k, v in MA_TABLE.items() if k != "insurance_pays"} | face_up
+    kept = validate(
+        vendor_client, {"jurisdiction": "US-MA", "as_of": "2024-06-01", "tables": [table]}
+    )
+    assert kept["findings"] == [] and kept["compliant"] is True
+    broken = validate(vendor_client, floor("US-MA", [{"hole_card": "face_up"}]))
+    assert codes(broken) == {
+        "us-ma/blackjack/face-up-dealing-blackjack-pays-1-to-1",
+        "us-ma/blackjack/face-up-dealing-no-insurance",
+        "us-ma/blackjack/face-up-dealing-no-even-money",
+    }
+    colorado = validate(vendor_client, configuration(hole_card="face_up"))
+    [finding] = colorado["findings"]
+    assert finding["code"] == "option-not-authorised" and finding["path"] == "tables[0].hole_card"

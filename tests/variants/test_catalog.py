@@ -377,6 +377,18 @@ def test_a_catalog_citing_a_unit_that_does_not_exist_is_refused(tmp_path: Path) 
 
 
 @pytest.mark.django_db
+def test_a_params_key_yaml_reads_as_a_boolean_is_refused(tmp_path: Path) -> None:
+    """YAML 1.1 reads an unquoted `on:` as true: Spanish 21's "double on any time" was once
+    stored as {"true": "any_time"} and never applied. The loader refuses such a key."""
+    text = (CATALOG / "us-co.yaml").read_text()
+    assert '{"on": any_time' in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace('{"on": any_time', "{on: any_time", 1))
+    with pytest.raises(CatalogError, match="params key True is not text: quote it"):
+        catalog_load(path=bad)
+
+
+@pytest.mark.django_db
 def test_paytables_api_filters_by_date_and_cites_the_label_of_the_date(
     anon_client: APIClient,
 ) -> None:
