@@ -138,9 +138,7 @@ def allowed_actions(hand: Hand, hands_in_spot: int, rules: RuleSet) -> frozenset
         and hands_in_spot < rules.max_split_hands
         and not (hand.split_aces and not rules.resplit_aces)
     )
-    may_surrender = (
-        rules.late_surrender and two and not hand.from_split and hands_in_spot == 1
-    )
+    may_surrender = rules.late_surrender and two and not hand.from_split and hands_in_spot == 1
     return _PLAYING[(_may_double(hand, total, soft, rules), may_split, may_surrender)]
 
 

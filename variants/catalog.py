@@ -69,7 +69,7 @@ def _params(item: dict[str, Any], where: str) -> dict[str, Any]:
     params = item.get("params", {})
     odd = [key for key in params if not isinstance(key, str)]
     if odd:
-        raise CatalogError(where, f"params key {odd[0]!r} is not text: quote it (\"on\": …)")
+        raise CatalogError(where, f'params key {odd[0]!r} is not text: quote it ("on": …)')
     return params
 
 

@@ -118,9 +118,9 @@ def test_the_dealer_draws_as_the_dealers_hand_says() -> None:
                 cards = [first, second] + ([third] if third else [])
                 for hits_soft_17 in (False, True):
                     total, soft = hand_total(cards)
-                    assert dealer_draws(total, soft, hits_soft_17) == DealerHand(
-                        cards
-                    ).must_draw(hits_soft_17)
+                    assert dealer_draws(total, soft, hits_soft_17) == DealerHand(cards).must_draw(
+                        hits_soft_17
+                    )
 
 
 def test_the_doubling_rules_totals() -> None:
@@ -132,9 +132,7 @@ def test_the_doubling_rules_totals() -> None:
             assert _doubles_on(DoubleOn.NINE_TEN_ELEVEN, total, soft) == (
                 not soft and total in (9, 10, 11)
             )
-            assert _doubles_on(DoubleOn.TEN_ELEVEN, total, soft) == (
-                not soft and total in (10, 11)
-            )
+            assert _doubles_on(DoubleOn.TEN_ELEVEN, total, soft) == (not soft and total in (10, 11))
 
 
 def test_rule_checks_worked_out_once_follow_the_rule_set() -> None:
