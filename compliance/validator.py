@@ -563,9 +563,9 @@ def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any],
 
 def _option_required(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
     """params {"when": {condition: value, …}, "field": "split.max_hands", "allowed": [...] or
-    "at_most": n, "absent": value}: where every condition holds, the table's option must be
-    allowed ("absent": what leaving the option out means). Conditions: blackjack_pays (odds),
-    game, side_wager (offered), player_spots_at_least."""
+    "at_most": n (an amount as a string, "2.50"), "absent": value}: where every condition holds,
+    the table's option must be allowed ("absent": what leaving the option out means). Conditions:
+    blackjack_pays (odds), game, side_wager (offered), player_spots_at_least."""
     holds = []
     for condition, value in c.params["when"].items():
         if condition == "blackjack_pays":
@@ -596,8 +596,10 @@ def _option_required(ctx: Context, c: Constraint, table: dict[str, Any], path: s
         value = c.params.get("absent")  # what an option left out means ("surrender": none)
     if value is None:
         return _missing(ctx, c, table, f"{path}.{field_path}", f"{field_path}")
-    allowed = c.params.get("allowed")
-    ok = value in allowed if allowed is not None else value <= c.params["at_most"]
+    allowed, at_most = c.params.get("allowed"), c.params.get("at_most")
+    if isinstance(at_most, str):  # an amount, kept exact: "2.50" (30-899.03(2))
+        at_most = Decimal(at_most)
+    ok = value in allowed if allowed is not None else value <= at_most
     if not ok:
         ctx.breach(c, f"{field_path} is {value} where {' and '.join(holds) or 'always'}", table,
                    f"{path}.{field_path}")  # fmt: skip

@@ -654,3 +654,142 @@ def test_massachusetts_face_up_dealing_is_checked_by_6k_and_refused_in_colorado(
     colorado = validate(vendor_client, configuration(hole_card="face_up"))
     [finding] = colorado["findings"]
     assert finding["code"] == "option-not-authorised" and finding["path"] == "tables[0].hole_card"
+
+
+# The full variants' option rules (issue #3). A table of each full variant that keeps every rule
+# of its game: patches over the sample table, None leaving a field out.
+VARIANT_TABLES: dict[str, dict[str, Any]] = {
+    "multiple-action-blackjack": {"hole_card": "none"},
+    "face-up-blackjack": {"blackjack_pays": "1 to 1", "insurance_pays": None, "even_money": None},
+    "competition-21": {"hole_card": "none", "limits": {"min": "1", "max": "2.50"}},
+    "double-action-blackjack": {},
+    "triple-play-blackjack": {"split": {"max_hands": 2}},
+    "double-up-blackjack": {"dealing": "csm"},
+    "spanish-21": {
+        "double": {"on": "any_time", "after_split": True},
+        "split": {"max_hands": 4, "resplit_aces": True, "split_aces_one_card": False},
+    },
+    "blackjack-burnout": {"decks": 2, "split": {"max_hands": 5}},
+    "stadium-blackjack": {
+        "decks": 8,
+        "hole_card": "none",
+        "blackjack_pays": "6 to 5",
+        "split": {"max_hands": 3},
+    },  # fmt: skip
+    "multi-hand-blackjack": {},
+    "21-hold-em": {"decks": 1, "dealing": "hand"},
+    "blackjack-switch": {"blackjack_pays": "1 to 1"},
+    "ante-up-21": {"dealer_soft_17": "hit", "surrender": None},
+    "3-card-21-n-done": {"decks": 8, "split": {"max_hands": 3}},
+    "pai-jack": {"decks": 1, "dealing": "hand"},
+}
+
+
+def variant_floor(game: str, **changes: Any) -> dict[str, Any]:
+    patch = VARIANT_TABLES[game] | {"game": game, "side_wagers": []} | changes
+    table = {k: v for k, v in (copy.deepcopy(TABLE) | patch).items() if v is not None}
+    return {"jurisdiction": "US-CO", "as_of": "2024-06-01", "tables": [table]}
+
+
+@pytest.mark.parametrize("game", sorted(VARIANT_TABLES))
+def test_a_table_of_each_full_variant_can_keep_every_rule_of_its_game(
+    vendor_client: APIClient, game: str
+) -> None:
+    body = validate(vendor_client, variant_floor(game))
+    assert body["findings"] == [] and body["compliant"] is True
+
+
+@pytest.mark.parametrize(
+    ("game", "keeps", "breaks", "code", "cited"),
+    [
+        # option_required on each table option a variant's rule fixes
+        ("competition-21", {"hole_card": "none"}, {"hole_card": "no_peek"},
+         "us-co/competition-21/no-hole-card", "30-899.03(10)"),
+        ("ante-up-21", {"hole_card": "peek"}, {"hole_card": "none"},
+         "us-co/ante-up-21/dealer-checks-for-blackjack", "30-2106(10)"),
+        ("competition-21", {"dealer_soft_17": "stand"}, {"dealer_soft_17": "hit"},
+         "us-co/competition-21/dealer-stands-on-17", "30-899.03(10)"),
+        ("double-up-blackjack", {"dealing": "shoe"}, {"dealing": "hand"},
+         "us-co/double-up-blackjack/dealt-from-shoe-or-shuffler", "30-899.10 ¶4(1)"),
+        ("21-hold-em", {"dealing": "hand"}, {"dealing": "csm"},
+         "us-co/21-hold-em/dealt-from-the-hand", "30-2104(1)"),
+        ("spanish-21", {"surrender": "late"}, {"surrender": None},
+         "us-co/spanish-21/late-surrender", "30-899.16(9)"),
+        ("ante-up-21", {"surrender": "none"}, {"surrender": "late"},
+         "us-co/ante-up-21/no-surrender", "30-2106(11)(d)"),
+        ("blackjack-burnout", {"double": {"on": "any_two"}}, {"double": {"on": "any_time"}},
+         "us-co/blackjack-burnout/double-on-first-two-cards", "30-899.25(4)(c)"),
+        ("spanish-21", {"double": {"on": "any_time", "after_split": True}},
+         {"double": {"on": "any_time", "after_split": False}},
+         "us-co/spanish-21/double-after-split", "30-899.16(7)"),
+        ("stadium-blackjack", {"split": {"max_hands": 3, "resplit_aces": False}},
+         {"split": {"max_hands": 3, "resplit_aces": True}},
+         "us-co/stadium-blackjack/aces-split-once", "30-899.26(8)(b)"),
+        ("competition-21", {"split": {"max_hands": 4, "split_aces_one_card": True}},
+         {"split": {"max_hands": 4, "split_aces_one_card": False}},
+         "us-co/competition-21/one-card-to-split-aces", "30-899.03(7)"),
+        # an amount, compared exactly
+        ("competition-21", {"limits": {"min": "1", "max": "2.50"}},
+         {"limits": {"min": "1", "max": "2.51"}},
+         "us-co/competition-21/initial-wager-at-most-2-50", "30-899.03(2)"),
+        # a variant's own split limit, its blackjack odds, its decks
+        ("triple-play-blackjack", {"split": {"max_hands": 2}}, {"split": {"max_hands": 3}},
+         "us-co/triple-play-blackjack/no-resplit", "30-899.05(4)(b)"),
+        ("triple-play-blackjack", {"blackjack_pays": "2 to 1"}, {"blackjack_pays": "6 to 5"},
+         "us-co/triple-play-blackjack/blackjack-pays-at-least-3-to-2", "30-899.05(4)(e)"),
+        ("stadium-blackjack", {"blackjack_pays": "3 to 2"}, {"blackjack_pays": "2 to 1"},
+         "us-co/stadium-blackjack/blackjack-pays", "30-899.26(3)"),
+        ("pai-jack", {"decks": 1}, {"decks": 2},
+         "us-co/pai-jack/decks", "30-2112(1)"),
+    ],
+)  # fmt: skip
+def test_a_variants_option_rule_fires_on_a_table_that_breaks_it_only(
+    vendor_client: APIClient,
+    game: str,
+    keeps: dict[str, Any],
+    breaks: dict[str, Any],
+    code: str,
+    cited: str,
+) -> None:
+    assert validate(vendor_client, variant_floor(game, **keeps))["findings"] == []
+    body = validate(vendor_client, variant_floor(game, **breaks))
+    [finding] = body["findings"]
+    assert finding["code"] == code and finding["citations"][0]["citation"] == cited
+    assert finding["path"].startswith("tables[0].")
+    assert body["compliant"] is (finding["severity"] != "error")
+    # The rule binds only the tables that deal the game.
+    plain = copy.deepcopy(TABLE) | {"side_wagers": []} | breaks
+    plain = {k: v for k, v in plain.items() if v is not None}
+    assert code not in codes(validate(vendor_client, floor("US-CO", [plain])))
+
+
+def test_a_variants_own_split_limit_and_odds_replace_the_general_ones(
+    vendor_client: APIClient,
+) -> None:
+    """30-899.25(4)(b): Burnout splits "up to four times", beyond 30-814's three; 30-2105(8)(e):
+    Blackjack Switch pays a blackjack 1 to 1, below 30-810's six to five."""
+    five = validate(vendor_client, variant_floor("blackjack-burnout", split={"max_hands": 5}))
+    assert five["findings"] == []
+    six = validate(vendor_client, variant_floor("blackjack-burnout", split={"max_hands": 6}))
+    assert codes(six) == {"us-co/blackjack-burnout/split-up-to-four-times"}
+    plain = validate(vendor_client, floor("US-CO", [{"split": {"max_hands": 5}}]))
+    assert codes(plain) == {"us-co/blackjack/split-at-most-three-times"}
+    switch = validate(vendor_client, variant_floor("blackjack-switch", blackjack_pays="3 to 2"))
+    assert codes(switch) == {"us-co/blackjack-switch/blackjack-pays-1-to-1"}
+    assert "us-co/blackjack/blackjack-pays-at-least-6-to-5" not in codes(
+        validate(vendor_client, variant_floor("blackjack-switch", blackjack_pays="1 to 1"))
+    )
+
+
+def test_a_multiple_action_hole_card_is_a_warning_and_the_reading_is_annotated(
+    vendor_client: APIClient, anon_client: APIClient
+) -> None:
+    body = validate(vendor_client, variant_floor("multiple-action-blackjack", hole_card="peek"))
+    [finding] = body["findings"]
+    assert finding["code"] == "us-co/multiple-action-blackjack/no-hole-card"
+    assert finding["severity"] == "warning" and body["compliant"] is True
+    assert "annotation on 30-899.01(5)" in finding["message"]
+    item = anon_client.get(
+        "/api/v1/provisions/", {"jurisdiction": "US-CO", "citation": "30-899.01(5)"}
+    ).json()["results"][0]
+    assert any("no-hole-card" in a["text"] for a in item["annotations"])
