@@ -31,7 +31,15 @@ from engine.sidewagers import (
     paid_outcomes,
     stage,
 )
-from engine.strategy import Action, IllegalAction, Insurance, Scripted, Strategy, allowed_actions
+from engine.strategy import (
+    AT_21,
+    Action,
+    IllegalAction,
+    Insurance,
+    Scripted,
+    Strategy,
+    allowed_actions,
+)
 
 MAIN = "main"
 CENT = Decimal("0.01")
@@ -318,6 +326,8 @@ class _Round:
                 if not allowed:
                     break
                 action = strategy.decide(hand, up, allowed, hole)
+                if allowed is AT_21 and action is Action.STAND:
+                    break  # a 21 the player does not double stands, as any 21 does
                 self._event(actor, str(action))  # the value: Action is a StrEnum
                 self._act(seat, i, actor, hand, action)
             hand.finished = True

@@ -69,6 +69,8 @@ class Scripted:
         self, hand: Hand, up: Card, allowed: frozenset[Action], hole: Card | None = None
     ) -> Action:
         text = self._peek()
+        if allowed is AT_21 and text != Action.DOUBLE:
+            return Action.STAND  # a 21 stands unless the script doubles it here
         where = f"seat {self.seat}, hand {hand.describe()} against {up}"
         if text is None:
             raise IllegalAction(
@@ -129,6 +131,10 @@ def allowed_actions(hand: Hand, hands_in_spot: int, rules: RuleSet) -> frozenset
             if rules.rescue and total <= 21
             else frozenset()
         )
+    if total == 21 and soft and not (hand.finished or hand.is_blackjack):
+        # A soft 21 that is no blackjack (A-5-5, a split ten and an ace) stands unless the player
+        # doubles it where doubling is allowed there (30-899.16(7): "on two or more cards").
+        return AT_21 if _may_double(hand, total, soft, rules) else _NO_ACTIONS
     if total >= 21 or hand.finished:
         return _NO_ACTIONS
     two = len(hand.cards) == 2
@@ -143,6 +149,8 @@ def allowed_actions(hand: Hand, hands_in_spot: int, rules: RuleSet) -> frozenset
 
 
 _NO_ACTIONS: frozenset[Action] = frozenset()
+AT_21: frozenset[Action] = frozenset({Action.STAND, Action.DOUBLE})
+"""A soft 21 that may be doubled: it stands unless the player doubles (no hit is asked for)."""
 _PLAYING = {
     (double, split, surrender): frozenset(
         {Action.HIT, Action.STAND}
@@ -206,6 +214,8 @@ class BasicStrategy:
     def decide(
         self, hand: Hand, up: Card, allowed: frozenset[Action], hole: Card | None = None
     ) -> Action:
+        if allowed is AT_21:
+            return Action.STAND
         total, soft = hand_total(hand.cards)
         if Action.RESCUE in allowed:  # a doubled hand: double again, keep, or rescue
             best = self.table[(total, soft, 0, up.value, False)]

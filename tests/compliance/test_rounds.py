@@ -677,3 +677,18 @@ def test_massachusetts_face_up_dealing_plays_by_6k(vendor_client: APIClient) -> 
     assert colorado.json()["error"]["fields"] == {
         "configuration.tables[0].hole_card": "not a dealing procedure of these rules"
     }
+
+
+def test_spanish_21_may_double_a_soft_21_which_otherwise_stands(vendor_client: APIClient) -> None:
+    """30-899.16(7): "Players can double down on two or more cards": A-5-5, a soft 21, may be
+    doubled (here to a hard 19 that still beats the dealer's 17); a 21 not doubled stands and, a
+    21 always winning (4), is paid 1 to 1 without another action."""
+    game = {"game": "spanish-21", "blackjack_pays": None}
+    doubled = play(vendor_client, "AH 9S 5D 8C 5C 8H", ("10", ["hit", "double", "stand"]), **game)
+    assert doubled["seats"][0]["hands"][0]["cards"] == ["AH", "5D", "5C", "8H"]
+    assert settled(doubled) == [(1, "main", "win", "20.00", "30-807(1)")]
+    stood = play(vendor_client, "AH 9S 5D 8C 5C", ("10", ["hit"]), **game)
+    assert settled(stood) == [(1, "main", "win", "10.00", "30-899.16(4)")]
+    assert [e["action"] for e in stood["events"] if e["actor"].startswith("seat")] == [
+        "card", "card", "hit", "card"
+    ]  # fmt: skip
