@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from django.db import transaction
+from django.db import models, transaction
 
 from engine.odds import InvalidPays, Pays
 from jurisdictions.models import Jurisdiction
@@ -105,10 +105,33 @@ def reading(pays: Any, table: dict[str, Any]) -> str:
     return f"{text} {suffix}" if suffix else text
 
 
-def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
+def catalogs_load(*, paths: list[Path], user: Any = None) -> dict[str, dict[str, int]]:
+    """Load the catalog files of one or more jurisdictions, whole, in one transaction: then the
+    knowledge base holds what they hold. A fact of those jurisdictions that no file holds any more
+    is deleted (its history keeps it), so a constraint taken out of the YAML stops binding.
+
+    :raises CatalogError: as catalog_load; nothing is written.
+    """
+    kept: dict[type[models.Model], set[int]] = {}
+    out: dict[str, dict[str, int]] = {}
+    with transaction.atomic():
+        jurisdictions = set()
+        for path in paths:
+            out[path.name] = catalog_load(path=path, user=user, kept=kept)
+            jurisdictions.add(read_catalog(path)["jurisdiction"])
+        removed = _prune(jurisdictions, kept, user, "catalog: no longer in the files")
+    if paths:
+        out[paths[-1].name]["removed"] = removed
+    return out
+
+
+def catalog_load(
+    *, path: Path, user: Any = None, kept: dict[type[models.Model], set[int]] | None = None
+) -> dict[str, int]:
     """Load one catalog file into wagers, paytables and constraints, in one transaction.
 
     Loading the same file again changes nothing; a changed row is saved (and its history kept).
+    `kept` collects the rows the file holds (catalogs_load deletes the others).
     :raises CatalogError: a citation that names no provision or unit, a pay that is not a payout.
     """
     data = read_catalog(path)
@@ -119,7 +142,12 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
     writer = HistoryWriter(
         IngestReport(source=path.name, kind="catalog"), user, f"catalog {path.name}"
     )
-    save = writer.upsert
+    kept = {} if kept is None else kept
+
+    def save(model: type[models.Model], lookup: dict[str, Any], values: dict[str, Any]) -> Any:
+        obj = writer.upsert(model, lookup, values)
+        kept.setdefault(model, set()).add(obj.pk)
+        return obj
 
     with transaction.atomic():
         wagers: dict[str, Wager] = {}
@@ -223,6 +251,27 @@ def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
             counts["play_rules"] += 1
         _note_one_way_exclusions(data.get("constraints", []), code, user)
     return counts
+
+
+def _prune(
+    jurisdictions: set[str], kept: dict[type[models.Model], set[int]], user: Any, reason: str
+) -> int:
+    """Delete the jurisdictions' facts not in `kept` (their history keeps them)."""
+    scopes: list[tuple[type[models.Model], dict[str, Any]]] = [
+        (PaytableEntry, {"paytable__wager__jurisdiction__code__in": jurisdictions}),
+        (Paytable, {"wager__jurisdiction__code__in": jurisdictions}),
+        (Constraint, {"jurisdiction__code__in": jurisdictions}),
+        (PlayRule, {"jurisdiction__code__in": jurisdictions}),
+        (Wager, {"jurisdiction__code__in": jurisdictions}),
+    ]
+    removed = 0
+    for model, scope in scopes:
+        for obj in model.objects.filter(**scope).exclude(pk__in=kept.get(model, set())):
+            obj._history_user = user  # type: ignore[attr-defined]
+            obj._change_reason = reason  # type: ignore[attr-defined]
+            obj.delete()
+            removed += 1
+    return removed
 
 
 def _entries_save(

@@ -12,8 +12,15 @@ from rest_framework.test import APIClient
 
 from engine.odds import Basis, Pays
 from regs.ingest.text_reader import strip_markup
-from variants.catalog import CATALOG, NO_PAY, CatalogError, catalog_load, read_catalog
-from variants.models import Paytable, PaytableEntry
+from variants.catalog import (
+    CATALOG,
+    NO_PAY,
+    CatalogError,
+    catalog_load,
+    catalogs_load,
+    read_catalog,
+)
+from variants.models import Constraint, Paytable, PaytableEntry
 
 SOURCES = Path(settings.BASE_DIR) / "fixtures" / "sources" / "text"
 FILES = {
@@ -364,6 +371,30 @@ def test_loading_the_catalog_again_changes_nothing() -> None:
     before = PaytableEntry.history.count()
     catalog_load(path=CATALOG / "us-co.yaml")
     assert PaytableEntry.history.count() == before
+
+
+@pytest.mark.django_db
+def test_a_fact_taken_out_of_the_catalog_is_removed_with_its_history_kept(tmp_path: Path) -> None:
+    """Loading a catalog file makes the knowledge base hold what the file holds: a constraint or
+    paytable taken out of the YAML no longer binds a configuration (its history keeps it)."""
+    lines = PaytableEntry.objects.filter(paytable__key="us-co/kings-bounty/kb03").count()
+    data = yaml.safe_load((CATALOG / "us-co.yaml").read_text())
+    gone = data["constraints"].pop(0)
+    data["paytables"] = [t for t in data["paytables"] if t["id"] != "us-co/kings-bounty/kb03"]
+    smaller = tmp_path / "us-co.yaml"
+    smaller.write_text(yaml.safe_dump(data, sort_keys=False))
+    whole = sorted(CATALOG.glob("*.yaml"))
+    loaded = catalogs_load(paths=[p if p.name != "us-co.yaml" else smaller for p in whole])
+    removed = loaded[whole[-1].name]["removed"]
+    assert removed == 2 + lines  # the constraint, KB03 and its lines
+    assert not Constraint.objects.filter(code=gone["code"]).exists()
+    assert not Paytable.objects.filter(key="us-co/kings-bounty/kb03").exists()
+    assert Constraint.history.filter(code=gone["code"], history_type="-").exists()
+    assert catalogs_load(paths=whole)[whole[-1].name]["removed"] == 0
+    assert Paytable.objects.filter(key="us-co/kings-bounty/kb03").exists()
+    assert PaytableEntry.objects.count() == sum(
+        len([p for p in row[1:] if p not in NO_PAY]) for t in paytables() for row in t["rows"]
+    )
 
 
 @pytest.mark.django_db
