@@ -426,6 +426,28 @@ def test_a_paytable_dated_in_the_source_is_not_approved_the_day_before(
     assert "paytable-not-in-force" not in codes(on_the_day)
 
 
+BUST_BONUS = [("ace", "3", "50"), ("2", "1", "25"), ("3", "1", "15"), ("4", "1", "10")]
+BUST_BONUS += [("5", "1", "5"), ("6", "1", "3"), ("7", "2", "15"), ("8", "2", "10")]
+BUST_BONUS += [("9", "2", "20"), ("10", "2", "20"), ("888", "25", "75")]
+
+
+def test_suited_bust_bonus_lines_are_for_six_decks_only(vendor_client: APIClient) -> None:
+    """30-899.09¶6: '"Suited" is not applicable in single & double deck games': the Bust Bonus
+    table with its suited lines is the six-deck paytable, its off-suit lines alone the one- and
+    two-deck paytable; each offered at the other deck count is refused."""
+    off_suit = [{"outcome": f"{up}-off-suit", "pays": f"{off} to 1"} for up, off, _ in BUST_BONUS]
+    suited = [{"outcome": f"{up}-suited", "pays": f"{s} to 1"} for up, _, s in BUST_BONUS]
+    for lines, decks, refused in [
+        (off_suit + suited, 2, True),
+        (off_suit, 2, False),
+        (off_suit + suited, 6, False),
+        (off_suit, 6, True),
+    ]:
+        table = {"decks": decks, "side_wagers": [side("buffalo-bust-bonus", lines)]}
+        found = codes(validate(vendor_client, floor("US-CO", [table])))
+        assert found == ({"paytable-decks"} if refused else set()), (decks, len(lines))
+
+
 def test_a_variants_own_odds_rule_replaces_the_base_floor(vendor_client: APIClient) -> None:
     # Face Up Blackjack pays blackjack at least 1 to 1 (30-899.02(2)), not the 6 to 5 of 30-810.
     face_up = {"game": "face-up-blackjack", "blackjack_pays": "1 to 1", "side_wagers": []}

@@ -96,6 +96,16 @@ def test_every_paytable_row_equals_the_source_row_and_column(table: dict[str, An
     )
     assert table["rows"] == rows
     assert "wrapped" not in table or len(table["wrapped"]) == len(table["rows"])
+    if "cell_outcomes" in table:  # each cell its own outcome: the row × the column
+        assert "outcomes" not in table
+        cells = table["cell_outcomes"]
+        keys = [key for row in cells for key in row]
+        assert len(set(keys)) == len(keys)
+        assert len(cells) == len(table["rows"])
+        width = len(table["columns"])
+        assert all(len(row) == width for row in cells)
+        assert all(len(row) == 1 + width for row in table["rows"])
+        return
     assert len(set(table["outcomes"])) == len(table["outcomes"])
     if "by_row" in table:  # a paytable per row, a line per pay column
         assert len(table["by_row"]) == len(table["rows"])
@@ -105,10 +115,23 @@ def test_every_paytable_row_equals_the_source_row_and_column(table: dict[str, An
         assert len(table["outcomes"]) == len(table["rows"])
 
 
+def _pay_cells(table: dict[str, Any]) -> list[list[str]]:
+    """The pay cells of each row of each paytable a printed table holds: a split part's own
+    columns (`pay_columns` may give a column to two parts: 30-899.09's off-suit Bust Bonus column,
+    in the six-deck and the one- and two-deck paytables)."""
+    if "split" not in table:
+        return [row[1:] for row in table["rows"]]
+    return [
+        [row[1 + i] for i in spec.get("pay_columns", [index]) if len(row) > 1 + i]
+        for index, spec in enumerate(table["split"])
+        for row in table["rows"]
+    ]
+
+
 @pytest.mark.django_db
 def test_the_loaded_catalog_holds_every_row_of_the_yaml() -> None:
     expected = sum(
-        len([p for p in row[1:] if p not in NO_PAY]) for t in paytables() for row in t["rows"]
+        len([p for p in cells if p not in NO_PAY]) for t in paytables() for cells in _pay_cells(t)
     )
     assert PaytableEntry.objects.count() == expected
     kb = PaytableEntry.objects.get(
@@ -251,6 +274,30 @@ def test_a_split_table_gives_a_column_to_another_wager_and_continues_in_parts() 
     assert a[0].paytable.wager.slug == "21-plus-3"
     assert a.count() == 4 and {e.pays for e in a} == {"9 to 1"}
     assert not Paytable.objects.filter(key__endswith="/part-2").exists()
+
+
+@pytest.mark.django_db
+def test_a_table_whose_every_cell_is_an_outcome_has_a_line_per_cell() -> None:
+    """30-899.09¶5: the Bust Bonus pay table, the dealer's up card × "Bust, Off Suit" / "Bust,
+    Suited", bare numbers read "to 1"; ¶6: '"Suited" is not applicable in single & double deck
+    games', so the one- and two-deck paytable has the off-suit lines only. 30-2113¶4 and 30-2114¶10
+    print the table again, without that note."""
+    six = PaytableEntry.objects.filter(paytable__key="us-co/buffalo-bust-bonus/6-decks")
+    ace = six.get(outcome="ace-suited")
+    assert (ace.label, ace.column, ace.pays) == ("Ace: Bust, Suited", "", "50 to 1")
+    assert six.get(outcome="888-off-suit").pays == "25 to 1"
+    assert six.count() == 22 and six[0].paytable.decks == [6]
+    small = PaytableEntry.objects.filter(paytable__key="us-co/buffalo-bust-bonus/1-2-decks")
+    assert small.count() == 11 and small[0].paytable.decks == [1, 2]
+    assert not small.filter(outcome__endswith="-suited").exists()
+    assert small.get(outcome="2-off-suit").pays == "1 to 1"
+    for key, decks in [
+        ("us-co/buffalo-blackjack-bonus-2/bust-bonus-pay-table", [1, 2, 4, 6]),
+        ("us-co/buffalo-blackjack-bonus-3/bust-bonus-pay-table", [4, 6]),
+    ]:
+        lines = PaytableEntry.objects.filter(paytable__key=key)
+        assert {(e.outcome, e.pays) for e in lines} == {(e.outcome, e.pays) for e in six}
+        assert lines[0].paytable.decks == decks
 
 
 @pytest.mark.django_db
