@@ -109,11 +109,16 @@ BREAKS = load_breaks()
 
 
 def floor(jurisdiction: str, patches: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sample floor with each patch a table, on 2024-06-01 or the `as_of` a patch gives (a
+    rule in force only later: 30-899.29, effective 3/17/25)."""
     base = TABLE if jurisdiction == "US-CO" else MA_TABLE
+    as_of = next((p["as_of"] for p in patches if "as_of" in p), "2024-06-01")
     return {
         "jurisdiction": jurisdiction,
-        "as_of": "2024-06-01",
-        "tables": [copy.deepcopy(base) | p for p in patches],
+        "as_of": as_of,
+        "tables": [
+            copy.deepcopy(base) | {k: v for k, v in p.items() if k != "as_of"} for p in patches
+        ],
     }
 
 
