@@ -96,6 +96,12 @@ def test_every_paytable_row_equals_the_source_row_and_column(table: dict[str, An
     )
     assert table["rows"] == rows
     assert "wrapped" not in table or len(table["wrapped"]) == len(table["rows"])
+    if "label_line" in table:  # a row printed without its label, labelled as another line prints it
+        printed = source_rows(
+            table["jurisdiction"], table["citation"], table["label_line"], len(table["labels"])
+        )
+        for row, label, line in zip(table["rows"], table["labels"], printed, strict=True):
+            assert row[0] == "" and label and line[0].startswith(label)
     if "cell_outcomes" in table:  # each cell its own outcome: the row × the column
         assert "outcomes" not in table
         cells = table["cell_outcomes"]
@@ -404,6 +410,22 @@ def test_marks_printed_before_the_pays_are_not_part_of_them() -> None:
         ("Medium With Single Ace Base – 2 Decks", (2,))
     }
     assert twice.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_garbled_first_line_is_catalogued_from_its_legible_printing() -> None:
+    """30-2106 Schedule D: "Three Ace of Spades 5000 to T" | "Three Ace of Speder" | "E000 to 1",
+    then "5000 to 1" alone on the line below: the line pays 5000 to 1, first of the schedule."""
+    assert source_rows("US-CO", "30-2106", 217, 1, [1, 3], None, True) == [["", "5000 to 1"]]
+    d = PaytableEntry.objects.filter(paytable__key="us-co/ante-up-21-poker-bonus/schedule-d")
+    first = d.order_by("order").first()
+    assert first is not None
+    assert (first.outcome, first.label, first.pays) == (
+        "three-aces-of-spades",
+        "Three Ace of Spades",
+        "5000 to 1",
+    )
+    assert d.count() == 9 and first.paytable.source_line == 217
 
 
 @pytest.mark.django_db
