@@ -171,7 +171,7 @@ def catalog_load(
             )
             counts["wagers"] += 1
         for table in data.get("paytables", []):
-            for spec, columns, rows in _paytables_of(table):
+            for spec, columns, rows, outcomes in _paytables_of(table):
                 wager = wagers[spec.get("wager", table["wager"])]
                 cite = _cite(code, table["citation"], f"paytable {spec['id']}")
                 continues = spec.get("continues", table.get("continues"))
@@ -182,8 +182,7 @@ def catalog_load(
                         paytable,
                         wager,
                         table,
-                        columns,
-                        rows,
+                        (columns, rows, outcomes),
                         next_order[paytable.key],
                         counts,
                     )
@@ -208,7 +207,7 @@ def catalog_load(
                 )
                 counts["paytables"] += 1
                 next_order[paytable.key] = _entries_save(
-                    save, paytable, wager, table, columns, rows, 0, counts
+                    save, paytable, wager, table, (columns, rows, outcomes), 0, counts
                 )
         for item in data.get("constraints", []):
             cite = _cite(code, item["citation"], f"constraint {item['code']}")
@@ -279,26 +278,33 @@ def _entries_save(
     paytable: Paytable,
     wager: Wager,
     table: dict[str, Any],
-    columns: list[str],
-    rows: list[list[Any]],
+    part: tuple[list[str], list[list[Any]], list[str | list[str]]],
     order: int,
     counts: dict[str, int],
 ) -> int:
     """The lines of a printed table (or of a part of one) under `paytable`, from `order` on; the
-    order after them."""
+    order after them. `part` is what `_paytables_of` gives: columns, rows and each row's outcome
+    (one key for the row, or with `cell_outcomes` a key per cell)."""
+    columns, rows, outcomes = part
     known = {o["key"] for o in wager.outcomes}
-    for row, outcome in zip(rows, table["outcomes"], strict=True):
-        if outcome not in known:
-            raise CatalogError(
-                f"paytable {table['id']}", f"outcome {outcome!r} is not an outcome of {wager.slug}"
-            )
-        for column, pays in zip(columns, row[1:], strict=False):
+    labels = table.get("labels", [])
+    for index, (row, outcome) in enumerate(zip(rows, outcomes, strict=True)):
+        label = labels[index] if index < len(labels) and labels[index] else row[0]
+        for cell, (column, pays) in enumerate(zip(columns, row[1:], strict=False)):
             if pays in NO_PAY:
                 continue
+            if isinstance(outcome, list):  # a line per cell: "Ace: Bust, Suited"
+                key, line_column, line_label = outcome[cell], "", f"{label}: {column}"
+            else:
+                key, line_column, line_label = outcome, column, label
+            if key not in known:
+                raise CatalogError(
+                    f"paytable {table['id']}", f"outcome {key!r} is not an outcome of {wager.slug}"
+                )
             save(
                 PaytableEntry,
-                {"paytable": paytable, "outcome": outcome, "column": column},
-                {"order": order, "label": row[0], "pays": reading(pays, table)},
+                {"paytable": paytable, "outcome": key, "column": line_column},
+                {"order": order, "label": line_label, "pays": reading(pays, table)},
             )
             order += 1
             counts["entries"] += 1
@@ -333,30 +339,49 @@ def _note_one_way_exclusions(items: list[dict[str, Any]], jurisdiction: str, use
             )
 
 
-def _paytables_of(table: dict[str, Any]) -> list[tuple[dict[str, Any], list[str], list[list[str]]]]:
-    """The paytables a printed table holds: itself (its columns are pay columns of one table, like
-    King's Bounty's "Pays" and "Dealer Envy"), or, with `split`, one per column (Lucky Lucky's
-    "Table 1", "Table 2", "Table 3" printed side by side; a split spec's `effective_from` dates
-    its column, like 30-899.15(9)'s "Paytables 6 and 7 effective 2/14/16", and a blank cell kept in
-    place, `blank_cells`, is a line that column does not have), or, with `by_row`, one per row where
-    each row is a paytable and each pay column a line (Match The Dealer's "2 deck", "4 deck", …
-    rows, 30-899.24(6)): `outcomes` then names each pay column and `line_labels` labels it.
+def _paytables_of(
+    table: dict[str, Any],
+) -> list[tuple[dict[str, Any], list[str], list[list[str]], list[str | list[str]]]]:
+    """The paytables a printed table holds, each with its columns, rows and the outcome of each
+    row: itself (its columns are pay columns of one table, like King's Bounty's "Pays" and
+    "Dealer Envy"), or, with `split`, one per column (Lucky Lucky's "Table 1", "Table 2", "Table 3"
+    printed side by side; a split spec's `effective_from` dates its column, like 30-899.15(9)'s
+    "Paytables 6 and 7 effective 2/14/16", and a blank cell kept in place, `blank_cells`, is a line
+    that column does not have), or, with `by_row`, one per row where each row is a paytable and
+    each pay column a line (Match The Dealer's "2 deck", "4 deck", … rows, 30-899.24(6)):
+    `outcomes` then names each pay column and `line_labels` labels it.
 
     A split spec may name its own `wager` (30-2113's "Pay Table A: 21+3" and "Pay Table B: 21+3
     Xtreme", printed side by side), the paytable it `continues` (a split table printed in parts,
     30-2114's 21+3 Pay table), and `pay_columns`, the pay columns of `columns` (0-based) that are
-    its columns (MA 30's four TriLux tables side by side, each with "Pays*" and "LkyGrg**")."""
+    its columns (MA 30's four TriLux tables side by side, each with "Pays*" and "LkyGrg**").
+
+    With `cell_outcomes` (a list per row, a key per pay column) in place of `outcomes`, every cell
+    is an outcome of its own, the row × the column (the Bust Bonus tables of 30-899.09, 30-2113 and
+    30-2114: the dealer's up card × "Bust, Off Suit" / "Bust, Suited"): its line is labelled
+    "<row>: <column>" and has no pay column (""). A split spec's `pay_columns` then picks the
+    outcomes it has (30-899.09: "'Suited' is not applicable in single & double deck games", a
+    paytable of the off-suit column for one or two decks).
+
+    `labels` (one per row, "" keeping the printed one) labels a row printed without its own
+    label, as `label_line` of the source prints it (30-2106 Schedule D's garbled first line:
+    "5000 to 1" printed on a line of its own below "Three Ace of Spades 5000 to T")."""
     if "by_row" in table:
         return [
             (
                 spec,
                 [""],
                 [[label, pays] for label, pays in zip(table["line_labels"], row[1:], strict=True)],
+                list(table["outcomes"]),
             )
             for spec, row in zip(table["by_row"], table["rows"], strict=True)
         ]
+    cells = table.get("cell_outcomes")
     if "split" not in table:
-        return [(table, table.get("columns", [""]), table["rows"])]
+        whole: list[str | list[str]] = (
+            [list(c) for c in cells] if cells else list(table["outcomes"])
+        )
+        return [(table, table.get("columns", [""]), table["rows"], whole)]
     out = []
     for index, spec in enumerate(table["split"]):
         picks = spec.get("pay_columns", [index])
@@ -364,8 +389,12 @@ def _paytables_of(table: dict[str, Any]) -> list[tuple[dict[str, Any], list[str]
             [row[0], *(row[1 + i] if len(row) > 1 + i else "" for i in picks)]
             for row in table["rows"]
         ]
-        columns = [table["columns"][i] for i in picks] if "pay_columns" in spec else [""]
-        out.append((spec, columns, rows))
+        named = "pay_columns" in spec or cells  # a cell's line is labelled by its column
+        columns = [table["columns"][i] for i in picks] if named else [""]
+        outcomes: list[str | list[str]] = (
+            [[row[i] for i in picks] for row in cells] if cells else list(table["outcomes"])
+        )
+        out.append((spec, columns, rows, outcomes))
     return out
 
 

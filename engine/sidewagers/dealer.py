@@ -89,9 +89,11 @@ def optional_bonus(deal: Deal) -> list[str]:
 
 
 def bust_bonus(deal: Deal) -> list[str]:
-    """Bust Bonus of Buffalo Blackjack Bonus 2 and 3 (30-2113(8)-(10), 30-2114(7)-(9)): the dealer
-    busts, paid by the up card, off suit or suited; 888: the bust hand is three cards valued 8.
-    The source does not define "suited": read as every card of the bust hand in one suit."""
+    """Bust Bonus of Buffalo Blackjack Bonus, 2 and 3 (30-899.09(8), (10), ¶5; 30-2113(8)-(10);
+    30-2114(7)-(9)): the dealer busts, paid by the up card, off suit or suited; 888: the bust hand
+    is three cards valued 8. The source does not define "suited": read as every card of the bust
+    hand in one suit. A suited bust also names the off-suit line, which pays it where the paytable
+    has no suited line (30-899.09¶6: '"Suited" is not applicable in single & double deck games')."""
     _needs_dealer(deal, "Bust Bonus")
     cards = deal.dealer_cards
     if not dealer_busted(deal):

@@ -109,11 +109,16 @@ BREAKS = load_breaks()
 
 
 def floor(jurisdiction: str, patches: list[dict[str, Any]]) -> dict[str, Any]:
+    """The sample floor with each patch a table, on 2024-06-01 or the `as_of` a patch gives (a
+    rule in force only later: 30-899.29, effective 3/17/25)."""
     base = TABLE if jurisdiction == "US-CO" else MA_TABLE
+    as_of = next((p["as_of"] for p in patches if "as_of" in p), "2024-06-01")
     return {
         "jurisdiction": jurisdiction,
-        "as_of": "2024-06-01",
-        "tables": [copy.deepcopy(base) | p for p in patches],
+        "as_of": as_of,
+        "tables": [
+            copy.deepcopy(base) | {k: v for k, v in p.items() if k != "as_of"} for p in patches
+        ],
     }
 
 
@@ -424,6 +429,28 @@ def test_a_paytable_dated_in_the_source_is_not_approved_the_day_before(
     assert finding["citations"][0]["citation"] == citation
     on_the_day = validate(vendor_client, configuration(dated, side_wagers=[side_wager]))
     assert "paytable-not-in-force" not in codes(on_the_day)
+
+
+BUST_BONUS = [("ace", "3", "50"), ("2", "1", "25"), ("3", "1", "15"), ("4", "1", "10")]
+BUST_BONUS += [("5", "1", "5"), ("6", "1", "3"), ("7", "2", "15"), ("8", "2", "10")]
+BUST_BONUS += [("9", "2", "20"), ("10", "2", "20"), ("888", "25", "75")]
+
+
+def test_suited_bust_bonus_lines_are_for_six_decks_only(vendor_client: APIClient) -> None:
+    """30-899.09¶6: '"Suited" is not applicable in single & double deck games': the Bust Bonus
+    table with its suited lines is the six-deck paytable, its off-suit lines alone the one- and
+    two-deck paytable; each offered at the other deck count is refused."""
+    off_suit = [{"outcome": f"{up}-off-suit", "pays": f"{off} to 1"} for up, off, _ in BUST_BONUS]
+    suited = [{"outcome": f"{up}-suited", "pays": f"{s} to 1"} for up, _, s in BUST_BONUS]
+    for lines, decks, refused in [
+        (off_suit + suited, 2, True),
+        (off_suit, 2, False),
+        (off_suit + suited, 6, False),
+        (off_suit, 6, True),
+    ]:
+        table = {"decks": decks, "side_wagers": [side("buffalo-bust-bonus", lines)]}
+        found = codes(validate(vendor_client, floor("US-CO", [table])))
+        assert found == ({"paytable-decks"} if refused else set()), (decks, len(lines))
 
 
 def test_a_variants_own_odds_rule_replaces_the_base_floor(vendor_client: APIClient) -> None:

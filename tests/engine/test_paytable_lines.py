@@ -34,15 +34,31 @@ def _lines() -> list[tuple[str, str, str, frozenset[str], str]]:
     lines = []
     for catalog in _catalogs():
         for table in catalog.get("paytables", []):
-            # a split table's column may be another wager's (30-2113 "Pay Table B: 21+3 Xtreme")
-            wagers = dict.fromkeys(s.get("wager", table["wager"]) for s in table.get("split", [{}]))
-            outcomes = frozenset(table["outcomes"])
-            for wager in wagers:
+            # a split table's column may be another wager's (30-2113 "Pay Table B: 21+3 Xtreme"),
+            # and with `cell_outcomes` its own outcomes (30-899.09's off-suit column for 1-2 decks)
+            parts: dict[tuple[str, tuple[str, ...]], str] = {}
+            for index, spec in enumerate(table.get("split", [table])):
+                wager = spec.get("wager", table["wager"])
+                keys = tuple(_outcomes_of(table, index, spec))
+                parts.setdefault(
+                    (wager, keys), spec["id"] if "cell_outcomes" in table else table["id"]
+                )
+            for (wager, keys), paytable in parts.items():
                 if wager not in EVALUATORS:
                     continue
-                for key in table["outcomes"]:
-                    lines.append((catalog["jurisdiction"], table["id"], wager, outcomes, key))
+                for key in keys:
+                    lines.append((catalog["jurisdiction"], paytable, wager, frozenset(keys), key))
     return lines
+
+
+def _outcomes_of(table: dict[str, Any], index: int, spec: dict[str, Any]) -> list[str]:
+    """The outcomes of one paytable of a printed table: its rows', or with `cell_outcomes` its
+    cells' (those of the pay columns a split part picks)."""
+    if "cell_outcomes" not in table:
+        return list(table["outcomes"])
+    every = list(range(len(table["columns"])))
+    picks = spec.get("pay_columns", [index]) if "split" in table else every
+    return [row[i] for row in table["cell_outcomes"] for i in picks]
 
 
 def _cards(text: str) -> tuple[Card, ...]:

@@ -103,6 +103,22 @@ def test_every_paytable_row_equals_the_source_row_and_column(table: dict[str, An
     )
     assert table["rows"] == rows
     assert "wrapped" not in table or len(table["wrapped"]) == len(table["rows"])
+    if "label_line" in table:  # a row printed without its label, labelled as another line prints it
+        printed = source_rows(
+            table["jurisdiction"], table["citation"], table["label_line"], len(table["labels"])
+        )
+        for row, label, line in zip(table["rows"], table["labels"], printed, strict=True):
+            assert row[0] == "" and label and line[0].startswith(label)
+    if "cell_outcomes" in table:  # each cell its own outcome: the row × the column
+        assert "outcomes" not in table
+        cells = table["cell_outcomes"]
+        keys = [key for row in cells for key in row]
+        assert len(set(keys)) == len(keys)
+        assert len(cells) == len(table["rows"])
+        width = len(table["columns"])
+        assert all(len(row) == width for row in cells)
+        assert all(len(row) == 1 + width for row in table["rows"])
+        return
     assert len(set(table["outcomes"])) == len(table["outcomes"])
     if "by_row" in table:  # a paytable per row, a line per pay column
         assert len(table["by_row"]) == len(table["rows"])
@@ -112,10 +128,23 @@ def test_every_paytable_row_equals_the_source_row_and_column(table: dict[str, An
         assert len(table["outcomes"]) == len(table["rows"])
 
 
+def _pay_cells(table: dict[str, Any]) -> list[list[str]]:
+    """The pay cells of each row of each paytable a printed table holds: a split part's own
+    columns (`pay_columns` may give a column to two parts: 30-899.09's off-suit Bust Bonus column,
+    in the six-deck and the one- and two-deck paytables)."""
+    if "split" not in table:
+        return [row[1:] for row in table["rows"]]
+    return [
+        [row[1 + i] for i in spec.get("pay_columns", [index]) if len(row) > 1 + i]
+        for index, spec in enumerate(table["split"])
+        for row in table["rows"]
+    ]
+
+
 @pytest.mark.django_db
 def test_the_loaded_catalog_holds_every_row_of_the_yaml() -> None:
     expected = sum(
-        len([p for p in row[1:] if p not in NO_PAY]) for t in paytables() for row in t["rows"]
+        len([p for p in cells if p not in NO_PAY]) for t in paytables() for cells in _pay_cells(t)
     )
     assert PaytableEntry.objects.count() == expected
     kb = PaytableEntry.objects.get(
@@ -261,6 +290,30 @@ def test_a_split_table_gives_a_column_to_another_wager_and_continues_in_parts() 
 
 
 @pytest.mark.django_db
+def test_a_table_whose_every_cell_is_an_outcome_has_a_line_per_cell() -> None:
+    """30-899.09¶5: the Bust Bonus pay table, the dealer's up card × "Bust, Off Suit" / "Bust,
+    Suited", bare numbers read "to 1"; ¶6: '"Suited" is not applicable in single & double deck
+    games', so the one- and two-deck paytable has the off-suit lines only. 30-2113¶4 and 30-2114¶10
+    print the table again, without that note."""
+    six = PaytableEntry.objects.filter(paytable__key="us-co/buffalo-bust-bonus/6-decks")
+    ace = six.get(outcome="ace-suited")
+    assert (ace.label, ace.column, ace.pays) == ("Ace: Bust, Suited", "", "50 to 1")
+    assert six.get(outcome="888-off-suit").pays == "25 to 1"
+    assert six.count() == 22 and six[0].paytable.decks == [6]
+    small = PaytableEntry.objects.filter(paytable__key="us-co/buffalo-bust-bonus/1-2-decks")
+    assert small.count() == 11 and small[0].paytable.decks == [1, 2]
+    assert not small.filter(outcome__endswith="-suited").exists()
+    assert small.get(outcome="2-off-suit").pays == "1 to 1"
+    for key, decks in [
+        ("us-co/buffalo-blackjack-bonus-2/bust-bonus-pay-table", [1, 2, 4, 6]),
+        ("us-co/buffalo-blackjack-bonus-3/bust-bonus-pay-table", [4, 6]),
+    ]:
+        lines = PaytableEntry.objects.filter(paytable__key=key)
+        assert {(e.outcome, e.pays) for e in lines} == {(e.outcome, e.pays) for e in six}
+        assert lines[0].paytable.decks == decks
+
+
+@pytest.mark.django_db
 def test_tables_printed_side_by_side_keep_their_several_pay_columns() -> None:
     """MA 30: four TriLux tables side by side, each with a "Pays*" and a "LkyGrg**" column;
     Paytable 3 prints NA for a Lucky George flush, Paytable 4 its own decks."""
@@ -367,6 +420,22 @@ def test_marks_printed_before_the_pays_are_not_part_of_them() -> None:
 
 
 @pytest.mark.django_db
+def test_a_garbled_first_line_is_catalogued_from_its_legible_printing() -> None:
+    """30-2106 Schedule D: "Three Ace of Spades 5000 to T" | "Three Ace of Speder" | "E000 to 1",
+    then "5000 to 1" alone on the line below: the line pays 5000 to 1, first of the schedule."""
+    assert source_rows("US-CO", "30-2106", 217, 1, [1, 3], None, True) == [["", "5000 to 1"]]
+    d = PaytableEntry.objects.filter(paytable__key="us-co/ante-up-21-poker-bonus/schedule-d")
+    first = d.order_by("order").first()
+    assert first is not None
+    assert (first.outcome, first.label, first.pays) == (
+        "three-aces-of-spades",
+        "Three Ace of Spades",
+        "5000 to 1",
+    )
+    assert d.count() == 9 and first.paytable.source_line == 217
+
+
+@pytest.mark.django_db
 def test_loading_the_catalog_again_changes_nothing() -> None:
     before = PaytableEntry.history.count()
     catalog_load(path=CATALOG / "us-co.yaml")
@@ -378,6 +447,7 @@ def test_a_fact_taken_out_of_the_catalog_is_removed_with_its_history_kept(tmp_pa
     """Loading a catalog file makes the knowledge base hold what the file holds: a constraint or
     paytable taken out of the YAML no longer binds a configuration (its history keeps it)."""
     lines = PaytableEntry.objects.filter(paytable__key="us-co/kings-bounty/kb03").count()
+    entries = PaytableEntry.objects.count()
     data = yaml.safe_load((CATALOG / "us-co.yaml").read_text())
     gone = data["constraints"].pop(0)
     data["paytables"] = [t for t in data["paytables"] if t["id"] != "us-co/kings-bounty/kb03"]
@@ -392,9 +462,7 @@ def test_a_fact_taken_out_of_the_catalog_is_removed_with_its_history_kept(tmp_pa
     assert Constraint.history.filter(code=gone["code"], history_type="-").exists()
     assert catalogs_load(paths=whole)[whole[-1].name]["removed"] == 0
     assert Paytable.objects.filter(key="us-co/kings-bounty/kb03").exists()
-    assert PaytableEntry.objects.count() == sum(
-        len([p for p in row[1:] if p not in NO_PAY]) for t in paytables() for row in t["rows"]
-    )
+    assert PaytableEntry.objects.count() == entries
 
 
 @pytest.mark.django_db
