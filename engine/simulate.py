@@ -369,25 +369,37 @@ def _shuffle(cards: npt.NDArray[np.int8], s: npt.NDArray[np.uint64]) -> None:
 
 
 @numba.njit(cache=True, inline="always")
+def _shuffler_step(
+    cards: npt.NDArray[np.int8], pos: int, s: npt.NDArray[np.uint64], dealt: npt.NDArray[np.int64]
+) -> None:
+    """A continuous shuffler's next card: one drawn from those not yet dealt this round."""
+    if pos >= cards.size:
+        return
+    j = pos + _below(s, cards.size - pos)
+    cards[pos], cards[j] = cards[j], cards[pos]
+    dealt[0] = pos + 1
+
+
+@numba.njit(cache=True, inline="always")
 def _draw(
     cards: npt.NDArray[np.int8],
     pos: int,
     s: npt.NDArray[np.uint64],
     mode: int,
-    dealt: npt.NDArray[np.int64],
+    dealt: npt.NDArray[np.int64] | None,
 ) -> tuple[int, int]:
     """The card at `pos` and the next position. At the end of the cards the shoe is reshuffled
     and the round completed (30-828(11), MA 15(g)), or, for a variation replaying the base's
     cards, read again from the start.
 
-    A continuous shuffler (dealt[0] >= 0: the cards at the front already drawn this round) deals
+    A continuous shuffler (`dealt`, None for a shoe: dealt[0] cards at the front already drawn this
+    round) deals
     every round from all the cards: the card at a new position is drawn uniformly from those not
     yet dealt this round (a Fisher-Yates step) with the round's own random state `s`, so the
     round's cards are the same whichever of the variations replaying it reaches a position first."""
-    if 0 <= dealt[0] <= pos < cards.size:
-        j = pos + _below(s, cards.size - pos)
-        cards[pos], cards[j] = cards[j], cards[pos]
-        dealt[0] = pos + 1
+    if dealt is not None:  # known when compiled: a shoe's draw has no such step
+        if pos >= dealt[0]:
+            _shuffler_step(cards, pos, s, dealt)
     if pos >= cards.size:
         if mode == _SCRIPTED:
             raise ValueError("the scripted cards ran out")
@@ -410,7 +422,7 @@ def _round(
     h_cards: npt.NDArray[np.int64],
     h_stake: npt.NDArray[np.int64],
     h_state: npt.NDArray[np.int64],
-    dealt: npt.NDArray[np.int64],
+    dealt: npt.NDArray[np.int64] | None,
 ) -> tuple[int, int]:
     """One round under rule set k, from the cards at `pos`: (the seat's net in units, the next
     position). Mirrors engine.round._Round for one seat of a BasicStrategy without side wagers."""
@@ -606,17 +618,19 @@ def _run(
     s: npt.NDArray[np.uint64],
     rounds: int,
     cut: int,
-    continuous: bool,
+    dealt: npt.NDArray[np.int64] | None,
     out: npt.NDArray[np.int64],
 ) -> None:
     """Play `rounds` rounds from a freshly shuffled shoe. Rule set 0 deals: the shoe advances by
     its cards and reshuffles at the cut card, or, from a continuous shuffler, every round is dealt
-    from all the cards (`_draw`). Rule sets 1… replay each round from the cards rule set 0 started
+    from all the cards (`_draw`; `dealt` is None for a shoe, which numba compiles apart, so the
+    shoe pays nothing for the shuffler). Rule sets 1… replay each round from the cards rule set 0 started
     from. out[k] += (sum, sum of squares, sum of k's net less 0's, its square)."""
     cards = shoe.copy()
     _shuffle(cards, s)
-    dealt = np.full(1, 0 if continuous else -1, dtype=np.int64)
-    deal_s = s.copy() if continuous else s  # a continuous shuffler: each round's own state
+    deal_s = s
+    if dealt is not None:
+        deal_s = s.copy()  # a continuous shuffler: each round's own random state
     h_total = np.zeros(MAX_HANDS, dtype=np.int64)
     h_cards = np.zeros(MAX_HANDS, dtype=np.int64)
     h_stake = np.zeros(MAX_HANDS, dtype=np.int64)
@@ -625,9 +639,10 @@ def _run(
     nets = np.zeros(variants, dtype=np.int64)
     pos = 0
     for _ in range(rounds):
-        if continuous:  # the cards of the last round are back in the shuffler
+        if dealt is not None:  # the cards of the last round are back in the shuffler
             cards[:] = shoe  # each round's cards depend on its own random state alone
-            pos = dealt[0] = 0
+            pos = 0
+            dealt[0] = 0
             _reseed(deal_s, s)
         start = pos
         for k in range(1, variants):
@@ -668,7 +683,7 @@ def _run(
             out[k, 1] += net * net
             out[k, 2] += net - base
             out[k, 3] += (net - base) * (net - base)
-        if pos >= cut and not continuous:
+        if dealt is None and pos >= cut:
             _shuffle(cards, s)
             pos = 0
 
@@ -701,7 +716,8 @@ def _play(
     shoe = composition(variants[0])
     out = np.zeros((len(variants), 4), dtype=np.int64)
     cut = int(shoe.size * PENETRATION)
-    _run(params, strategies, shoe, _state(seed, chunk_index), rounds, cut, continuous, out)
+    dealt = np.zeros(1, dtype=np.int64) if continuous else None
+    _run(params, strategies, shoe, _state(seed, chunk_index), rounds, cut, dealt, out)
     return out
 
 
@@ -850,8 +866,7 @@ def scripted_round(rules: RuleSet, values: list[int]) -> tuple[Fraction, int]:
     hands = [np.zeros(MAX_HANDS, dtype=np.int64) for _ in range(4)]
     cards = np.array(values, dtype=np.int8)
     state = np.ones(4, dtype=np.uint64)
-    not_continuous = np.full(1, -1, dtype=np.int64)
-    net, used = _round(cards, 0, state, _SCRIPTED, params, strategies, 0, *hands, not_continuous)
+    net, used = _round(cards, 0, state, _SCRIPTED, params, strategies, 0, *hands, None)
     return Fraction(int(net), units), int(used)
 
 
