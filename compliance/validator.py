@@ -684,7 +684,8 @@ def _side_max_within_base_wager(
     """A side wager at most the player's blackjack wager on the same hand. That is a rule of each
     bet, and a configuration holds limits, not bets: what it can show is whether the posted
     limits let a side wager exceed every blackjack wager the table takes (its maximum).
-    params {"except_dealing": "csm"}: the rule does not bind tables dealt that way."""
+    params {"except_dealing": "csm"}: the rule does not bind tables dealt that way; {"share":
+    "1/2"}: at most that share of the blackjack wager (Push Your Luck, 30-899.22(3))."""
     table_path = path.rsplit(".side_wagers", 1)[0]
     limits, table_limits = side.get("limits"), table.get("limits")
     exempt = c.params.get("except_dealing")
@@ -694,14 +695,17 @@ def _side_max_within_base_wager(
         return _missing(ctx, c, table, f"{path}.limits", f"The {c.wager.name} maximum")
     if not table_limits:
         return _missing(ctx, c, table, f"{table_path}.limits", "The table maximum")
-    if limits["max"] > table_limits["max"] and exempt and "dealing" not in table:
+    share = Fraction(c.params.get("share", 1))
+    most = table_limits["max"] * share.numerator / share.denominator
+    if limits["max"] > most and exempt and "dealing" not in table:
         return _missing(ctx, c, table, f"{table_path}.dealing", "The dealing method")
-    if limits["max"] > table_limits["max"]:
+    if limits["max"] > most:
+        of = "" if share == 1 else f" {share} of"
         ctx.breach(
             c,
-            f"The {c.wager.name} maximum {limits['max']} is above the table maximum "
-            f"{table_limits['max']}, so the posted limits allow a {c.wager.name} wager larger than "
-            f"any blackjack wager at this table",
+            f"The {c.wager.name} maximum {limits['max']} is above{of} the table maximum "
+            f"{table_limits['max']}, so the posted limits allow a {c.wager.name} wager larger than"
+            f"{of} any blackjack wager at this table",
             table,
             f"{path}.limits.max",
             note=" (A configuration shows limits only: within them the dealer must still hold each "

@@ -71,6 +71,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "match-the-dealer": cards.match_the_dealer,
     "spanish-21-match-the-dealer": cards.match_each_card,
     "match-the-dealer-down-card": cards.on_the_down_card(cards.match_combination),
+    "war-blackjack": cards.war,
     "spanish-21-match-the-dealer-down-card": cards.on_the_down_card(cards.match_each_card),
     "lucky-ladies": cards.twenty_point_bonus,
     "blackjack-bonus": cards.blackjack_bonus,
@@ -88,6 +89,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "buffalo-blackjack-bonus-3": dealer.bust_bonus,
     "super-4-progressive": dealer.super_4,
     "ace-buster": dealer.ace_buster,
+    "push-your-luck": dealer.push_your_luck,
 }
 """Catalog slug → evaluator (Colorado's form where a slug means different things)."""
 
@@ -120,6 +122,7 @@ STAGES: dict[str, Stage] = {
     "buffalo-blackjack-bonus-3": _ROUND,
     "super-4-progressive": _ROUND,
     "ace-buster": _ROUND,
+    "push-your-luck": _ROUND,
     "match-the-dealer-down-card": Stage.DOWN_CARD,
     "spanish-21-match-the-dealer-down-card": Stage.DOWN_CARD,
 }
@@ -173,8 +176,6 @@ NOT_FROM_CARDS: dict[str, str] = {
     "dead-mans-hand": "30-899.15 does not define its pay table's \"Sets of A-8's\" nor which split "
     "hands count, and its split lines rank against each other inconsistently (fixtures/"
     "annotations.yaml); a deal also carries only the first hand of a split",
-    "war-blackjack": _NO_OUTCOMES,
-    "push-your-luck": _NO_OUTCOMES,
     "rocket-aces": '30-899.29 does not define its pay tables\' hands ("Dealer Blackjack Suited": '
     "the dealer's two cards of one suit, or of the player's aces' suit?) nor which cards count "
     '((1)(d): "the designated cards from a hand"), and the Independent Meters table pays three '

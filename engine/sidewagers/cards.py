@@ -295,3 +295,10 @@ def progressive_blackjack(deal: Deal) -> list[str]:
         out += ["two-aces-suited"] if suited(two) else []
         out.append("two-aces")
     return out
+
+
+def war(deal: Deal) -> list[str]:
+    """War Blackjack (30-899.17(5)-(7)): the player's first card against the dealer's up card,
+    ranked as in poker but the ace counting 1 only; the player wins with the higher card. (A tie is
+    not a win: the rule pays only "a higher value"; annotated.)"""
+    return ["higher-card"] if deal.player[0].number > deal.up.number else []

@@ -178,3 +178,18 @@ def ace_buster(deal: Deal) -> list[str]:
     aces = sum(1 for c in cards if c.is_ace)
     count = {0: "no-aces", 1: "1-ace"}.get(aces, f"{aces}-aces" if aces < 4 else "4-plus-aces")
     return [f"{up}-bust-{count}"]
+
+
+def push_your_luck(deal: Deal) -> list[str]:
+    """Push Your Luck (30-899.22(5), (8)): the player's final hand ties the dealer's, a split
+    player's first hand carrying the wager ((8)(d)). Blackjacks tie only blackjacks and a 21 only a
+    21 that is no blackjack; bust hands never tie ((8)(a), (b))."""
+    _needs_dealer(deal, "Push Your Luck")
+    player, dealer = deal.player_cards or deal.player, deal.dealer_cards
+    if total(player) > 21 or total(dealer) > 21:
+        return []
+    player_blackjack = len(player) == 2 and total(player) == 21 and not deal.player_split
+    dealer_blackjack = len(dealer) == 2 and total(dealer) == 21
+    if player_blackjack != dealer_blackjack:
+        return []
+    return ["tie"] if total(player) == total(dealer) else []

@@ -820,3 +820,18 @@ def test_a_multiple_action_hole_card_is_a_warning_and_the_reading_is_annotated(
         "/api/v1/provisions/", {"jurisdiction": "US-CO", "citation": "30-899.01(5)"}
     ).json()["results"][0]
     assert any("no-hole-card" in a["text"] for a in item["annotations"])
+
+
+def test_push_your_luck_may_be_at_most_half_the_blackjack_wager(vendor_client: APIClient) -> None:
+    """30-899.22(3): "up to half the amount of his/her main blackjack wager": with a $500 table
+    maximum, a $250 Push Your Luck maximum keeps it, $300 does not."""
+    code = "us-co/push-your-luck/at-most-half-the-blackjack-wager"
+
+    def with_max(most: str) -> set[str]:
+        wager = side(
+            "push-your-luck", "us-co/push-your-luck/pays", limits={"min": "5", "max": most}
+        )
+        return codes(validate(vendor_client, configuration(side_wagers=[wager])))
+
+    assert code not in with_max("250")
+    assert code in with_max("300")

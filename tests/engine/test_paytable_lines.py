@@ -256,6 +256,26 @@ def test_evaluators_return_only_keys_of_their_wagers_catalog_outcomes() -> None:
         # MA 25(d): a dealer 17 in two cards loses; a third card that does not bust loses
         ("optional-bonus", {"player": "TC 8C", "dealer": "TH 7C"}, {"third-card-ten"}, []),
         ("optional-bonus", {"player": "TC 8C", "dealer": "TH 2C 9D"}, {"third-card-nine"}, []),
+        # 30-899.17(5), (7): equal cards are no "higher value"; the ace counts 1, below a 2
+        ("war-blackjack", {"player": "9H 2C", "up": "9D"}, {"higher-card"}, []),
+        ("war-blackjack", {"player": "AH 2C", "up": "2D"}, {"higher-card"}, []),
+        ("war-blackjack", {"player": "KH 2C", "up": "QD"}, {"higher-card"}, ["higher-card"]),
+        # 30-899.22(8)(a), (b), (d): a blackjack ties only a blackjack, a bust never ties; after
+        # a split the first hand carries the wager
+        ("push-your-luck", {"player": "AH KC", "dealer": "9S 5D 7C"}, {"tie"}, []),
+        ("push-your-luck", {"player": "AH KC", "dealer": "AS QD"}, {"tie"}, ["tie"]),
+        (
+            "push-your-luck",
+            {"player": "TH 5C", "hand": "TH 5C 9D", "dealer": "TS 6D 8C"},
+            {"tie"},
+            [],
+        ),
+        (
+            "push-your-luck",
+            {"player": "8H 8C", "split": True, "hand": "8H 3D KS", "dealer": "TS 6D 5C"},
+            {"tie"},
+            ["tie"],
+        ),
     ],
 )
 def test_rule_edge_cases(
