@@ -19,6 +19,37 @@ NINE_TO_ONE = [
 ]
 
 
+def _lines(pays: list[tuple[str, str]]) -> list[PaytableLine]:
+    return [PaytableLine(key, Pays.parse(odds), key) for key, odds in pays]
+
+
+KINGS_BOUNTY_6 = [
+    ("two-kings-of-spades-dealer-blackjack", "1000 to 1"),
+    ("two-kings-of-spades", "100 to 1"),
+    ("suited-kings", "30 to 1"),
+    ("suited-queens-jacks-tens", "20 to 1"),
+    ("suited-20", "9 to 1"),
+    ("two-kings", "6 to 1"),
+    ("unsuited-20", "4 to 1"),
+]
+KINGS_BOUNTY_2 = [
+    ("two-kings-of-spades-dealer-blackjack", "1000 to 1"),
+    ("two-kings-of-spades", "200 to 1"),
+    ("suited-kings", "50 to 1"),
+    ("suited-queens-jacks-tens", "25 to 1"),
+    ("suited-20", "9 to 1"),
+    ("two-kings", "6 to 1"),
+    ("unsuited-20", "4 to 1"),
+]
+LUCKY_LADIES_A = [
+    ("queen-of-hearts-pair-dealer-blackjack", "1000 to 1"),
+    ("queen-of-hearts-pair", "125 to 1"),
+    ("matched-20", "19 to 1"),
+    ("suited-20", "9 to 1"),
+    ("any-20", "4 to 1"),
+]
+
+
 @pytest.mark.parametrize(
     ("decks", "published"),
     # The Wizard of Odds, "21+3" (classic 9 to 1 on every hand), house edge by decks.
@@ -54,18 +85,7 @@ def test_the_highest_ranking_hand_is_paid() -> None:
 def test_exact_agrees_with_dealing_from_a_shoe() -> None:
     """King's Bounty (MA Table 1) at 6 decks: deals from seeded shoes land within four standard
     errors of the exact return."""
-    lines = [
-        PaytableLine(key, Pays.parse(pays), key)
-        for key, pays in [
-            ("two-kings-of-spades-dealer-blackjack", "1000 to 1"),
-            ("two-kings-of-spades", "100 to 1"),
-            ("suited-kings", "30 to 1"),
-            ("suited-queens-jacks-tens", "20 to 1"),
-            ("suited-20", "9 to 1"),
-            ("two-kings", "6 to 1"),
-            ("unsuited-20", "4 to 1"),
-        ]
-    ]
+    lines = _lines(KINGS_BOUNTY_6)
     exact = analyse("kings-bounty", lines, 6)
     pays = {line.outcome: line.pays.ratio for line in lines}
     rng, n, total, squares = random.Random(3), 100_000, Fraction(0), Fraction(0)
@@ -173,16 +193,15 @@ def test_match_the_dealer_down_card_is_analysed_exactly_and_agrees_with_play() -
     from engine.analysis import simulate
     from engine.rules import RuleSet
 
-    lines = [
-        PaytableLine(key, Pays.parse(pays), key)
-        for key, pays in [
+    lines = _lines(
+        [
             ("one-unsuited-match", "4 to 1"),
             ("two-unsuited-matches", "8 to 1"),
             ("one-suited-match", "11 to 1"),
             ("two-suited-matches", "22 to 1"),
             ("unsuited-and-suited-match", "15 to 1"),
         ]
-    ]
+    )
     down = analyse("match-the-dealer-down-card", lines, 6, "US-CO")
     up = analyse("match-the-dealer", lines, 6, "US-CO")
     assert (down.house_edge, down.lines) == (up.house_edge, up.lines)
@@ -190,37 +209,6 @@ def test_match_the_dealer_down_card_is_analysed_exactly_and_agrees_with_play() -
     played = simulate("match-the-dealer-down-card", lines, RuleSet(decks=6), 40_000, seed=3)
     assert played.standard_error
     assert abs(float(played.house_edge - down.house_edge)) < 4 * played.standard_error
-
-
-def _lines(pays: list[tuple[str, str]]) -> list[PaytableLine]:
-    return [PaytableLine(key, Pays.parse(odds), key) for key, odds in pays]
-
-
-KINGS_BOUNTY_6 = [
-    ("two-kings-of-spades-dealer-blackjack", "1000 to 1"),
-    ("two-kings-of-spades", "100 to 1"),
-    ("suited-kings", "30 to 1"),
-    ("suited-queens-jacks-tens", "20 to 1"),
-    ("suited-20", "9 to 1"),
-    ("two-kings", "6 to 1"),
-    ("unsuited-20", "4 to 1"),
-]
-KINGS_BOUNTY_2 = [
-    ("two-kings-of-spades-dealer-blackjack", "1000 to 1"),
-    ("two-kings-of-spades", "200 to 1"),
-    ("suited-kings", "50 to 1"),
-    ("suited-queens-jacks-tens", "25 to 1"),
-    ("suited-20", "9 to 1"),
-    ("two-kings", "6 to 1"),
-    ("unsuited-20", "4 to 1"),
-]
-LUCKY_LADIES_A = [
-    ("queen-of-hearts-pair-dealer-blackjack", "1000 to 1"),
-    ("queen-of-hearts-pair", "125 to 1"),
-    ("matched-20", "19 to 1"),
-    ("suited-20", "9 to 1"),
-    ("any-20", "4 to 1"),
-]
 
 
 @pytest.mark.parametrize(
