@@ -71,7 +71,8 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         if citer.in_force(rule)
     }
 
-    if table.get("hole_card") == "face_up":
+    game_face_up = "deal" in play_rules and play_rules["deal"].params.get("dealer_face_up")
+    if table.get("hole_card") == "face_up" and not game_face_up:  # else the game deals so
         procedure = {
             key.removeprefix(FACE_UP_DEALING): rule
             for key, rule in play_rules.items()

@@ -207,7 +207,16 @@ def _excepted(c: Constraint, table: dict[str, Any]) -> bool:
 
 
 def _face_up_dealing(ctx: Context, table: dict[str, Any], path: str) -> None:
-    """hole_card face_up needs a face-up dealing procedure in the jurisdiction's rules (MA 6(k))."""
+    """hole_card face_up needs a game dealt face up (Face Up Blackjack, 30-899.02(1)) or a face-up
+    dealing procedure in the jurisdiction's rules (MA 6(k))."""
+    face_up_game = PlayRule.objects.filter(
+        jurisdiction__code=ctx.jurisdiction,
+        wager__slug=table["game"],
+        key="deal",
+        params__dealer_face_up=True,
+    )
+    if any(ctx.citer.in_force(rule) for rule in face_up_game):
+        return
     procedure = [
         rule
         for rule in PlayRule.objects.filter(

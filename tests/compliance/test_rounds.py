@@ -692,3 +692,11 @@ def test_spanish_21_may_double_a_soft_21_which_otherwise_stands(vendor_client: A
     assert [e["action"] for e in stood["events"] if e["actor"].startswith("seat")] == [
         "card", "card", "hit", "card"
     ]  # fmt: skip
+
+
+def test_face_up_blackjack_may_say_its_hole_card_is_face_up(vendor_client: APIClient) -> None:
+    """30-899.02(1) deals the dealer's cards face up: a Face Up table may say so (hole_card
+    face_up) without a dealing procedure of its own."""
+    game = {"game": "face-up-blackjack", "blackjack_pays": None, "hole_card": "face_up"}
+    tie = play(vendor_client, "TH 9C 8D 9S", ("10", ["stand"]), **game)
+    assert settled(tie) == [(1, "main", "lose", "-10.00", "30-899.02(3)")]

@@ -687,7 +687,12 @@ def test_massachusetts_face_up_dealing_is_checked_by_6k_and_refused_in_colorado(
 # of its game: patches over the sample table, None leaving a field out.
 VARIANT_TABLES: dict[str, dict[str, Any]] = {
     "multiple-action-blackjack": {"hole_card": "none"},
-    "face-up-blackjack": {"blackjack_pays": "1 to 1", "insurance_pays": None, "even_money": None},
+    "face-up-blackjack": {
+        "hole_card": "face_up",
+        "blackjack_pays": "1 to 1",
+        "insurance_pays": None,
+        "even_money": None,
+    },
     "competition-21": {"hole_card": "none", "limits": {"min": "1", "max": "2.50"}},
     "double-action-blackjack": {},
     "triple-play-blackjack": {"split": {"max_hands": 2}},
