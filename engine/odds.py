@@ -39,6 +39,15 @@ _RATIO = re.compile(r"^(\d+(?:\.\d+)?)\s*-?\s*(to|for|:)\s*-?\s*(\d+(?:\.\d+)?)$
 # "100% of the progressive meter amount" (MA 19(c)), "100% Star Progressive" (MA 19(k))
 _METER = re.compile(r"^(\d+(?:\.\d+)?)\s*%((?:\s+[A-Za-z]+)*)$", re.IGNORECASE)
 _METER_WORDS = {"of", "the", "progressive", "meter", "amount"}
+_NUMBER_WORDS = dict(
+    zip(
+        "one two three four five six seven eight nine ten eleven twelve".split(),
+        range(1, 13),
+        strict=True,
+    )
+)
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+"""Odds the rules spell out ("one to one", MA 17(e)(1); "six to five", 30-810)."""
 """Words of a meter share that name no meter: "100% of the progressive meter amount" is "100%"."""
 _AMOUNT = re.compile(r"^\$\s*(\d{1,3}(?:,\d{3})*(?:\.\d{2})?|\d+(?:\.\d{2})?)$")
 # "200 to 1 + 100%", "100% plus 250 to 1"
@@ -73,7 +82,9 @@ class Pays:
         clean = " ".join(text.replace("\u2013", "-").split())
         if match := _COMPOUND.match(clean):
             return cls._odds_and_meter(text, match.group(1), match.group(2))
-        if match := _RATIO.match(clean):
+        if match := _RATIO.match(
+            _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS[m[1].lower()]), clean)
+        ):
             a, word, b = match.groups()
             if Fraction(b) == 0:
                 raise InvalidPays(f"{text!r}: odds cannot be against 0")

@@ -101,3 +101,11 @@ def test_a_round_pays_the_odds_on_the_stake_plus_the_meters_share() -> None:
         log = play_round(RuleSet(side_wagers=(side,)), shoe, [seat])
         settled = next(s for s in log.settlements if s.wager == side.wager)
         assert (settled.result, settled.net) == (result, net)
+
+
+def test_odds_spelled_out_read_as_numbers() -> None:
+    """The rules spell odds in words: MA 17(e)(1) "one to one", 30-810 "six to five"."""
+    assert Pays.parse("one to one") == Pays.parse("1 to 1")
+    assert Pays.parse("Six to five") == Pays.parse("6 to 5")
+    with pytest.raises(InvalidPays):
+        Pays.parse("one to")
