@@ -259,7 +259,7 @@ def test_a_missing_deck_count_is_a_finding_not_a_crash(vendor_client: APIClient)
         ({"as_of": "2024-02-30"}, "as_of"),
         ({"tables": []}, "tables"),
         ({"tables": [dict(TABLE, decks="six")]}, "tables[0].decks"),
-        ({"tables": [dict(TABLE, blackjack_pays="three to two")]}, "tables[0].blackjack_pays"),
+        ({"tables": [dict(TABLE, blackjack_pays="about 3 to 2")]}, "tables[0].blackjack_pays"),
         ({"tables": [dict(TABLE, limits={"min": "500", "max": "10"})]}, "tables[0].limits.max"),
         (
             {"tables": [dict(TABLE, side_wagers=[{"wager": "no-such-bet"}])]},
