@@ -111,6 +111,8 @@ def bench_validation(runs: int = 200) -> None:
         "split": {"max_hands": 4},
         "limits": {"min": "10", "max": "500"},
         "side_wagers": sides,
+        # 30-899.20(1), 30-899.21(1), 30-899.23(1): each only at a table displaying its layout
+        "layouts": ["kings-bounty", "blazing-7s", "raise-the-roof"],
     }
     config = {
         "jurisdiction": "US-CO",

@@ -148,14 +148,26 @@ class SideWagerSerializer(serializers.Serializer):
         return value
 
     def validate_wager(self, value: str) -> str:
-        if "slugs" not in self.context:  # read once per configuration
-            self.context["slugs"] = sorted(set(Wager.objects.values_list("slug", flat=True)))
-        slugs = self.context["slugs"]
-        if value not in slugs:
-            raise serializers.ValidationError(
-                f"{value!r} is no wager in the catalog; valid slugs: {', '.join(slugs)}."
-            )
-        return value
+        return _catalog_slug(self.context, value)
+
+
+def _catalog_slug(context: dict[str, Any], value: str) -> str:
+    """`value`, if it is a catalog slug of any jurisdiction (GET /api/v1/wagers/ lists them)."""
+    if "slugs" not in context:  # read once per configuration
+        context["slugs"] = sorted(set(Wager.objects.values_list("slug", flat=True)))
+    slugs = context["slugs"]
+    if value not in slugs:
+        raise serializers.ValidationError(
+            f"{value!r} is no wager in the catalog; valid slugs: {', '.join(slugs)}."
+        )
+    return value
+
+
+class LayoutField(serializers.SlugField):
+    """The catalog slug of the game or wager whose approved layout a table displays."""
+
+    def to_internal_value(self, data: Any) -> str:
+        return _catalog_slug(self.context, super().to_internal_value(data))
 
 
 class TableSerializer(serializers.Serializer):
@@ -196,6 +208,18 @@ class TableSerializer(serializers.Serializer):
         help_text='The designated ace and face card of MA 3(e)(3), e.g. ["AS", "JS"].',
     )
     side_wagers = SideWagerSerializer(many=True, required=False, default=list)
+    layouts = serializers.ListField(
+        child=LayoutField(),
+        required=False,
+        help_text="The approved layouts the table displays (the felt, or for an electronic game "
+        "the terminals' screens), each named by the catalog slug of the game or wager whose "
+        'layout it is: ["spanish-21"], ["blackjack", "kings-bounty"]. A game or wager whose '
+        "rule says it may be played only on tables displaying its layout (30-899.16(1), "
+        "30-2115, ...) needs its slug here; where a wager's betting area is part of the layout "
+        '(MA 28(d): "the appropriate area of the blackjack layout"), its slug names that area. '
+        "Leaving the field out means the layouts are not stated: the rules that need them say "
+        "so (fact-missing) instead of finding a breach.",
+    )
 
     def validate_designated_blackjack(self, value: list[str]) -> list[str]:
         try:

@@ -679,6 +679,42 @@ def _requires_wagers(
         )
 
 
+def _layout_required(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
+    """params {"layout": slug, "or_signage": true}: a game or wager played only at a table
+    displaying its layout (30-899.16(1) and the like), checked against the table's `layouts`,
+    wherever the table offers the wager (as its game or as a side wager); without "layout", the
+    wager's own slug (MA 17(f): each additional wager its own area of the layout). With
+    `or_signage`, the rule also accepts signage ("layout and/or signage", 30-899.21(1)), which a
+    configuration cannot state: the check accepts the layout, and its finding says signage would
+    also do."""
+    table_path = path.rsplit(".side_wagers", 1)[0]
+    layout, layouts = c.params.get("layout", c.wager.slug), table.get("layouts")
+    if layouts is None:
+        return _missing(ctx, c, table, f"{table_path}.layouts", "The table's layout")
+    if layout in layouts:
+        return
+    shown = f"its layouts are {', '.join(layouts)}" if layouts else "it displays no layout"
+    note = (
+        " (The rule accepts signage instead; a configuration cannot state signage, so a table "
+        "displaying the signage keeps the rule.)"
+        if c.params.get("or_signage")
+        else ""
+    )
+    ctx.breach(
+        c,
+        f"{c.wager.name} is offered, but the table does not display the {layout} layout ({shown})",
+        table,
+        f"{table_path}.layouts",
+        note=note,
+    )
+
+
+def _side_layout_required(
+    ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    _layout_required(ctx, c, table, path)
+
+
 def _side_max(
     ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
 ) -> None:
@@ -853,6 +889,7 @@ TABLE_CHECKS: dict[str, TableCheck] = {
     ConstraintKind.NO_INSURANCE: _no_insurance,
     ConstraintKind.MAX_SPLIT_HANDS: _max_split_hands,
     ConstraintKind.SHOE_MIN_DECKS: _shoe_min_decks,
+    ConstraintKind.LAYOUT_REQUIRED: _layout_required,
 }
 SIDE_CHECKS: dict[str, SideCheck] = {
     ConstraintKind.SIDE_MAX: _side_max,
@@ -862,4 +899,5 @@ SIDE_CHECKS: dict[str, SideCheck] = {
     ConstraintKind.SIDE_MAX_WITHIN_BASE_WAGER: _side_max_within_base_wager,
     ConstraintKind.SIDE_MAX_WITHIN_TABLE_MAX: _side_max_within_table_max,
     ConstraintKind.HOUSE_ADVANTAGE_BETWEEN: _house_advantage_between,
+    ConstraintKind.LAYOUT_REQUIRED: _side_layout_required,
 }

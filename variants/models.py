@@ -182,6 +182,7 @@ class ConstraintKind(models.TextChoices):
     )
     SAME_ON_EVERY_TABLE = "same_on_every_table", "The same option on every table offering the wager"
     REQUIRES_WAGERS = "requires_wagers", "Offered only at a table which also offers one of"
+    LAYOUT_REQUIRED = "layout_required", "Played only at a table displaying its layout"
 
 
 class Constraint(Cited):

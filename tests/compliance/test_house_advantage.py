@@ -28,6 +28,7 @@ def _floor(*sides: dict[str, Any], decks: int = 6) -> dict[str, Any]:
                 "even_money": True,
                 "limits": {"min": "15", "max": "1000"},
                 "side_wagers": [side],
+                "layouts": [side["wager"]],  # 20(b): its designated betting area on the layout
             }
             for n, side in enumerate(sides)
         ],

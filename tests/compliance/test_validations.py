@@ -47,6 +47,9 @@ TABLE: dict[str, Any] = {
         {"wager": "blazing-7s", "paytable": "us-co/blazing-7s/b7p2", "meter": "12500"},
         {"wager": "21-plus-3-xtreme", "paytable": "us-co/21-plus-3-xtreme/xtreme"},
     ],
+    # 30-899.20(1), 30-899.21(1): King's Bounty and Blazing 7's only at tables displaying their
+    # layouts (21+3 Xtreme's rule, 30-2107, names none).
+    "layouts": ["kings-bounty", "blazing-7s"],
 }
 
 
@@ -265,6 +268,8 @@ def test_a_missing_deck_count_is_a_finding_not_a_crash(vendor_client: APIClient)
             {"tables": [dict(TABLE, side_wagers=[{"wager": "no-such-bet"}])]},
             "tables[0].side_wagers[0].wager",
         ),
+        ({"tables": [dict(TABLE, layouts=["no-such-layout"])]}, "tables[0].layouts[0]"),
+        ({"tables": [dict(TABLE, layouts="spanish-21")]}, "tables[0].layouts"),
     ],
 )
 def test_bad_input_is_a_400_naming_the_field_and_stores_nothing(
@@ -502,16 +507,16 @@ def test_a_side_wager_above_every_blackjack_wager_is_an_error_within_them_is_not
 
 def test_a_side_wager_without_limits_is_told_the_rule_needs_them(vendor_client: APIClient) -> None:
     # 17(g): an additional wager at most the player's blackjack wager.
-    body = validate(vendor_client, floor("US-MA", [{"side_wagers": [side("over-under-13")]}]))
+    over_under = {"side_wagers": [side("over-under-13")], "layouts": ["over-under-13"]}
+    body = validate(vendor_client, floor("US-MA", [over_under]))
     (finding,) = [f for f in body["findings"] if f["code"] == "fact-missing"]
     assert finding["severity"] == "warning" and finding["path"] == "tables[0].side_wagers[0].limits"
     assert finding["message"].startswith(
         "The Additional wager - over or under 13 maximum is not given"
     )
     assert finding["citations"][0]["citation"] == "17(g)"
-    no_table_limits = floor(
-        "US-MA", [{"side_wagers": [side("over-under-13", limits={"min": "1", "max": "5"})]}]
-    )
+    limited = side("over-under-13", limits={"min": "1", "max": "5"})
+    no_table_limits = floor("US-MA", [{"side_wagers": [limited], "layouts": ["over-under-13"]}])
     del no_table_limits["tables"][0]["limits"]
     body = validate(vendor_client, no_table_limits)
     (finding,) = [f for f in body["findings"] if f["code"] == "fact-missing"]
@@ -530,15 +535,17 @@ def test_pocket_rockets_may_exceed_the_blackjack_wager_with_a_continuous_shuffle
         "pocket-rockets", "us-co/pocket-rockets/pays", limits={"min": "5", "max": "1000"}
     )
     code = "us-co/pocket-rockets/at-most-blackjack-wager"
-    shoe = validate(vendor_client, floor("US-CO", [{"side_wagers": [rockets]}]))
+    layouts = ["pocket-rockets"]  # 30-899.28(1)
+    shoe = validate(vendor_client, floor("US-CO", [{"side_wagers": [rockets], "layouts": layouts}]))
     finding = next(f for f in shoe["findings"] if f["code"] == code)
     assert finding["severity"] == "error"
     assert finding["citations"][0]["citation"] == "30-899.28(3)"
     shuffler = validate(
-        vendor_client, floor("US-CO", [{"dealing": "csm", "side_wagers": [rockets]}])
+        vendor_client,
+        floor("US-CO", [{"dealing": "csm", "side_wagers": [rockets], "layouts": layouts}]),
     )
     assert shuffler["findings"] == [] and shuffler["compliant"] is True
-    unknown = floor("US-CO", [{"side_wagers": [rockets]}])
+    unknown = floor("US-CO", [{"side_wagers": [rockets], "layouts": layouts}])
     del unknown["tables"][0]["dealing"]
     (missing,) = [
         f for f in validate(vendor_client, unknown)["findings"] if f["code"] == "fact-missing"
@@ -555,7 +562,7 @@ def test_a_kings_bounty_maximum_above_the_table_maximum_is_an_error_and_29d_is_a
     def kings_bounty(maximum: str) -> dict[str, Any]:
         limits = {"min": "5", "max": maximum}
         wager = side("kings-bounty", "us-ma/kings-bounty/table-1", limits=limits)
-        return floor("US-MA", [{"side_wagers": [wager]}])
+        return floor("US-MA", [{"side_wagers": [wager], "layouts": ["kings-bounty"]}])
 
     code = "us-ma/kings-bounty/within-table-maximum"
     over = validate(vendor_client, kings_bounty("1000.01"))
@@ -631,13 +638,16 @@ def test_a_wager_placed_only_with_another_needs_that_one_on_the_table(
     assert finding["code"] == "us-co/match-the-dealer-down-card/requires-up-card"
     assert finding["path"] == "tables[0].side_wagers[0].wager"
     assert finding["citations"][0]["citation"] == "30-899.24(2)" and alone["compliant"] is False
-    assert validate(vendor_client, configuration(side_wagers=[up, down]))["findings"] == []
+    both = configuration(side_wagers=[up, down], layouts=["match-the-dealer"])  # 30-899.24(1)
+    assert validate(vendor_client, both)["findings"] == []
     top_3 = side("top-3", "us-co/top-3/pay-table-a")
     xtreme = side("21-plus-3-xtreme", "us-co/21-plus-3-xtreme/xtreme")
-    assert codes(validate(vendor_client, configuration(side_wagers=[top_3]))) == {
+    buffalo = ["buffalo-blackjack-bonus-3"]  # 30-2114(1): Top 3 on a Buffalo style table layout
+    assert codes(validate(vendor_client, configuration(side_wagers=[top_3], layouts=buffalo))) == {
         "us-co/top-3/requires-21-plus-3"
     }
-    assert validate(vendor_client, configuration(side_wagers=[xtreme, top_3]))["findings"] == []
+    with_xtreme = configuration(side_wagers=[xtreme, top_3], layouts=buffalo)
+    assert validate(vendor_client, with_xtreme)["findings"] == []
 
 
 def test_21_plus_3_xtreme_may_be_dealt_from_one_deck_and_21_plus_3_may_not(
@@ -718,7 +728,7 @@ VARIANT_TABLES: dict[str, dict[str, Any]] = {
 
 
 def variant_floor(game: str, **changes: Any) -> dict[str, Any]:
-    patch = VARIANT_TABLES[game] | {"game": game, "side_wagers": []} | changes
+    patch = VARIANT_TABLES[game] | {"game": game, "side_wagers": [], "layouts": [game]} | changes
     table = {k: v for k, v in (copy.deepcopy(TABLE) | patch).items() if v is not None}
     return {"jurisdiction": "US-CO", "as_of": "2024-06-01", "tables": [table]}
 
@@ -840,3 +850,109 @@ def test_push_your_luck_may_be_at_most_half_the_blackjack_wager(vendor_client: A
 
     assert code not in with_max("250")
     assert code in with_max("300")
+
+
+# Layout requirements (issue #3): "X may be played only on tables displaying the X layout".
+
+
+def test_a_game_or_wager_without_its_layout_is_an_error_with_it_none(
+    vendor_client: APIClient,
+) -> None:
+    """30-899.16(1): "Spanish 21 may be played only on tables displaying the Spanish 21 layout";
+    30-899.20(1): King's Bounty likewise, as a side wager."""
+    kept = validate(vendor_client, variant_floor("spanish-21", layouts=["spanish-21"]))
+    assert kept["findings"] == [] and kept["compliant"] is True
+    body = validate(vendor_client, variant_floor("spanish-21", layouts=["blackjack"]))
+    [finding] = body["findings"]
+    assert finding["code"] == "us-co/spanish-21/layout" and finding["severity"] == "error"
+    assert finding["path"] == "tables[0].layouts" and body["compliant"] is False
+    assert finding["citations"][0]["citation"] == "30-899.16(1)"
+    assert finding["message"].startswith(
+        "Spanish 21 is offered, but the table does not display the spanish-21 layout "
+        "(its layouts are blackjack); Spanish 21 may be played only on tables displaying"
+    )
+    side_wager = validate(vendor_client, configuration(layouts=["blazing-7s"]))
+    assert codes(side_wager) == {"us-co/kings-bounty/layout"}
+    [finding] = side_wager["findings"]
+    assert finding["path"] == "tables[0].layouts" and side_wager["compliant"] is False
+    assert finding["citations"][0]["citation"] == "30-899.20(1)"
+    # The rule binds the tables offering the game or wager, no others.
+    plain = configuration(side_wagers=[], layouts=[])
+    assert validate(vendor_client, plain)["findings"] == []
+
+
+def test_a_table_that_does_not_state_its_layouts_is_told_the_rules_need_them(
+    vendor_client: APIClient,
+) -> None:
+    config = configuration()
+    del config["tables"][0]["layouts"]
+    body = validate(vendor_client, config)
+    missing = [f for f in body["findings"] if f["code"] == "fact-missing"]
+    assert [(f["severity"], f["path"]) for f in missing] == [("warning", "tables[0].layouts")] * 2
+    assert {f["citations"][0]["citation"] for f in missing} == {"30-899.20(1)", "30-899.21(1)"}
+    assert missing[0]["message"].startswith(
+        "The table's layout is not given, and the rule needs it"
+    )
+    assert body["findings"] == missing and body["compliant"] is True
+
+
+def test_blazing_7s_layout_or_signage_is_a_warning_that_names_the_signage(
+    vendor_client: APIClient,
+) -> None:
+    """30-899.21(1): "the Blazing 7's Progressive layout and/or signage": a configuration cannot
+    state signage, so a table without the layout may still keep the rule."""
+    body = validate(vendor_client, configuration(layouts=["kings-bounty"]))
+    [finding] = body["findings"]
+    assert finding["code"] == "us-co/blazing-7s/layout" and finding["severity"] == "warning"
+    assert "layout and/or signage" in finding["message"]
+    assert "a configuration cannot state signage" in finding["message"]
+    assert body["compliant"] is True
+
+
+def test_a_rule_naming_one_layout_for_several_wagers_binds_each(vendor_client: APIClient) -> None:
+    """30-2115: "TriLux Blackjack may be played only on tables displaying the TriLux Blackjack
+    layout" binds its Bonus, Super 3, Bust Bonanza and progressive wagers; the layout is named by
+    the TriLux Bonus."""
+    bust = side("trilux-bust-bonanza")
+    without = validate(vendor_client, configuration(side_wagers=[bust], layouts=[]))
+    finding = next(f for f in without["findings"] if "layout" in f["code"])
+    assert finding["code"] == "us-co/trilux/layout/trilux-bust-bonanza"
+    assert "does not display the trilux-bonus layout (it displays no layout)" in finding["message"]
+    assert finding["citations"][0]["citation"] == "30-2115 ¶2"
+    with_it = validate(vendor_client, configuration(side_wagers=[bust], layouts=["trilux-bonus"]))
+    assert not [f for f in with_it["findings"] if "layout" in f["code"]]
+
+
+def test_massachusetts_reads_a_wagers_area_of_the_layout_as_a_warning(
+    vendor_client: APIClient,
+) -> None:
+    """MA 28(d): a 21+3 wager is placed "on the appropriate area of the blackjack layout"."""
+    plus_3 = side("21-plus-3", limits={"min": "5", "max": "100"})
+    body = validate(vendor_client, floor("US-MA", [{"side_wagers": [plus_3], "layouts": []}]))
+    finding = next(f for f in body["findings"] if f["code"] == "us-ma/21-plus-3/layout")
+    assert finding["severity"] == "warning" and finding["citations"][0]["citation"] == "28(d)"
+    kept = validate(
+        vendor_client, floor("US-MA", [{"side_wagers": [plus_3], "layouts": ["21-plus-3"]}])
+    )
+    assert "us-ma/21-plus-3/layout" not in codes(kept)
+
+
+def test_an_unknown_layout_is_a_400_naming_it(vendor_client: APIClient) -> None:
+    response = vendor_client.post(
+        "/api/v1/validations/",
+        configuration(layouts=["kings-bounty", "no-such-layout"]),
+        format="json",
+    )
+    assert response.status_code == 400
+    message = response.json()["error"]["message"]
+    assert message.startswith("tables[0].layouts[1]: 'no-such-layout' is no wager in the catalog")
+    assert "valid slugs: " in message and "kings-bounty" in message
+
+
+def test_the_schema_documents_a_tables_layouts(anon_client: APIClient) -> None:
+    schema = anon_client.get("/api/v1/schema/", {"format": "json"}).json()
+    layouts = schema["components"]["schemas"]["Table"]["properties"]["layouts"]
+    assert (
+        layouts["type"] == "array"
+        and "approved layouts the table displays" in (layouts["description"])
+    )

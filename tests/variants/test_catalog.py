@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -567,3 +568,43 @@ def test_the_draft_of_a_paytable_is_its_rows_as_printed() -> None:
     assert draft["columns"] == ["Pays", "Dealer Envy"]
     assert draft["rows"][0] == ["2 Kings of Spades + Dealer BJ", "500 to 1", "$100"]
     assert draft["rows"][-1] == ["Unsuited 20", "4 to 1"]
+
+
+def _layout_rules() -> list[tuple[str, set[str], dict[str, Any]]]:
+    """Each layout_required constraint of the catalog, with its jurisdiction's wager slugs."""
+    data = [yaml.safe_load(path.read_text()) for path in sorted(CATALOG.glob("*.yaml"))]
+    slugs: dict[str, set[str]] = {}
+    for d in data:
+        slugs.setdefault(d["jurisdiction"], set()).update(w["slug"] for w in d["wagers"])
+    return [
+        (d["jurisdiction"], slugs[d["jurisdiction"]], c)
+        for d in data
+        for c in d["constraints"]
+        if c["kind"] == "layout_required"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("jurisdiction", "slugs", "rule"),
+    _layout_rules(),
+    ids=[rule["code"] for _, _, rule in _layout_rules()],
+)
+def test_each_layout_rule_is_read_from_a_source_line_about_the_layout(
+    jurisdiction: str, slugs: set[str], rule: dict[str, Any]
+) -> None:
+    """A layout_required constraint's `line` is the source line that says it, and the layout it
+    names (or, without one, each wager's own) is a wager of the jurisdiction."""
+    name = next(
+        f
+        for (code, prefix), f in FILES.items()
+        if code == jurisdiction and rule["citation"].startswith(prefix)
+    )
+    lines = (SOURCES / name).read_text().splitlines()[rule["line"] - 1 :]
+    # The unit's first line, and the lines it continues on (MA 25(b), printed over a blank line).
+    unit = [lines[0]] + list(
+        itertools.takewhile(lambda t: not t.lstrip().startswith(("- (", "(")), lines[1:3])
+    )
+    assert "layout" in " ".join(unit).lower(), (rule["code"], unit)
+    wagers = rule.get("wagers") or [rule["wager"]]
+    layouts = [rule["params"]["layout"]] if "layout" in rule.get("params", {}) else wagers
+    assert set(layouts) | set(wagers) <= slugs
