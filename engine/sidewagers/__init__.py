@@ -87,6 +87,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "buffalo-bust-bonus": dealer.bust_bonus,
     "buffalo-blackjack-bonus-2": dealer.bust_bonus,
     "buffalo-blackjack-bonus-3": dealer.bust_bonus,
+    "trilux-bust-bonanza": dealer.bust_bonanza,
     "super-4-progressive": dealer.super_4,
     "ace-buster": dealer.ace_buster,
     "push-your-luck": dealer.push_your_luck,
@@ -120,6 +121,7 @@ STAGES: dict[str, Stage] = {
     "buffalo-bust-bonus": _ROUND,
     "buffalo-blackjack-bonus-2": _ROUND,
     "buffalo-blackjack-bonus-3": _ROUND,
+    "trilux-bust-bonanza": _ROUND,
     "super-4-progressive": _ROUND,
     "ace-buster": _ROUND,
     "push-your-luck": _ROUND,
@@ -180,7 +182,6 @@ NOT_FROM_CARDS: dict[str, str] = {
     "the dealer's two cards of one suit, or of the player's aces' suit?) nor which cards count "
     '((1)(d): "the designated cards from a hand"), and the Independent Meters table pays three '
     "unnamed meters (fixtures/annotations.yaml)",
-    "trilux-bust-bonanza": _NO_OUTCOMES,
     "trilux-progressive": _NO_OUTCOMES,
 }
 """Catalog slug → why the engine does not settle it from the cards."""
