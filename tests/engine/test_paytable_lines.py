@@ -231,6 +231,40 @@ def test_evaluators_return_only_keys_of_their_wagers_catalog_outcomes() -> None:
             ["888-bust"],
         ),
         ("trilux-bust-bonanza", {"player": "TC 8C", "dealer": "TH 7C"}, {"10-bust"}, []),
+        # 30-2115¶7: the spade AK/Q/J needs the J in the dealer's hole; a mini-royal dealt
+        # otherwise than AK/Q is "Any Order", paid on 05 (no such line) as a straight flush; a
+        # dealer blackjack is paid only when no higher line is made; Pay table 07 prints no
+        # three of a kind, so a suited one is paid as a flush and an offsuit one loses
+        (
+            "trilux-progressive",
+            {"player": "AS KS", "dealer": "QS JH"},
+            {"mini-royal-spades-ak-q-j", "mini-royal-spades-ak-q"},
+            ["mini-royal-spades-ak-q"],
+        ),
+        (
+            "trilux-progressive",
+            {"player": "AS QS", "dealer": "KS JS"},
+            {"mini-royal-spades-ak-q-j", "mini-royal-spades-ak-q", "straight-flush"},
+            ["straight-flush"],
+        ),
+        (
+            "trilux-progressive",
+            {"player": "AH KH", "dealer": "QH AS"},
+            {"mini-royal-other-ak-q", "dealer-blackjack"},
+            ["mini-royal-other-ak-q"],
+        ),
+        (
+            "trilux-progressive",
+            {"player": "9H 9H", "up": "9H"},
+            {"mini-royal-any-order", "straight-flush", "straight", "flush"},
+            ["flush"],
+        ),
+        (
+            "trilux-progressive",
+            {"player": "9H 9C", "up": "9D"},
+            {"mini-royal-any-order", "straight-flush", "straight", "flush"},
+            [],
+        ),
         # 30-899.28(7): a blackjack pushes against a dealer blackjack
         (
             "pocket-rockets",
@@ -336,3 +370,15 @@ def test_a_bet_the_set_progressive_pair_matched_by_the_up_card_waits_for_the_hol
         outcome("bet-the-set-21-progressive", deal({"player": "9H 9C", "up": "9S"}), {"pair"})
     suited = deal({"player": "9H 9H", "up": "KS"})
     assert outcome("bet-the-set-21-progressive", suited, {"pair", "suited-pair"}) == "suited-pair"
+
+
+def test_a_trilux_progressive_spade_ak_q_without_the_hole_card_is_not_decided() -> None:
+    """30-2115¶7: Pay table 05's AK/Q/J is read with the J the dealer's hole card."""
+    from engine.sidewagers import NotDecidable
+
+    with pytest.raises(NotDecidable, match="hole card"):
+        outcome("trilux-progressive", deal({"player": "AS KS", "up": "QS"}), {"flush"})
+    hearts = deal({"player": "AH KH", "up": "QH"})
+    assert (
+        outcome("trilux-progressive", hearts, {"mini-royal-other-ak-q"}) == "mini-royal-other-ak-q"
+    )
