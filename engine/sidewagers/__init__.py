@@ -50,6 +50,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "top-3": poker.top_3,
     "trilux-super-3": poker.top_3,
     "trilux-bonus": poker.trilux_bonus,
+    "trilux-progressive": poker.trilux_progressive,
     "3-card-21-n-done": poker.three_card_bonus,
     "golden-21-poker": poker.golden_21,
     "straight-jack": poker.straight_jack,
@@ -87,6 +88,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "buffalo-bust-bonus": dealer.bust_bonus,
     "buffalo-blackjack-bonus-2": dealer.bust_bonus,
     "buffalo-blackjack-bonus-3": dealer.bust_bonus,
+    "trilux-bust-bonanza": dealer.bust_bonanza,
     "super-4-progressive": dealer.super_4,
     "ace-buster": dealer.ace_buster,
     "push-your-luck": dealer.push_your_luck,
@@ -106,6 +108,7 @@ STAGES: dict[str, Stage] = {
     "twenty-point-bonus": Stage.HOLE,
     "lucky-ladies": Stage.HOLE,
     "pocket-rockets": Stage.HOLE,
+    "trilux-progressive": Stage.HOLE,
     "blazing-7s": _ROUND,
     "sevens": _ROUND,
     "progressive-blackjack": _ROUND,
@@ -120,6 +123,7 @@ STAGES: dict[str, Stage] = {
     "buffalo-bust-bonus": _ROUND,
     "buffalo-blackjack-bonus-2": _ROUND,
     "buffalo-blackjack-bonus-3": _ROUND,
+    "trilux-bust-bonanza": _ROUND,
     "super-4-progressive": _ROUND,
     "ace-buster": _ROUND,
     "push-your-luck": _ROUND,
@@ -130,7 +134,8 @@ STAGES: dict[str, Stage] = {
 INITIAL: its Crown Treasure line also needs the dealer's hole card, which only a played round
 gives (its pay is a dollar amount, so no exact analysis uses it). Royal Match 21 Progressive's
 Double Royal Match lines, and Bet the Set 21 Progressive's Four of a Kind lines, need the dealer's
-first two cards the same way: their evaluators say so (NotDecidable) where a deal lacks them."""
+first two cards the same way, and TriLux Progressive's spade AK/Q the dealer's hole card (Pay
+table 05's AK/Q/J): their evaluators say so (NotDecidable) where a deal lacks them."""
 
 IN_ADDITION: dict[str, str] = {
     "crown-treasure": "royal-match",  # 30-899.11: "in addition to the Royal Match pay out"
@@ -180,8 +185,6 @@ NOT_FROM_CARDS: dict[str, str] = {
     "the dealer's two cards of one suit, or of the player's aces' suit?) nor which cards count "
     '((1)(d): "the designated cards from a hand"), and the Independent Meters table pays three '
     "unnamed meters (fixtures/annotations.yaml)",
-    "trilux-bust-bonanza": _NO_OUTCOMES,
-    "trilux-progressive": _NO_OUTCOMES,
 }
 """Catalog slug → why the engine does not settle it from the cards."""
 

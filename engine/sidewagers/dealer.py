@@ -106,6 +106,22 @@ def bust_bonus(deal: Deal) -> list[str]:
     return out + ([f"{up}-suited", f"{up}-off-suit"] if kind == "suited" else [f"{up}-off-suit"])
 
 
+def bust_bonanza(deal: Deal) -> list[str]:
+    """TriLux Bust Bonanza (30-2115(4), ¶6): the dealer busts, paid by the up card ("10/Face
+    Card": any 10-valued card), "Dealer Bust" or "Dealer Suited Bust"; 888: "the dealer busts with
+    three 8s". Bust Bonus's lines under TriLux's names (`bust_bonus`): suited is every card of the
+    bust hand in one suit, 888 a bust hand of three 8s, and a suited bust also names the plain line
+    (Pay Table 1 prints no suited 888). The wager is made after the player acts and before the
+    dealer acts, and a player blackjack or a busted hand may not make it ((4)(a), (b)): that is a
+    condition of placing the wager, which the cards cannot tell; a wager on file is settled from
+    the dealer's hand alone."""
+    _needs_dealer(deal, "TriLux Bust Bonanza")
+    return [
+        key.replace("-off-suit", "-bust").replace("-suited", "-suited-bust")
+        for key in bust_bonus(deal)
+    ]
+
+
 def magic_21(deal: Deal) -> list[str]:
     """21 Magic of Buffalo Blackjack Bonus (30-899.09(3), (6)): the seat's first hand totals 21 and
     beats the dealer's hand, paid by its number of cards (a blackjack, or a two-card 21 after a

@@ -70,6 +70,51 @@ def trilux_bonus(deal: Deal) -> list[str]:
     return out
 
 
+def trilux_progressive(deal: Deal) -> list[str]:
+    """TriLux Progressive (30-2115(3), ¶7, ¶10): the player's first two cards and the dealer's up
+    card as a three-card poker hand (an ace high, or low in A-2-3, as the TriLux Bonus). The
+    section defines a Mini Royal only as "A, K, Q Suited" (TRI-03); its progressive tables' hands
+    are read (annotations.yaml): "AK/Q", the player's A and K with the dealer's Q up, of spades or
+    of another suit ("Other"); "Any Order", A, K, Q of one suit however dealt; "AK/Q/J" (Pay table
+    05), the spade AK/Q with the J of spades the dealer's hole card, the only other card dealt when
+    the wager is paid ((3): "once each player has received two cards"). Three of a kind is
+    "Suited" with its three cards of one suit, "Offsuit" otherwise. "Dealer Blackjack" (Pay table
+    05) is paid when no higher line is made and the dealer has a blackjack.
+
+    :raises NotDecidable: the spade AK/Q with the dealer's hole card not known."""
+    cards = (*deal.player, deal.up)
+    ranks = sorted(c.rank for c in cards)
+    is_suited = suited(cards)
+    out = []
+    if is_suited and ranks == ["A", "K", "Q"]:
+        if deal.up.rank == "Q" and deal.up.suit is Suit.SPADES:
+            if len(deal.dealer_cards) < 2:
+                raise NotDecidable(
+                    "TriLux Progressive: the player's A-K of spades with the Q of spades up; the "
+                    "AK/Q/J line (Pay table 05) needs the dealer's hole card"
+                )
+            hole = deal.dealer_cards[1]
+            if hole.rank == "J" and hole.suit is Suit.SPADES:
+                out.append("mini-royal-spades-ak-q-j")
+            out.append("mini-royal-spades-ak-q")
+        elif deal.up.rank == "Q":
+            out.append("mini-royal-other-ak-q")
+        out.append("mini-royal-any-order")
+    trips = rank_counts(cards)[0] == 3
+    if trips and is_suited:
+        out += ["three-aces-suited"] if ranks[0] == "A" else []
+        out.append("three-of-a-kind-suited")
+    hands = poker_three(cards)
+    out += [h for h in hands if h == "straight-flush"]
+    if trips:
+        out += [] if is_suited else ["three-of-a-kind-offsuit"]
+        out.append("three-of-a-kind")
+    out += [h for h in hands if h in ("straight", "flush")]
+    if deal.dealer_blackjack:
+        out.append("dealer-blackjack")
+    return out
+
+
 def three_card_bonus(deal: Deal) -> list[str]:
     """3 Card 21 "N" Done's Three Card Bonus (30-2111(4)): the player's first three cards, a poker
     hand or a total of 21. The source does not define Mini Royal and Diamond Royal; read as A-K-Q

@@ -22,6 +22,7 @@ DEALS: dict[str, dict[str, dict[str, Any]]] = yaml.safe_load(
     (Path(__file__).parent / "data" / "paytable_lines.yaml").read_text()
 )
 WAGER_KINDS = {"side_wager", "progressive"}
+NO_PAY = {None, "", "N/A", "NA", "n/a"}  # as variants.catalog.NO_PAY: no line in that column
 
 
 def _catalogs() -> list[dict[str, Any]]:
@@ -53,12 +54,18 @@ def _lines() -> list[tuple[str, str, str, frozenset[str], str]]:
 
 def _outcomes_of(table: dict[str, Any], index: int, spec: dict[str, Any]) -> list[str]:
     """The outcomes of one paytable of a printed table: its rows', or with `cell_outcomes` its
-    cells' (those of the pay columns a split part picks)."""
+    cells' (those of the pay columns a split part picks, a cell printing no pay left out: 30-2115¶6
+    Table 1's "N/A" suited 888)."""
     if "cell_outcomes" not in table:
         return list(table["outcomes"])
     every = list(range(len(table["columns"])))
     picks = spec.get("pay_columns", [index]) if "split" in table else every
-    return [row[i] for row in table["cell_outcomes"] for i in picks]
+    return [
+        keys[i]
+        for keys, row in zip(table["cell_outcomes"], table["rows"], strict=True)
+        for i in picks
+        if row[1 + i] not in NO_PAY
+    ]
 
 
 def _cards(text: str) -> tuple[Card, ...]:
@@ -209,6 +216,55 @@ def test_evaluators_return_only_keys_of_their_wagers_catalog_outcomes() -> None:
             ["four-of-a-kind"],
         ),
         ("bet-the-set-21-progressive", {"player": "9H 8H", "dealer": "9S 9H"}, {"pair"}, []),
+        # 30-2115¶6: "10/Face Card" is any 10-valued up card; Pay Table 1 prints no suited 888
+        # ("N/A"), so three suited 8s are paid its 888 line; a dealer who stands loses the wager
+        (
+            "trilux-bust-bonanza",
+            {"player": "TC 8C", "dealer": "QH 6C 8D"},
+            {"10-bust", "10-suited-bust"},
+            ["10-bust"],
+        ),
+        (
+            "trilux-bust-bonanza",
+            {"player": "TC 8C", "dealer": "8H 8H 8H"},
+            {"888-bust", "8-bust", "8-suited-bust"},
+            ["888-bust"],
+        ),
+        ("trilux-bust-bonanza", {"player": "TC 8C", "dealer": "TH 7C"}, {"10-bust"}, []),
+        # 30-2115¶7: the spade AK/Q/J needs the J in the dealer's hole; a mini-royal dealt
+        # otherwise than AK/Q is "Any Order", paid on 05 (no such line) as a straight flush; a
+        # dealer blackjack is paid only when no higher line is made; Pay table 07 prints no
+        # three of a kind, so a suited one is paid as a flush and an offsuit one loses
+        (
+            "trilux-progressive",
+            {"player": "AS KS", "dealer": "QS JH"},
+            {"mini-royal-spades-ak-q-j", "mini-royal-spades-ak-q"},
+            ["mini-royal-spades-ak-q"],
+        ),
+        (
+            "trilux-progressive",
+            {"player": "AS QS", "dealer": "KS JS"},
+            {"mini-royal-spades-ak-q-j", "mini-royal-spades-ak-q", "straight-flush"},
+            ["straight-flush"],
+        ),
+        (
+            "trilux-progressive",
+            {"player": "AH KH", "dealer": "QH AS"},
+            {"mini-royal-other-ak-q", "dealer-blackjack"},
+            ["mini-royal-other-ak-q"],
+        ),
+        (
+            "trilux-progressive",
+            {"player": "9H 9H", "up": "9H"},
+            {"mini-royal-any-order", "straight-flush", "straight", "flush"},
+            ["flush"],
+        ),
+        (
+            "trilux-progressive",
+            {"player": "9H 9C", "up": "9D"},
+            {"mini-royal-any-order", "straight-flush", "straight", "flush"},
+            [],
+        ),
         # 30-899.28(7): a blackjack pushes against a dealer blackjack
         (
             "pocket-rockets",
@@ -314,3 +370,15 @@ def test_a_bet_the_set_progressive_pair_matched_by_the_up_card_waits_for_the_hol
         outcome("bet-the-set-21-progressive", deal({"player": "9H 9C", "up": "9S"}), {"pair"})
     suited = deal({"player": "9H 9H", "up": "KS"})
     assert outcome("bet-the-set-21-progressive", suited, {"pair", "suited-pair"}) == "suited-pair"
+
+
+def test_a_trilux_progressive_spade_ak_q_without_the_hole_card_is_not_decided() -> None:
+    """30-2115¶7: Pay table 05's AK/Q/J is read with the J the dealer's hole card."""
+    from engine.sidewagers import NotDecidable
+
+    with pytest.raises(NotDecidable, match="hole card"):
+        outcome("trilux-progressive", deal({"player": "AS KS", "up": "QS"}), {"flush"})
+    hearts = deal({"player": "AH KH", "up": "QH"})
+    assert (
+        outcome("trilux-progressive", hearts, {"mini-royal-other-ak-q"}) == "mini-royal-other-ak-q"
+    )
