@@ -123,13 +123,22 @@ def analyse(
     results = _line_results(lines, paid, total)
     lose = Fraction(counts.get((), 0), total)
     edge = lose - sum((line.returns for line in results), Fraction(0))
+    # a line that pays "Push" returns the wager (30-2115¶3 TRI-05's Pair)
+    pushed = sum(
+        (
+            r.probability
+            for r, line in zip(results, lines, strict=True)
+            if line.pays.basis is Basis.PUSH
+        ),
+        Fraction(0),
+    )
     return Analysis(
         wager,
         decks,
         lines[0].column if lines else "",
         results,
         lose,
-        Fraction(counts.get((PUSH,), 0), total),
+        Fraction(counts.get((PUSH,), 0), total) + pushed,
         edge,
         (DOWN_CARD_REMOVAL if wager in DOWN_CARD_OF else REMOVAL[hole])
         + ("; Spanish decks (48 cards, the 10s removed)" if spanish else ""),
@@ -144,7 +153,10 @@ def _line_results(
     results = []
     for line in lines:
         probability = Fraction(paid.get(line.outcome, 0), total)
-        win = line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
+        if line.pays.basis is Basis.PUSH:  # the wager returned (30-2115¶3 TRI-05's Pair)
+            win = Fraction(0)
+        else:
+            win = line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
         results.append(
             LineResult(line.outcome, line.label, str(line.pays), probability, probability * win)
         )
@@ -159,7 +171,7 @@ def _refuse_unless_odds(line: PaytableLine) -> None:
             f"meter; the share's return depends on the meter, so the paytable has no house edge "
             f"per unit staked (give the meter to settle a round)"
         )
-    if line.pays.basis not in (Basis.TO, Basis.FOR):
+    if line.pays.basis not in (Basis.TO, Basis.FOR, Basis.PUSH):
         raise NotAnalysable(
             f"{line.label or line.outcome} pays {line.pays}: its return depends on the meter "
             f"or the stake, so the paytable has no house edge per unit staked"

@@ -1,5 +1,6 @@
-"""Payouts as the rules print them, as exact values: "3 to 2", "25 for 1", "10%" of a meter, "$1,000",
-and odds plus a meter share ("200 to 1 + 100%", 30-2110(14); "100% plus 250 to 1", 30-899.11(17)).
+"""Payouts as the rules print them, as exact values: "3 to 2", "25 for 1", "1,000 to 1", "10%" of a
+meter, "$1,000", odds plus a meter share ("200 to 1 + 100%", 30-2110(14); "100% plus 250 to 1",
+30-899.11(17)), and "Push" (the wager returned: 30-2115¶3, TRI-05's Pair line).
 
 "to" odds return the stake on top of the win; "for" odds include the stake (25 for 1 wins 24).
 """
@@ -28,13 +29,16 @@ class Basis(StrEnum):
     """A fixed dollar amount ("$1,000"), for fixed-amount wagers."""
     LOSS = "loss"
     """The hand loses ("Loss", "Lose")."""
+    PUSH = "push"
+    """The wager is returned, neither won nor lost ("Push": 30-2115¶3, TRI-05's Pair line)."""
     ODDS_AND_METER = "odds_and_meter"
     """Odds on the stake plus a share of a meter, one pay ("200 to 1 + 100%", "10% plus 250 to 1"):
     `odds` scales with the stake, `share` of `meter` needs the meter."""
 
 
-# "3 to 2", "25 for 1", "8-to-1", "3:2"
-_RATIO = re.compile(r"^(\d+(?:\.\d+)?)\s*-?\s*(to|for|:)\s*-?\s*(\d+(?:\.\d+)?)$", re.IGNORECASE)
+# "3 to 2", "25 for 1", "8-to-1", "3:2", "1,000 to 1" (30-2115¶5: thousands separated by a comma)
+_NUMBER = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+_RATIO = re.compile(rf"^{_NUMBER}\s*-?\s*(to|for|:)\s*-?\s*{_NUMBER}$", re.IGNORECASE)
 # "10%", "10% of meter", "100% Mega", "100% of Major Progressive Meter" (30-899.11(17)),
 # "100% of the progressive meter amount" (MA 19(c)), "100% Star Progressive" (MA 19(k))
 _METER = re.compile(r"^(\d+(?:\.\d+)?)\s*%((?:\s+[A-Za-z]+)*)$", re.IGNORECASE)
@@ -85,7 +89,7 @@ class Pays:
         if match := _RATIO.match(
             _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS[m[1].lower()]), clean)
         ):
-            a, word, b = match.groups()
+            a, word, b = (group.replace(",", "") for group in match.groups())
             if Fraction(b) == 0:
                 raise InvalidPays(f"{text!r}: odds cannot be against 0")
             basis = Basis.FOR if word.lower() == "for" else Basis.TO
@@ -98,6 +102,8 @@ class Pays:
             return cls(Basis.AMOUNT, amount=Decimal(match.group(1).replace(",", "")))
         if clean.lower() in {"loss", "lose", "loses"}:
             return cls(Basis.LOSS)
+        if clean.lower() == "push":
+            return cls(Basis.PUSH)
         raise InvalidPays(
             f"{text!r} is not a payout; write odds as '3 to 2' or '25 for 1', a meter share as '10%', "
             f"or a fixed amount as '$100'"
@@ -137,6 +143,8 @@ class Pays:
             return f"{text} {self.meter}".strip()
         if self.basis is Basis.AMOUNT:
             return f"${self.amount:,}"
+        if self.basis is Basis.PUSH:
+            return "Push"
         return "Loss"
 
     def settle(self, stake: Decimal, meter: Decimal | None) -> Decimal | None:
@@ -166,6 +174,8 @@ class Pays:
             return self.amount
         if self.basis is Basis.LOSS:
             return -stake
+        if self.basis is Basis.PUSH:
+            return Decimal(0)
         return None
 
     def same_payout(self, other: Pays) -> bool:

@@ -728,12 +728,14 @@ class _Round:
         first = lines[won[0]]
         column = f" ({first.column})" if first.column else ""
         labels = " + ".join(lines[key].label or key for key in won)
+        pushed = all(lines[key].pays.basis is Basis.PUSH for key in won)  # 30-2115¶3 TRI-05
         self._settle(
             seat,
             None,
             wager,
             stake,
-            "lose" if total < 0 else "win",  # a line that pays "Loss" (MA 19(n))
+            # a line that pays "Loss" (MA 19(n)); one that pays "Push" returns the wager
+            "push" if pushed else "lose" if total < 0 else "win",
             total,
             first.pays,
             f"{side.paytable}{column}: {labels}",

@@ -78,7 +78,7 @@ def lines_analysis(
         columns.setdefault(line.column, []).append(line)
     analyses, skipped = [], []
     for column, column_lines in columns.items():
-        if any(line.pays.basis not in (Basis.TO, Basis.FOR) for line in column_lines):
+        if any(line.pays.basis not in (Basis.TO, Basis.FOR, Basis.PUSH) for line in column_lines):
             skipped.append(
                 f"column {column!r}: pays a meter share (alone or on top of odds) or a dollar "
                 f"amount, so it has no house edge per unit staked"

@@ -956,3 +956,33 @@ def test_the_schema_documents_a_tables_layouts(anon_client: APIClient) -> None:
         layouts["type"] == "array"
         and "approved layouts the table displays" in (layouts["description"])
     )
+
+
+def test_colorado_trilux_tables_are_checked_against_their_printed_decks(
+    vendor_client: APIClient,
+) -> None:
+    """30-2115¶3, ¶5: each TriLux Bonus and Super 3 pay table's Deck Type row; ¶4's Lucky George
+    tables print none, so any deck count keeps them."""
+    trilux = [
+        side("trilux-bonus", "us-co/trilux-bonus/tri-05"),
+        side("trilux-super-3", "us-co/trilux-super-3/sup-01"),
+    ]
+    ok = configuration(side_wagers=trilux, layouts=["trilux-bonus"])
+    assert validate(vendor_client, ok)["findings"] == []
+    lucky = [side("trilux-bonus", "us-co/trilux-bonus/trilg-04")]
+    for decks in (1, 3, 8):
+        body = validate(
+            vendor_client,
+            configuration(
+                decks=decks,
+                dealing="hand" if decks == 1 else "shoe",
+                side_wagers=lucky,
+                layouts=["trilux-bonus"],
+            ),
+        )
+        assert "paytable-decks" not in codes(body), decks
+    two_decks = [side("trilux-bonus", "us-co/trilux-bonus/tri-02"), trilux[1]]
+    body = validate(vendor_client, configuration(side_wagers=two_decks, layouts=["trilux-bonus"]))
+    assert [f["path"] for f in body["findings"] if f["code"] == "paytable-decks"] == [
+        "tables[0].side_wagers[0].paytable"
+    ]

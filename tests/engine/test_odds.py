@@ -109,3 +109,38 @@ def test_odds_spelled_out_read_as_numbers() -> None:
     assert Pays.parse("Six to five") == Pays.parse("6 to 5")
     with pytest.raises(InvalidPays):
         Pays.parse("one to")
+
+
+def test_odds_printed_with_a_thousands_comma_and_a_push_read_as_printed() -> None:
+    """30-2115¶5 SUP-02 "1,000 to 1"; ¶3 TRI-05's Pair line "Push": the wager is returned."""
+    assert Pays.parse("1,000 to 1").same_payout(Pays.parse("1000 to 1"))
+    assert Pays.parse("1,000 to 1").net_win(Decimal(5)) == Decimal(5000)
+    with pytest.raises(InvalidPays):
+        Pays.parse("1,00 to 1")
+    push = Pays.parse("Push")
+    assert push.basis is Basis.PUSH and str(push) == "Push"
+    assert push.net_win(Decimal(5)) == 0 and push.settle(Decimal(5), None) == 0
+    assert not push.same_payout(Pays.parse("Loss"))
+
+
+def test_a_push_line_returns_the_wager_in_the_analysis_and_in_a_round() -> None:
+    """30-2115¶3 TRI-05: a pair pushes; TRI-01 prints no pair line, so a pair loses there."""
+    odds = [
+        PaytableLine(key, Pays.parse("7 to 1"))
+        for key in ("three-of-a-kind", "straight-flush", "straight", "flush")
+    ]
+    tri_05 = analyse("trilux-bonus", [*odds, PaytableLine("pair", Pays.parse("Push"))], 6)
+    tri_01 = analyse("trilux-bonus", odds, 6)
+    pair = next(line for line in tri_05.lines if line.outcome == "pair")
+    assert pair.returns == 0 and pair.probability > 0
+    assert tri_05.push_probability == pair.probability and tri_01.push_probability == 0
+    assert tri_05.lose_probability == tri_01.lose_probability - pair.probability
+    assert tri_05.house_edge == tri_01.house_edge - pair.probability
+    side = SideWagerRules(
+        "trilux-bonus", "tri-05", (*odds, PaytableLine("pair", Pays.parse("Push")))
+    )
+    seat = SeatSpec({"main": Decimal(10), "trilux-bonus": Decimal(5)}, Scripted(["stand"], 1))
+    shoe = Shoe.scripted(parse_cards("9H 2D 9C 7S TD".split()), 6)  # 9-9 and the 2 up: a pair
+    log = play_round(RuleSet(side_wagers=(side,)), shoe, [seat])
+    settled = next(s for s in log.settlements if s.wager == "trilux-bonus")
+    assert (settled.result, settled.net) == ("push", Decimal(0))

@@ -620,3 +620,27 @@ def test_each_layout_rule_is_read_from_a_source_line_about_the_layout(
     wagers = rule.get("wagers") or [rule["wager"]]
     layouts = [rule["params"]["layout"]] if "layout" in rule.get("params", {}) else wagers
     assert set(layouts) | set(wagers) <= slugs
+
+
+@pytest.mark.django_db
+def test_colorado_trilux_bonus_and_super_3_tables_are_read_as_printed() -> None:
+    """30-2115¶3 TRI-01, -02, -05 (Pair: "N/A", "2.5 to 1", "Push"; decks by the Deck Type row);
+    ¶4 TRILG-01 to -04, a "Pays" and a fixed-dollar "Lucky George" column each, TRILG-03 "N/A"
+    for a Lucky George flush, the Deck Type row empty (any decks); ¶5 SUP-01 to -03."""
+    tri = {n: Paytable.objects.get(key=f"us-co/trilux-bonus/tri-0{n}") for n in (1, 2, 5)}
+    assert [tri[n].decks for n in (1, 2, 5)] == [list(range(2, 9)), [2], list(range(2, 9))]
+    assert not tri[1].entries.filter(outcome="pair").exists()
+    assert tri[2].entries.get(outcome="pair").pays == "2.5 to 1"
+    assert Pays.parse(tri[5].entries.get(outcome="pair").pays).basis is Basis.PUSH
+    three = PaytableEntry.objects.filter(paytable__key="us-co/trilux-bonus/trilg-03")
+    assert three.get(outcome="straight-flush", column="Lucky George").pays == "$10"
+    assert not three.filter(outcome="flush", column="Lucky George").exists()
+    assert three.count() == 7 and three[0].paytable.decks == []
+    assert str(three[0].paytable.effective_from) == "2023-02-14"
+    sup = PaytableEntry.objects.filter(paytable__key="us-co/trilux-super-3/sup-02")
+    assert list(sup.order_by("order").values_list("outcome", "pays")) == [
+        ("three-of-a-kind-suited", "1,000 to 1"),
+        ("straight-flush", "100 to 1"),
+        ("three-of-a-kind", "70 to 1"),
+    ]
+    assert sup[0].paytable.decks == [6, 7, 8]
