@@ -715,6 +715,21 @@ def _side_layout_required(
     _layout_required(ctx, c, table, path)
 
 
+def _side_min(
+    ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    """params {"min": "5", "paytable": id}: the wager's minimum at least this amount, where the
+    side wager uses that paytable (30-2115¶4: "Pay table TRILG-04 must be a minimum of $5")."""
+    if c.params.get("paytable") and side.get("paytable") != c.params["paytable"]:
+        return
+    least = Decimal(str(c.params["min"]))
+    limits = side.get("limits")
+    if not limits:
+        return _missing(ctx, c, table, f"{path}.limits", f"The {c.wager.name} minimum")
+    if limits["min"] < least:
+        ctx.breach(c, f"The {c.wager.name} minimum is {limits['min']}", table, f"{path}.limits.min")
+
+
 def _side_max(
     ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
 ) -> None:
@@ -893,6 +908,7 @@ TABLE_CHECKS: dict[str, TableCheck] = {
 }
 SIDE_CHECKS: dict[str, SideCheck] = {
     ConstraintKind.SIDE_MAX: _side_max,
+    ConstraintKind.SIDE_MIN: _side_min,
     ConstraintKind.REQUIRES_WAGERS: _requires_wagers,
     ConstraintKind.DECKS_ALLOWED: _decks_allowed,
     ConstraintKind.SIDE_LIMITS_WITHIN_TABLE: _side_limits_within_table,

@@ -163,6 +163,7 @@ class ConstraintKind(models.TextChoices):
     EXCLUDES = "excludes", "May not be offered at a table which offers"
     SIDE_LIMITS_WITHIN_TABLE = "side_limits_within_table", "Wager limits within the table's limits"
     SIDE_MAX = "side_max", "Wager at most this amount"
+    SIDE_MIN = "side_min", "Wager at least this amount (with a given paytable)"
     SIDE_MAX_WITHIN_BASE_WAGER = (
         "side_max_within_base_wager",
         "Wager at most the player's blackjack wager",

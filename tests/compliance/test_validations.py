@@ -986,3 +986,17 @@ def test_colorado_trilux_tables_are_checked_against_their_printed_decks(
     assert [f["path"] for f in body["findings"] if f["code"] == "paytable-decks"] == [
         "tables[0].side_wagers[0].paytable"
     ]
+
+
+def test_trilg_04_is_played_with_a_minimum_of_five_dollars(vendor_client: APIClient) -> None:
+    """30-2115¶4: "Pay table TRILG-04 must be a minimum of $5 only": a $1 minimum with TRILG-04
+    breaks it, a $5 minimum keeps it, and another TriLux Bonus table is not bound."""
+    code = "us-co/trilux-bonus/trilg-04-minimum-5-dollars"
+
+    def findings(paytable: str, least: str) -> set[str]:
+        bonus = side("trilux-bonus", paytable, limits={"min": least, "max": "100"})
+        return codes(validate(vendor_client, configuration(side_wagers=[bonus])))
+
+    assert code in findings("us-co/trilux-bonus/trilg-04", "1")
+    assert code not in findings("us-co/trilux-bonus/trilg-04", "5")
+    assert code not in findings("us-co/trilux-bonus/trilg-01", "1")
