@@ -16,10 +16,12 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.db.models import Q
+
+from compliance.rulesets import FACE_UP_DEALING
 from engine.analysis import analyse
 from engine.odds import Basis, Pays
 from engine.rules import PaytableLine
-from compliance.rulesets import FACE_UP_DEALING
 from regs.models import Citation, Status
 from variants.models import (
     Constraint,
@@ -172,7 +174,7 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
             [],
         )
     # The table's game counts too: Massachusetts excludes wagers from Multiple Action tables.
-    offered = {side["wager"] for side in table.get("side_wagers", [])} | {table["game"]}
+    offered = _offered(table)
     # A full variant's own rule of a kind replaces the general rule of that kind at its tables
     # (Face Up Blackjack pays blackjack at least 1 to 1, not 6 to 5: 30-899.02(2)).
     own_kinds = {
@@ -199,6 +201,11 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
         _check_side_wager(ctx, table, side, f"{path}.side_wagers[{index}]")
 
 
+def _offered(table: dict[str, Any]) -> set[str]:
+    """The table's game and its side wagers, by slug."""
+    return {side["wager"] for side in table.get("side_wagers", [])} | {table["game"]}
+
+
 def _excepted(c: Constraint, table: dict[str, Any]) -> bool:
     """params {"unless": {option: value, …}}: the rule does not bind a table with all those
     options (MA 3(e)'s 3 to 2 or 6 to 5 does not bind 6(k)'s face-up dealing, which pays 1 to 1)."""
@@ -209,22 +216,12 @@ def _excepted(c: Constraint, table: dict[str, Any]) -> bool:
 def _face_up_dealing(ctx: Context, table: dict[str, Any], path: str) -> None:
     """hole_card face_up needs a game dealt face up (Face Up Blackjack, 30-899.02(1)) or a face-up
     dealing procedure in the jurisdiction's rules (MA 6(k))."""
-    face_up_game = PlayRule.objects.filter(
+    face_up = PlayRule.objects.filter(
+        Q(wager__slug=table["game"], key="deal", params__dealer_face_up=True)
+        | Q(key__startswith=FACE_UP_DEALING),
         jurisdiction__code=ctx.jurisdiction,
-        wager__slug=table["game"],
-        key="deal",
-        params__dealer_face_up=True,
     )
-    if any(ctx.citer.in_force(rule) for rule in face_up_game):
-        return
-    procedure = [
-        rule
-        for rule in PlayRule.objects.filter(
-            jurisdiction__code=ctx.jurisdiction, key__startswith=FACE_UP_DEALING
-        )
-        if ctx.citer.in_force(rule)
-    ]
-    if not procedure:
+    if not any(ctx.citer.in_force(rule) for rule in face_up):
         ctx.add(
             Severity.ERROR,
             "option-not-authorised",
@@ -672,8 +669,7 @@ def _requires_wagers(
 ) -> None:
     """A wager a player may place only together with another (Top 3 with 21+3, 30-2114(2); Match
     The Dealer's down card with its up card, 30-899.24(2)): the table must offer one of those."""
-    offered = {s["wager"] for s in table.get("side_wagers", [])} | {table["game"]}
-    if not offered & set(c.params["wagers"]):
+    if not _offered(table) & set(c.params["wagers"]):
         ctx.breach(
             c, f"{c.wager.name} without {' or '.join(c.params['wagers'])}", table, f"{path}.wager"
         )

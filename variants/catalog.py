@@ -117,32 +117,34 @@ def catalogs_load(*, paths: list[Path], user: Any = None) -> dict[str, dict[str,
     with transaction.atomic():
         jurisdictions = set()
         for path in paths:
-            out[path.name] = catalog_load(path=path, user=user, kept=kept)
-            jurisdictions.add(read_catalog(path)["jurisdiction"])
+            data = read_catalog(path)
+            out[path.name] = _catalog_save(data, path.name, user, kept)
+            jurisdictions.add(data["jurisdiction"])
         removed = _prune(jurisdictions, kept, user, "catalog: no longer in the files")
     if paths:
         out[paths[-1].name]["removed"] = removed
     return out
 
 
-def catalog_load(
-    *, path: Path, user: Any = None, kept: dict[type[models.Model], set[int]] | None = None
-) -> dict[str, int]:
+def catalog_load(*, path: Path, user: Any = None) -> dict[str, int]:
     """Load one catalog file into wagers, paytables and constraints, in one transaction.
 
     Loading the same file again changes nothing; a changed row is saved (and its history kept).
-    `kept` collects the rows the file holds (catalogs_load deletes the others).
     :raises CatalogError: a citation that names no provision or unit, a pay that is not a payout.
     """
-    data = read_catalog(path)
+    return _catalog_save(read_catalog(path), path.name, user, {})
+
+
+def _catalog_save(
+    data: dict[str, Any], source: str, user: Any, kept: dict[type[models.Model], set[int]]
+) -> dict[str, int]:
+    """catalog_load of a file read (`source` its name); `kept` collects the rows the file holds
+    (catalogs_load deletes the others)."""
     code = data["jurisdiction"]
     jurisdiction = Jurisdiction.objects.get(code=code)
     counts = {"wagers": 0, "paytables": 0, "entries": 0, "constraints": 0, "play_rules": 0}
 
-    writer = HistoryWriter(
-        IngestReport(source=path.name, kind="catalog"), user, f"catalog {path.name}"
-    )
-    kept = {} if kept is None else kept
+    writer = HistoryWriter(IngestReport(source=source, kind="catalog"), user, f"catalog {source}")
 
     def save(model: type[models.Model], lookup: dict[str, Any], values: dict[str, Any]) -> Any:
         obj = writer.upsert(model, lookup, values)
