@@ -26,6 +26,7 @@ from engine.shoe import Shoe
 from engine.sidewagers import (
     DOWN_CARD_OF,
     EVALUATORS,
+    ORDERED,
     PUSH,
     SPANISH_DECKS,
     Deal,
@@ -231,20 +232,28 @@ def _deal_classes(
 def _evaluations(
     wager: str, hole: bool, jurisdiction: str | None, spanish: bool
 ) -> dict[DealClass, dict[tuple[str, ...], int]]:
-    return _evaluated(evaluator(DOWN_CARD_OF.get(wager, wager), jurisdiction), hole, spanish)
+    evaluate = evaluator(DOWN_CARD_OF.get(wager, wager), jurisdiction)
+    return _evaluated(evaluate, hole, spanish, wager in ORDERED)
 
 
 @lru_cache(maxsize=128)
 def _evaluated(
-    evaluate: Evaluator, hole: bool, spanish: bool
+    evaluate: Evaluator, hole: bool, spanish: bool, ordered: bool = False
 ) -> dict[DealClass, dict[tuple[str, ...], int]]:
     """Every deal evaluated once per evaluator (21+3 and 21+3 Xtreme share one), grouped by
-    class: what its weight depends on."""
+    class: what its weight depends on.
+
+    A deal's pair is unordered; for a wager decided on which card came first (`ordered`), the
+    pair is evaluated in both orders, each counted once (a pair of one kind twice): every count is
+    then doubled alike, and each order weighs what it should."""
     classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
     for deal_class, deal in _deals(hole, spanish):
-        made = tuple(evaluate(deal))
         group = classes.setdefault(deal_class, {})
-        group[made] = group.get(made, 0) + 1
+        first, second = deal.player
+        orders = [deal, replace(deal, player=(second, first))] if ordered else [deal]
+        for dealt in orders if first != second else [deal] * len(orders):
+            made = tuple(evaluate(dealt))
+            group[made] = group.get(made, 0) + 1
     return classes
 
 

@@ -190,10 +190,16 @@ def provision_records(pks: list[int]) -> list[ProvisionRecord]:
 
 
 def _citation_on(provision: ProvisionRecord, day: dt.date) -> Any:
+    """The adopted label in use on `day`; before the first one began, the label the provision
+    first bore (King's Bounty on 2015-11-13 is 30-834.20, not today's 30-899.20); None if no
+    label is dated."""
     adopted = [c for c in provision.citations if c.status == Status.ADOPTED]
     for c in adopted:
         if _covers(c.effective_from, c.effective_to, day):
             return c
+    first = adopted[0] if adopted else None
+    if first is not None and first.effective_from and day < first.effective_from:
+        return first
     return None
 
 
@@ -260,6 +266,7 @@ def provision_state(
         warnings.append(
             f"{label} was not yet in force on {as_of.isoformat()}; it took effect on {start.isoformat()}."
         )
+        warnings.extend(_temporary_adoptions(provision, as_of, start))
     else:
         state = "in_force"
     if undated:
@@ -333,6 +340,19 @@ def provision_state(
         warnings=tuple(warnings),
         other_meanings=others,
     )
+
+
+def _temporary_adoptions(provision: ProvisionRecord, as_of: dt.date, start: dt.date) -> list[str]:
+    """A temporary (emergency) adoption in effect on `as_of`, before the permanent one: the
+    provision was not yet permanently in force, but a temporary rule of the same words may have
+    applied ("30-833 temp. 5/13/93, perm. 6/30/93" asked on 1993-06-01)."""
+    return [
+        f"It had been adopted temporarily on {e.date.isoformat()} ({e.raw!r}); a temporary adoption "
+        f"is recorded as an event, and the permanent adoption took effect on {start.isoformat()}."
+        for unit in provision.units[:1]
+        for e in unit.events
+        if e.kind == "temporary" and e.date and e.date <= as_of < start
+    ]
 
 
 def unit_citation(label: str, path: str) -> str:

@@ -404,6 +404,16 @@ def _write_versions(
     text, page, line = tl.unit.text, tl.unit.page, tl.unit.line
     remarks: list[str] = []
     known_by_start = {v.effective_from: v for v in existing if v.status != Status.PROPOSED}
+    starts = {period.effective_from for period in tl.versions}
+    for start, stale in list(known_by_start.items()):
+        if start not in starts and not (stale.on_file and stale.source_id != document.pk):
+            # A period this source no longer implies (the dates were read differently before):
+            # removed, its record history kept. Words another source put on file are kept.
+            stale._history_user = writer.user  # type: ignore[attr-defined]
+            stale._change_reason = writer.reason  # type: ignore[attr-defined]
+            stale.delete()
+            del known_by_start[start]
+            remarks.append(f"the period from {start or 'the start'} is no longer implied; removed")
     for period in tl.versions:
         status = Status.SUPERSEDED if period.effective_to else Status.ADOPTED
         known = known_by_start.get(period.effective_from)

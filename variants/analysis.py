@@ -14,7 +14,7 @@ from engine.rules import PaytableLine, RuleSet
 from engine.sidewagers import Stage, stage
 from pitboss.errors import DomainError
 
-from .models import Paytable
+from .models import Paytable, PlayRule
 
 DEFAULT_DECKS = (1, 2, 4, 6, 8)
 """Deck counts analysed for a paytable approved for any."""
@@ -48,16 +48,41 @@ def paytable_analysis(
     jurisdiction = paytable.wager.jurisdiction.code
     if stage(paytable.wager.slug, jurisdiction) is Stage.ROUND and not simulate_play:
         raise DomainError("not_analysable", f"{paytable.key} is analysed by simulation")
+    soft_17, dealing_rule = _dealer_soft_17(paytable)
     body = lines_analysis(
         paytable.wager.slug,
         lines,
         [decks] if decks else allowed,
         jurisdiction,
-        dealer_hits_soft_17=paytable.dealer_soft_17 == "hit",
+        dealer_hits_soft_17=soft_17 == "hit",
         rounds=rounds,
         seed=seed,
     )
+    if dealing_rule and stage(paytable.wager.slug, jurisdiction) is Stage.ROUND:
+        body["method"] += f"; {dealing_rule}"
     return {"paytable": paytable.key, "label": paytable.label, **body}
+
+
+def _dealer_soft_17(paytable: Paytable) -> tuple[str, str]:
+    """How the dealer plays soft 17 for this paytable's analysis, and the rule that says so: the
+    paytable's own ("6 Decks Dealer Stands on Soft 17"), else the wager's own section (MA 27(f)(3):
+    with a Buster Blackjack Wager in play the dealer draws to a soft 18), else standing."""
+    if paytable.dealer_soft_17 != "any":
+        return paytable.dealer_soft_17, ""
+    rule = (
+        PlayRule.objects.filter(wager=paytable.wager, key="dealer-soft-17")
+        .select_related("provision")
+        .first()
+    )
+    if rule is None:
+        return "stand", ""
+    draw = str(rule.params.get("draw", "stand"))
+    section = rule.provision.citations.filter(effective_to__isnull=True).first()
+    cited = f"{section.label if section else rule.provision.key}{rule.unit_path}"
+    return draw, (
+        f"the dealer {'hits' if draw == 'hit' else 'stands on'} soft 17 as the wager's own rule "
+        f"says, {cited}: {rule.summary}"
+    )
 
 
 def lines_analysis(
@@ -76,14 +101,23 @@ def lines_analysis(
     columns: dict[str, list[PaytableLine]] = {}
     for line in lines:
         columns.setdefault(line.column, []).append(line)
-    analyses, skipped = [], []
+    analyses, skipped, set_aside, findings = [], [], [], []
     for column, column_lines in columns.items():
+        optional = [line for line in column_lines if _optional_amount(line)]
+        column_lines = [line for line in column_lines if line not in optional]
         if any(line.pays.basis not in (Basis.TO, Basis.FOR, Basis.PUSH) for line in column_lines):
             skipped.append(
                 f"column {column!r}: pays a meter share (alone or on top of odds) or a dollar "
                 f"amount, so it has no house edge per unit staked"
             )
             continue
+        for line in optional:
+            note = (
+                f"{line.label} pays {line.pays}, a dollar amount on an optional line: left out, "
+                f"and the rest of the paytable analysed (a casino that offers it returns more)"
+            )
+            if note not in set_aside:
+                set_aside.append(note)
         for n in decks:
             try:
                 if simulated:
@@ -91,9 +125,12 @@ def lines_analysis(
                     result = simulate(wager, column_lines, rules, rounds, seed, jurisdiction)
                 else:
                     result = analyse(wager, column_lines, n, jurisdiction)
-                analyses.append(_as_dict(result))
             except NotAnalysable as exc:
                 raise DomainError("not_analysable", str(exc)) from exc
+            if result.house_edge < 0 and result.method == "exact":
+                findings.append(_player_edge(result))
+            else:
+                analyses.append(_as_dict(result))
     return {
         "wager": wager,
         "method": (
@@ -105,6 +142,30 @@ def lines_analysis(
         "card_removal": analyses[0]["card_removal"] if analyses else "",
         "analyses": analyses,
         "not_analysed": skipped,
+        "lines_left_out": set_aside,
+        "catalog_findings": findings,
+    }
+
+
+def _optional_amount(line: PaytableLine) -> bool:
+    """A line printed as optional that pays a dollar amount ("Crown Treasure (optional) $1,000")."""
+    return line.pays.basis is Basis.AMOUNT and "(optional)" in line.label.lower()
+
+
+def _player_edge(result: Analysis) -> dict[str, Any]:
+    """An approved paytable the player beats is a finding about the catalog, not a house edge."""
+    edge = -result.house_edge
+    return {
+        "code": "player-edge",
+        "decks": result.decks,
+        "column": result.column,
+        "message": (
+            f"At {result.decks} decks this paytable gives the player an edge of "
+            f"{decimal_string(edge * 100)}% ({_fraction(edge)} per unit staked), as printed: a "
+            f"finding about the approved paytable, not a house edge to rely on."
+        ),
+        "player_edge": decimal_string(edge),
+        "player_edge_fraction": _fraction(edge),
     }
 
 
@@ -113,13 +174,16 @@ def _fraction(value: Fraction) -> str:
 
 
 def _as_dict(a: Analysis) -> dict[str, Any]:
+    """An exact analysis gives its fractions; a simulated one only decimals with its standard
+    error: a sampled count is an estimate, never a fraction to take as exact."""
+    exact = a.method == "exact"
     return {
         "decks": a.decks,
         "column": a.column,
         "method": a.method,
         "standard_error": None if a.standard_error is None else f"{a.standard_error:.9f}",
         "house_edge": decimal_string(a.house_edge),
-        "house_edge_fraction": _fraction(a.house_edge),
+        "house_edge_fraction": _fraction(a.house_edge) if exact else None,
         "card_removal": a.card_removal,
         "combinations": a.combinations,
         "lose_probability": decimal_string(a.lose_probability),
@@ -130,7 +194,7 @@ def _as_dict(a: Analysis) -> dict[str, Any]:
                 "label": line.label,
                 "pays": line.pays,
                 "probability": decimal_string(line.probability),
-                "probability_fraction": _fraction(line.probability),
+                "probability_fraction": _fraction(line.probability) if exact else None,
                 "return": decimal_string(line.returns),
             }
             for line in a.lines

@@ -22,6 +22,7 @@ __all__ = [
     "DOWN_CARD_OF",
     "EVALUATORS",
     "IN_ADDITION",
+    "ORDERED",
     "JURISDICTION_EVALUATORS",
     "NOT_FROM_CARDS",
     "PUSH",
@@ -160,6 +161,9 @@ PAID_FOR_EACH = {
 }
 """Wagers paid once for every key the evaluator returns (MA 23(a)(2), 30-899.16(12)(b): "paid for
 each card"); a paytable printing the combinations (30-899.24(6)) has only the combination's key."""
+
+ORDERED = {"war-blackjack"}
+"""Wagers decided on the order the player's cards came: War Blackjack's first card (30-899.17(5))."""
 
 SPANISH_DECKS = {"spanish-21-match-the-dealer", "spanish-21-match-the-dealer-down-card"}
 """Wagers offered only at Spanish 21, dealt from Spanish decks (30-899.16(2): 48 cards, the 10s

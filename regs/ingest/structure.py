@@ -49,6 +49,12 @@ class ParsedUnit:
     line: int | None = None
     notes: list[PlacedNote] = field(default_factory=list)
     remarks: list[str] = field(default_factory=list)
+    table_only: bool = False
+    """The unit is one printed table, set apart from the paragraph before it: its table notes
+    (a dated title, a date under it) are the unit's own."""
+    footnote_of: tuple[str, ...] | None = None
+    """An undated paragraph printed right under a table ("The … pay tables are based on a $1
+    wager"): it takes the date of the table it annotates, whose unit this is."""
 
     @property
     def label(self) -> str:
@@ -151,6 +157,10 @@ class _SectionBuilder:
         self.paragraph_count = 0
         self.last_heading: tuple[str, ...] = ()
         self.after_table = False
+        self.table_from = 0
+        """Where the table being read starts in the current unit's text."""
+        self.table_after_closed = False
+        """The table being read may be set apart as a unit of its own (see `row`)."""
         if printed != label:
             self.section.remarks.append(f"label printed as {printed!r}")
 
@@ -209,16 +219,21 @@ class _SectionBuilder:
             unit = self.current
             unit.text = text
         else:
-            self.paragraph_count += 1
-            path = (f"¶{self.paragraph_count + 1}",)
-            unit = ParsedUnit(path, text, para.page, para.line)
+            unit = self._new_paragraph_unit(text, para)
             if para.kind is BlockKind.HEADING:
-                self.last_heading = path
-            self.section.units.append(unit)
+                self.last_heading = unit.path
+            elif self.after_table and not notes:
+                unit.footnote_of = self.current.path
         self.current = unit
         # A note after a lead-in ("… except as follows:") covers the lead-in, and perhaps the list.
         lead_in = text.rstrip().endswith(":")
         self.add_notes(unit, notes, where="lead-in" if lead_in else "paragraph", ambiguous=lead_in)
+
+    def _new_paragraph_unit(self, text: str, para: _Paragraph) -> ParsedUnit:
+        self.paragraph_count += 1
+        unit = ParsedUnit((f"¶{self.paragraph_count + 1}",), text, para.page, para.line)
+        self.section.units.append(unit)
+        return unit
 
     def note_only(self, notes: list[Note]) -> None:
         """A paragraph that is only a note: a history goes to the section, a dated run to the
@@ -231,6 +246,11 @@ class _SectionBuilder:
         if self.after_table:
             # After a table, the unit holding the table encloses the note.
             target = self.current
+        elif self.current.text.rstrip().endswith(":"):
+            # Right under a lead-in ("… except as follows:"), a note reads as the lead-in's own,
+            # whether printed at its end or on the next line: one note, one reading.
+            self.add_notes(self.current, runs, where="lead-in", ambiguous=True)
+            return
         else:
             parent = (
                 self.current.path[:-1]
@@ -242,20 +262,48 @@ class _SectionBuilder:
             target.notes.append(PlacedNote(note, ambiguous=True, where="own line"))
 
     def row(self, para: _Paragraph) -> None:
-        self.after_table = True
-        self._row(para)
-
-    def _row(self, para: _Paragraph) -> None:
         """A table row joins the text of the unit it follows; a date note in a cell (a dated
-        column heading) becomes a note on that unit."""
-        cells = []
-        for cell in para.text.split(" | "):
-            text, notes = split_notes(cell)
+        column heading) becomes a note on that unit.
+
+        A printed table keeps its own date instead of taking its neighbour's: it becomes a unit of
+        its own where it follows a paragraph closed by a date note of its own and carries a date
+        of its own (30-2107's face-down paragraph, "Amended 8/14/18", then the 21+3 Xtreme table,
+        "Eff 10/16/13"), or where a dated title row opens a new table inside an unnumbered
+        paragraph ("21+3 Progressive WINNING HAND RANKINGS Effective 8/14/22" under HAND
+        RANKINGS). A numbered subsection keeps every table printed in it.
+        """
+        cells = [split_notes(cell) for cell in para.text.split(" | ")]
+        dated = any(notes for _, notes in cells)
+        current = self.current
+        unnumbered = not current.path or path_is_paragraph(current.path)
+        if not self.after_table:
+            self.table_from = len(current.text)
+            closed = any(p.where == "paragraph" and not p.ambiguous for p in current.notes)
+            self.table_after_closed = (
+                unnumbered
+                and closed
+                and self.last_heading != current.path
+                and not current.text.rstrip().endswith(":")
+            )
+        elif unnumbered and not current.table_only and "\n" in current.text:
+            if any(text and notes for text, notes in cells):  # a dated title row
+                self.table_from = len(current.text)
+                self.table_after_closed = True
+        if dated and self.table_after_closed and not current.table_only:
+            table = current.text[self.table_from :].lstrip("\n")
+            current.text = current.text[: self.table_from]
+            unit = self._new_paragraph_unit(table, para)
+            unit.page, unit.line = para.page, para.line
+            unit.table_only = True
+            self.current = unit
+        self.after_table = True
+        row = []
+        for (text, notes), cell in zip(cells, para.text.split(" | "), strict=True):
             self.add_notes(self.current, notes, where="table")
-            cells.append(text or cell)
-        row = " | ".join(cells)
+            row.append(text or cell)
+        line = " | ".join(row)
         unit = self.current
-        unit.text = f"{unit.text}\n{row}" if unit.text else row
+        unit.text = f"{unit.text}\n{line}" if unit.text else line
 
     def finish(self) -> ParsedSection:
         """The section; its history notes are mapped to units by the timeline stage."""

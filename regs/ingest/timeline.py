@@ -38,6 +38,8 @@ class UnitEvent:
     """The note's reach is uncertain (a heading's or own-line "Amended" date)."""
     scope: str
     """"unit" (the unit's own note), "section" (covers the whole section) or "history"."""
+    where: str = ""
+    """Where the note is printed (heading, paragraph, lead-in, own line, table, history)."""
 
 
 @dataclass(frozen=True)
@@ -115,17 +117,20 @@ def section_timeline(section: ParsedSection) -> SectionTimeline:
     for unit in section.units:
         for placed in unit.notes:
             for event in placed.note.events:
-                if placed.where == "heading":
-                    section_events.append(UnitEvent(event, placed.ambiguous, "section"))
+                where = placed.where
+                if where == "heading":
+                    section_events.append(UnitEvent(event, placed.ambiguous, "section", where))
                 elif placed.ambiguous:
                     # A lead-in's note surely covers the lead-in; an own-line note not even that.
-                    lead_in = placed.where == "lead-in"
-                    timelines[unit.path].events.append(UnitEvent(event, not lead_in, "unit"))
+                    lead_in = where == "lead-in"
+                    timelines[unit.path].events.append(UnitEvent(event, not lead_in, "unit", where))
                     for target in _descendants(section.units, unit.path):
                         if target.path != unit.path:
-                            timelines[target.path].inherited.append(UnitEvent(event, True, "unit"))
+                            timelines[target.path].inherited.append(
+                                UnitEvent(event, True, "unit", where)
+                            )
                 else:
-                    timelines[unit.path].events.append(UnitEvent(event, False, "unit"))
+                    timelines[unit.path].events.append(UnitEvent(event, False, "unit", where))
 
     # Parenthetical histories: subsection clauses go to those subsections, the rest to the section.
     labels = {section.label}
@@ -166,7 +171,12 @@ def section_timeline(section: ParsedSection) -> SectionTimeline:
     for tl in timelines.values():
         if not tl.unit.path:
             tl.events[:0] = section_events  # whole-section events are stored on the section's unit
-        tl.versions = _versions(tl, section_events, start)
+        unit_start = start
+        annotated = timelines.get(tl.unit.footnote_of) if tl.unit.footnote_of else None
+        if annotated is not None and not any(e.event.date for e in tl.events):
+            # A table's footnote is in force from the table's start.
+            unit_start = annotated.versions[0].effective_from
+        tl.versions = _versions(tl, section_events, unit_start)
     return SectionTimeline(section, start, citations, list(timelines.values()), remarks)
 
 
@@ -233,14 +243,24 @@ def _citations(
 def _versions(
     tl: UnitTimeline, section_events: list[UnitEvent], start: dt.date | None
 ) -> list[VersionPeriod]:
-    """Periods of one unit: not in force before its start, not on file before its last definite
-    change, then the text on file (with a warning for later changes of uncertain reach)."""
+    """Periods of one unit: not in force before its start, then one period per definite change
+    (not on file where no source keeps the words), then the text on file (with a warning for later
+    changes of uncertain reach).
+
+    Every definite amendment date bounds a version: "Amended 9/14/20, Amended 12/30/23" gives two
+    periods not on file before the text of 12/30/23, not one. A unit's own "Effective" note is its
+    start (new matter: not in force before it) where nothing earlier dates the unit; "Amended" is a
+    change of a text that already stood.
+    """
     own = [e for e in tl.events if e.scope == "unit" or (tl.unit.path and e.scope == "history")]
     own += tl.inherited
     unit_start = start
     for e in own:
         if kind_of(e.event) == "adopted" and e.scope == "history" and e.event.date:
             unit_start = e.event.date  # "(2)-(3) added perm 12/30/98": the subsection began then
+    effective = _own_effective_start(tl, own, section_events)
+    if effective is not None and (unit_start is None or effective > unit_start):
+        unit_start = effective
     changes: list[dt.date] = []
     uncertain: list[dt.date] = []
     for e in own:
@@ -251,12 +271,12 @@ def _versions(
         kind, date = kind_of(e.event), e.event.date
         if date and kind in {"amended", "repealed_readopted"}:
             (uncertain if e.ambiguous else changes).append(date)
-    last = max((d for d in changes if unit_start is None or d > unit_start), default=None)
+    bounds = sorted({d for d in changes if unit_start is None or d > unit_start})
     versions: list[VersionPeriod] = []
     current_from = unit_start
-    if last is not None:
-        versions.append(VersionPeriod(unit_start, last, on_file=False))
-        current_from = last
+    for bound in bounds:
+        versions.append(VersionPeriod(current_from, bound, on_file=False))
+        current_from = bound
     later = sorted({d for d in uncertain if current_from is None or d > current_from})
     warning = ""
     if later:
@@ -275,3 +295,33 @@ def _versions(
         )
     )
     return versions
+
+
+def _own_effective_start(
+    tl: UnitTimeline, own: list[UnitEvent], section_events: list[UnitEvent]
+) -> dt.date | None:
+    """The date a subsection's own "Effective"/"Eff" note gives, if it is the earliest thing the
+    sources date about the unit: "(2) When a 21+3 Progressive wager is placed … Effective 8/14/22"
+    is new matter, not in force before. The section's own unit starts with the section."""
+    if not tl.unit.path:
+        return None
+    dated = [e for e in own if e.event.date and not e.ambiguous]
+    effective = [
+        e.event.date
+        for e in dated
+        if kind_of(e.event) == "effective"
+        and e.scope == "unit"
+        and (e.where != "table" or tl.unit.table_only)  # a table's date inside a subsection
+    ]
+    if not effective:
+        return None
+    first = min(effective)
+    earlier = [
+        e
+        for e in [*dated, *section_events]
+        if e.event.date
+        and e.event.date < first
+        and kind_of(e.event) in {"amended", "adopted", "repealed_readopted"}
+        and not (e.scope == "section" and kind_of(e.event) == "adopted")
+    ]
+    return None if earlier else first

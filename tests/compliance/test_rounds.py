@@ -334,7 +334,7 @@ def test_side_wagers_settle_from_the_cards_with_the_configured_paytable(
     assert response.status_code == 200, response.json()
     [side] = [s for s in response.json()["rounds"][0]["settlements"] if s["wager"] != "main"]
     assert (side["result"], side["net"], side["pays"]) == ("win", "150.00", "30 to 1")
-    assert side["citation"]["citation"] == "30-2107"
+    assert side["citation"]["citation"] == "30-2107 ¶12"
     body["seats"][0]["wagers"] = {"main": "10", "lucky-lucky": "5"}
     response = vendor_client.post(URL, body, format="json", HTTP_HOST="localhost")
     assert response.status_code == 400

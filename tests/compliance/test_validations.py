@@ -231,7 +231,7 @@ def test_an_inline_paytable_that_matches_none_names_the_closest_and_the_lines(
         "us-co/21-plus-3-xtreme/xtreme differs in: flush: 6 to 1 offered, 5 to 1 approved"
         in finding["message"]
     )
-    assert finding["citations"][0]["citation"] == "30-2107"
+    assert finding["citations"][0]["citation"] == "30-2107 ¶12"
 
 
 def test_a_wager_of_another_jurisdiction_is_an_error_saying_so(vendor_client: APIClient) -> None:
@@ -401,7 +401,7 @@ def test_a_paytable_is_told_apart_before_and_after_it_took_effect(vendor_client:
         vendor_client, floor("US-CO", [{"side_wagers": [wager]}]) | {"as_of": "2022-01-01"}
     )
     finding = next(f for f in before["findings"] if f["code"] == "paytable-not-in-force")
-    assert finding["citations"][0]["citation"] == "30-2107 ¶11"
+    assert finding["citations"][0]["citation"] == "30-2107 ¶13"
     after = validate(
         vendor_client, floor("US-CO", [{"side_wagers": [wager]}]) | {"as_of": "2023-01-01"}
     )

@@ -313,7 +313,7 @@ def test_a_split_table_gives_a_column_to_another_wager_and_continues_in_parts() 
 def test_a_table_whose_every_cell_is_an_outcome_has_a_line_per_cell() -> None:
     """30-899.09¶5: the Bust Bonus pay table, the dealer's up card × "Bust, Off Suit" / "Bust,
     Suited", bare numbers read "to 1"; ¶6: '"Suited" is not applicable in single & double deck
-    games', so the one- and two-deck paytable has the off-suit lines only. 30-2113¶4 and 30-2114¶10
+    games', so the one- and two-deck paytable has the off-suit lines only. 30-2113¶5 and 30-2114¶10
     print the table again, without that note."""
     six = PaytableEntry.objects.filter(paytable__key="us-co/buffalo-bust-bonus/6-decks")
     ace = six.get(outcome="ace-suited")
