@@ -18,7 +18,7 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import cache, lru_cache
 
-from engine.cards import EngineError, deck
+from engine.cards import Card, EngineError, Suit, deck
 from engine.odds import Basis
 from engine.round import MAIN, SeatSpec, play_round
 from engine.rules import PaytableLine, RuleSet, SideWagerRules
@@ -333,3 +333,156 @@ def simulate(
         method="simulation",
         standard_error=math.sqrt(variance / rounds),
     )
+
+
+DEALER_HAND = {
+    "buster-blackjack",
+    "hit-and-run",
+    "optional-bonus",
+    "buffalo-bust-bonus",
+    "buffalo-blackjack-bonus-2",
+    "buffalo-blackjack-bonus-3",
+    "trilux-bust-bonanza",
+    "ace-buster",
+}
+"""Wagers decided by the dealer's hand (and, for Hit and Run and Buster's Free Bonus, the
+player's blackjack): analysed exactly by enumerating the dealer's whole hand (engine/dealer_hands)."""
+
+_SETTLED_AT = {"optional-bonus": 3}
+"""Wagers settled before the dealer's hand is complete: MA 25(e), on the third card."""
+_NEEDS_BLACKJACK = ("hit-and-run",)
+_SUIT_BLIND = {"buster-blackjack", "hit-and-run", "ace-buster"}
+"""Dealer-hand wagers that read no suits: each hand is evaluated once, whatever its suits."""
+_BLACKJACK_LINES = ("free-bonus-",)
+
+
+def analyse_dealer_hand(
+    wager: str,
+    lines: Sequence[PaytableLine],
+    decks: int,
+    *,
+    hits_soft_17: bool,
+    jurisdiction: str | None = None,
+) -> Analysis:
+    """The exact analysis of a wager decided by the dealer's hand: every final dealer hand from a
+    full shoe of `decks` decks (no player's cards removed), by its suit pattern where the wager
+    reads suits; for lines that need the player's blackjack (Hit and Run, Buster's Free Bonus),
+    the player's ace and ten-value card are drawn first and the dealer's hand from what is left.
+
+    :raises NotAnalysable: a line paying a meter share or an amount; a paytable mixing lines that
+        need the player's blackjack with lines that do not.
+    """
+    from engine.dealer_hands import falling
+
+    for line in lines:
+        _refuse_unless_odds(line)
+    outcomes = frozenset(line.outcome for line in lines)
+    needs_blackjack = [
+        wager in _NEEDS_BLACKJACK or line.outcome.startswith(_BLACKJACK_LINES) for line in lines
+    ]
+    if any(needs_blackjack) and not all(needs_blackjack):
+        raise NotAnalysable(
+            f"{wager}: a paytable mixing lines paid on the player's blackjack with lines that are "
+            f"not has no exact analysis here; analyse them as separate paytables"
+        )
+    blackjack = all(needs_blackjack)
+    made_counts, shoe, longest = _dealer_outcomes(
+        evaluator(wager, jurisdiction),
+        decks,
+        hits_soft_17,
+        blackjack,
+        _SETTLED_AT.get(wager),
+        wager in _SUIT_BLIND or blackjack,
+    )
+    paid: dict[str, int] = {}
+    lose = push = 0
+    for made, n in made_counts.items():
+        keys = paid_from(wager, made, outcomes)
+        if not keys:
+            lose += n
+        for key in keys:
+            if key == PUSH:
+                push += n
+            else:
+                paid[key] = paid.get(key, 0) + n
+    total = falling(shoe, longest)
+    if blackjack:
+        # P(player blackjack) = 2·aces·tens / falling(52N, 2); the dealer's hands above are of the
+        # shoe less those two cards. Every other player hand loses the wager.
+        pair_ways = 2 * (4 * decks) * (16 * decks)
+        pairs = falling(52 * decks, 2)
+        paid = {k: v * pair_ways for k, v in paid.items()}
+        lose = lose * pair_ways + (pairs - pair_ways) * total
+        push *= pair_ways
+        total *= pairs
+    results = _line_results(lines, paid, total)
+    edge = Fraction(lose, total) - sum((r.returns for r in results), Fraction(0))
+    rule = "hitting" if hits_soft_17 else "standing on"
+    removal = (
+        "the player's blackjack (an ace and a ten-value card) drawn first, then the dealer's whole "
+        "hand from the rest of the shoe"
+        if blackjack
+        else "the dealer's whole hand drawn from a full shoe; no player's cards removed"
+    )
+    settled = f", settled on the dealer's card {_SETTLED_AT[wager]}" if wager in _SETTLED_AT else ""
+    return Analysis(
+        wager,
+        decks,
+        lines[0].column if lines else "",
+        results,
+        Fraction(lose, total),
+        Fraction(push, total),
+        edge,
+        f"{removal}; the dealer {rule} soft 17{settled}",
+        total,
+    )
+
+
+@lru_cache(maxsize=256)
+def _dealer_outcomes(
+    evaluate: Evaluator,
+    decks: int,
+    hits_soft_17: bool,
+    blackjack: bool,
+    max_cards: int | None,
+    suit_blind: bool,
+) -> tuple[dict[tuple[str, ...], int], int, int]:
+    """What the evaluator makes of every final dealer hand, as numerators over falling(shoe,
+    longest): computed once per evaluator, shoe and rule, shared by every paytable of the wager."""
+    from engine.dealer_hands import dealer_hands, numerator
+
+    player = (_card("A", "C"), _card("K", "C")) if blackjack else (_card("2", "C"), _card("3", "C"))
+    hands, shoe, longest = dealer_hands(
+        decks, hits_soft_17, removed=("A", "T") if blackjack else (), max_cards=max_cards
+    )
+    counts: dict[tuple[str, ...], int] = {}
+    for hand in hands:
+        factor = numerator(hand, shoe, longest) // hand.ways
+        patterns = (
+            (("mixed", hand.ways),)
+            if suit_blind
+            else (("suited", hand.suited), ("colour", hand.colour), ("mixed", hand.mixed))
+        )
+        for pattern, ways in patterns:
+            if ways:
+                dealt = _dealer_cards(hand.ranks, pattern)
+                made = tuple(evaluate(Deal(player, dealt[0], _natural(hand.ranks), dealt)))
+                counts[made] = counts.get(made, 0) + factor * ways
+    return counts, shoe, longest
+
+
+@cache
+def _card(rank: str, suit: str) -> Card:
+    return Card(rank, Suit(suit))
+
+
+@cache
+def _dealer_cards(ranks: tuple[str, ...], pattern: str) -> tuple[Card, ...]:
+    """A hand of these rank classes with the suit pattern: all hearts; hearts then diamonds (one
+    colour, two suits); hearts then spades (two colours). A ten-value class is dealt as a ten."""
+    rest = {"suited": "H", "colour": "D", "mixed": "S"}[pattern]
+    return tuple(_card(r, "H" if i == 0 else rest) for i, r in enumerate(ranks))
+
+
+def _natural(ranks: tuple[str, ...]) -> bool:
+    return len(ranks) == 2 and "A" in ranks and "T" in ranks

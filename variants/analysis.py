@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from engine.analysis import Analysis, NotAnalysable, analyse, simulate
+from engine.analysis import (
+    DEALER_HAND,
+    Analysis,
+    NotAnalysable,
+    analyse,
+    analyse_dealer_hand,
+    simulate,
+)
 from engine.odds import Basis, Pays, decimal_string
 from engine.rules import PaytableLine, RuleSet
 from engine.sidewagers import Stage, stage
@@ -46,7 +53,8 @@ def paytable_analysis(
         for e in paytable.entries.all()
     ]
     jurisdiction = paytable.wager.jurisdiction.code
-    if stage(paytable.wager.slug, jurisdiction) is Stage.ROUND and not simulate_play:
+    played = stage(paytable.wager.slug, jurisdiction) is Stage.ROUND
+    if played and paytable.wager.slug not in DEALER_HAND and not simulate_play:
         raise DomainError("not_analysable", f"{paytable.key} is analysed by simulation")
     soft_17, dealing_rule = _dealer_soft_17(paytable)
     body = lines_analysis(
@@ -58,7 +66,7 @@ def paytable_analysis(
         rounds=rounds,
         seed=seed,
     )
-    if dealing_rule and stage(paytable.wager.slug, jurisdiction) is Stage.ROUND:
+    if dealing_rule and played:
         body["method"] += f"; {dealing_rule}"
     return {"paytable": paytable.key, "label": paytable.label, **body}
 
@@ -97,7 +105,8 @@ def lines_analysis(
 ) -> dict[str, Any]:
     """Each odds column at each deck count: exact where the first cards decide the wager, else
     simulated (the dealer hitting soft 17 where the paytable is for that rule)."""
-    simulated = stage(wager, jurisdiction) is Stage.ROUND
+    dealer_hand = wager in DEALER_HAND
+    simulated = stage(wager, jurisdiction) is Stage.ROUND and not dealer_hand
     columns: dict[str, list[PaytableLine]] = {}
     for line in lines:
         columns.setdefault(line.column, []).append(line)
@@ -123,6 +132,14 @@ def lines_analysis(
                 if simulated:
                     rules = RuleSet(decks=n, dealer_hits_soft_17=dealer_hits_soft_17)
                     result = simulate(wager, column_lines, rules, rounds, seed, jurisdiction)
+                elif dealer_hand:
+                    result = analyse_dealer_hand(
+                        wager,
+                        column_lines,
+                        n,
+                        hits_soft_17=dealer_hits_soft_17,
+                        jurisdiction=jurisdiction,
+                    )
                 else:
                     result = analyse(wager, column_lines, n, jurisdiction)
             except NotAnalysable as exc:
@@ -137,6 +154,8 @@ def lines_analysis(
             f"simulation with the basic strategy ({rounds:,} rounds, seed {seed}): the wager "
             f"depends on how the hand is played"
             if simulated
+            else "exact: every final dealer hand enumerated from the shoe"
+            if dealer_hand
             else "exact"
         ),
         "card_removal": analyses[0]["card_removal"] if analyses else "",

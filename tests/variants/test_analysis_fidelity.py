@@ -49,15 +49,26 @@ def test_ma_buster_blackjack_is_analysed_with_the_dealer_hitting_soft_17(
 ) -> None:
     """MA 27(f)(3): with a Buster Blackjack Wager in play the dealer draws until "a soft total of
     18, 19, 20, or 21": the dealer hits soft 17, whatever the table does."""
-    body = analysis(anon_client, "us-ma/buster-blackjack/paytable-a", decks=6, rounds=2000)
+    body = analysis(anon_client, "us-ma/buster-blackjack/paytable-a", decks=6)
     assert "hits soft 17" in body["method"]
     assert "27(f)(3)" in body["method"]
     [result] = body["analyses"]
-    assert result["method"] == "simulation"
-    # A simulated figure is a decimal with its standard error, never a fraction.
-    assert result["house_edge_fraction"] is None
-    assert all(line["probability_fraction"] is None for line in result["lines"])
-    assert float(result["standard_error"]) > 0
+    assert result["method"] == "exact"
+    assert "the dealer hitting soft 17" in result["card_removal"]
+    standing = analysis(anon_client, "us-co/buster-blackjack/pay-schedule-1", decks=6)
+    assert "the dealer standing on soft 17" in standing["analyses"][0]["card_removal"]
+
+
+def test_a_simulated_figure_is_a_decimal_with_its_standard_error_never_a_fraction(
+    anon_client: APIClient,
+) -> None:
+    """Raise the Roof's raise depends on the player's choices: still simulated, and said so."""
+    body = analysis(anon_client, "us-co/raise-the-roof/6d-s17-pay-table-1", decks=6, rounds=1000)
+    for result in body["analyses"]:
+        assert result["method"] == "simulation"
+        assert result["house_edge_fraction"] is None
+        assert all(line["probability_fraction"] is None for line in result["lines"])
+        assert float(result["standard_error"]) > 0
 
 
 def test_a_colorado_paytable_for_a_standing_dealer_keeps_its_own_rule(
