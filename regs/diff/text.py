@@ -16,6 +16,7 @@ import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 # A word (letters, digits, inner apostrophes or dots: "player's", "5x", "30-899.23"'s parts), or
 # one character of punctuation, or a markdown mark or HTML tag kept apart so it can be ignored.
@@ -109,7 +110,8 @@ class _Token:
     word: bool
 
 
-def tokens(text: str) -> list[_Token]:
+@lru_cache(maxsize=8192)
+def tokens(text: str) -> tuple[_Token, ...]:
     """The text's words and punctuation with their offsets; markdown marks and tags left out."""
     found = []
     for m in _TOKEN.finditer(text):
@@ -118,9 +120,10 @@ def tokens(text: str) -> list[_Token]:
             continue
         norm = raw.translate(_FOLD).casefold()
         found.append(_Token(raw, norm, m.start(), m.end(), any(c.isalnum() for c in norm)))
-    return found
+    return tuple(found)
 
 
+@lru_cache(maxsize=8192)
 def normal_form(text: str) -> str:
     """The words of a text, case-folded, without markdown, for comparing wording."""
     return " ".join(t.norm for t in tokens(text))
@@ -143,7 +146,7 @@ def editorial_kinds(left: str, right: str) -> tuple[str, ...]:
     return tuple(sorted(kinds))
 
 
-def _gaps(text: str, found: list[_Token]) -> list[str]:
+def _gaps(text: str, found: tuple[_Token, ...]) -> list[str]:
     """The text between tokens, markdown removed: where only whitespace differs."""
     bounds = [0, *(x for t in found for x in (t.start, t.end)), len(text)]
     return [_MARKS.sub("", text[bounds[i] : bounds[i + 1]]) for i in range(0, len(bounds), 2)]
@@ -304,7 +307,7 @@ def word_diff(
     return tuple(spans), differences, tuple(sorted(set(kinds)))
 
 
-def _cut(found: list[_Token], index: int, text: str) -> int:
+def _cut(found: tuple[_Token, ...], index: int, text: str) -> int:
     """Where the span starting at token `index` begins: the first begins at 0, the end at len."""
     if index == 0:
         return 0
@@ -367,6 +370,8 @@ def _diff_pair(
     if a.state not in live or b.state not in live:
         return UnitDiff(a, b, (), (), "not_on_file")
     assert a.text is not None and b.text is not None
+    if a.text == b.text and a.path == b.path:
+        return UnitDiff(a, b, (Span("equal", a.text, b.text, False),), (), "same")
     changes: list[Change] = []
     status = "same"
     if a.path != b.path:
