@@ -50,8 +50,21 @@ class ProvisionDiffQuery(serializers.Serializer):
     output = serializers.ChoiceField(
         choices=["json", "html"], required=False, default="json", help_text="html: the redline."
     )
+    other_jurisdiction = serializers.CharField(
+        required=False, help_text="Not accepted: jurisdictions are compared by topic or wager."
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        other = attrs.get("other_jurisdiction")
+        if other and other != attrs.get("jurisdiction"):
+            raise serializers.ValidationError(
+                {
+                    "other_jurisdiction": "a provision is not compared with another "
+                    "jurisdiction's by section number; use /api/v1/diff/topic/?topic= (insurance, "
+                    "surrender, doubling, splitting, soft-17, decks, blackjack-odds) or "
+                    "/api/v1/diff/wager/?wager=<catalog slug>"
+                }
+            )
         if attrs.get("provision") is None:
             missing = {
                 k: "required unless provision is given"
