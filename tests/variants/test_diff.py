@@ -156,3 +156,42 @@ def test_bad_fact_diff_parameters_are_a_400_naming_the_field(
     anon_client: APIClient, url: str, field: str
 ) -> None:
     assert field in get(anon_client, url, 400)["error"]["fields"]
+
+
+def test_knowledge_base_edits_between_two_record_times(anon_client: APIClient) -> None:
+    from django.utils import timezone
+
+    from regs.models import UnitVersion
+    from variants.models import PaytableEntry
+
+    before = timezone.now()
+    line = PaytableEntry.objects.get(
+        paytable__key="us-co/kings-bounty/kb03", outcome="suited-20", column="Pays"
+    )
+    line.pays = "8 to 1"
+    line.save()
+    version = UnitVersion.objects.filter(
+        unit__provision__key="us-co-rule-8-30-829", unit__path="", effective_to__isnull=True
+    ).get()
+    version.text = version.text.upper()  # a change of case only
+    version.save()
+
+    body = get(anon_client, f"/api/v1/diff/records/?start={before.isoformat().replace('+', '%2B')}")
+
+    changes = {(c["model"], c["left"]["citation"]): c for c in body["changes"]}
+    pay = changes[("paytable line", "us-co/kings-bounty/kb03 suited-20 (Pays)")]
+    assert (pay["kind"], pay["substantive"], pay["left"]["text"], pay["right"]["text"]) == (
+        "replacement",
+        True,
+        "7 to 1",
+        "8 to 1",
+    )
+    text = changes[("unit version", "30-829")]
+    assert text["kind"] == "replacement" and text["substantive"] is False
+    assert (
+        get(
+            anon_client,
+            f"/api/v1/diff/records/?start={timezone.now().isoformat().replace('+', '%2B')}",
+        )["changes"]
+        == []
+    )

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from jurisdictions.models import Jurisdiction
 from variants import diff as facts
+from variants.edits import knowledge_base_edits
 
 
 class SidesQuery(serializers.Serializer):
@@ -188,3 +189,78 @@ class TopicDiffView(APIView):
         left, right = query["sides"]
         diff = facts.topic_diff(topic=query["topic"], left=left, right=right)
         return Response(FactDiffSerializer(_data(diff)).data)
+
+
+class RecordsDiffQuery(serializers.Serializer):
+    start = serializers.DateTimeField(help_text="Record time, ISO 8601: edits after this …")
+    end = serializers.DateTimeField(required=False, help_text="… up to this; now if omitted.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        attrs.setdefault("end", timezone.now())
+        if attrs["start"] > attrs["end"]:
+            raise serializers.ValidationError(
+                {"start": f"{attrs['start']} is after end={attrs['end']}: give start <= end."}
+            )
+        return attrs
+
+
+class EditSideSerializer(serializers.Serializer):
+    citation = serializers.CharField()
+    recorded_at = serializers.DateTimeField(allow_null=True)
+    text = serializers.CharField(allow_null=True)
+
+
+class EditSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="insertion (created), deletion, replacement (changed).")
+    substantive = serializers.BooleanField()
+    model = serializers.CharField()
+    field = serializers.CharField()
+    left = EditSideSerializer(allow_null=True)
+    right = EditSideSerializer(allow_null=True)
+    event = serializers.DictField(help_text="The last edit: kind, date, user, reason.")
+
+
+class RecordsDiffView(APIView):
+    """What the knowledge base's copy changed between two record times (who, when, what):
+    rule text, citations, events, annotations, wagers, paytables, constraints, play rules."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        parameters=[RecordsDiffQuery],
+        responses=EditSerializer(many=True),
+        examples=[
+            OpenApiExample(
+                "A pay corrected",
+                description="GET /api/v1/diff/records/?start=2026-11-24T00:00:00Z",
+                value=[
+                    {
+                        "kind": "replacement",
+                        "substantive": True,
+                        "model": "paytable line",
+                        "field": "pays, label",
+                        "left": {
+                            "citation": "us-co/kings-bounty/kb03 suited-20 (Pays)",
+                            "text": "7 to 1",
+                        },
+                        "right": {
+                            "citation": "us-co/kings-bounty/kb03 suited-20 (Pays)",
+                            "text": "8 to 1",
+                        },
+                        "event": {"kind": "changed", "user": "olivia", "reason": None},
+                    }
+                ],
+                response_only=True,
+            )
+        ],
+    )
+    def get(self, request: Request) -> Response:
+        query = _query(RecordsDiffQuery, request)
+        edits = knowledge_base_edits(start=query["start"], end=query["end"])
+        return Response(
+            {
+                "start": query["start"],
+                "end": query["end"],
+                "changes": EditSerializer(edits, many=True).data,
+            }
+        )

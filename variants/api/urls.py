@@ -19,4 +19,5 @@ urlpatterns: list[URLPattern] = [
     path("analysis/", views.AnalysisApi.as_view(), name="analysis"),
     path("diff/wager/", diff_views.WagerDiffView.as_view(), name="diff-wager"),
     path("diff/topic/", diff_views.TopicDiffView.as_view(), name="diff-topic"),
+    path("diff/records/", diff_views.RecordsDiffView.as_view(), name="diff-records"),
 ]
