@@ -104,7 +104,7 @@ class InstrumentDiffQuery(serializers.Serializer):
         return attrs
 
 
-class SideSerializer(serializers.Serializer):
+class ChangeSideSerializer(serializers.Serializer):
     citation = serializers.CharField()
     effective_from = serializers.DateField(allow_null=True)
     text = serializers.CharField(
@@ -119,8 +119,8 @@ class ChangeSerializer(serializers.Serializer):
     substantive = serializers.BooleanField(
         help_text="False for differences only of case, whitespace, markdown or punctuation."
     )
-    left = SideSerializer(allow_null=True)
-    right = SideSerializer(allow_null=True)
+    left = ChangeSideSerializer(allow_null=True)
+    right = ChangeSideSerializer(allow_null=True)
     event = serializers.DictField(allow_null=True, help_text="The dated note behind the change.")
     editorial = serializers.ListField(child=serializers.CharField())
     note = serializers.CharField(help_text='"spelling", "editorial", or "(4) → (5)".')

@@ -136,7 +136,14 @@ def test_bad_parameters_are_a_400_naming_the_field(
 def test_the_diff_endpoints_are_in_the_openapi_schema(anon_client: APIClient) -> None:
     schema = anon_client.get("/api/v1/schema/?format=json").json()
 
-    for path in ("/api/v1/diff/provision/", "/api/v1/diff/proposed/", "/api/v1/diff/instrument/"):
+    for path in (
+        "/api/v1/diff/provision/",
+        "/api/v1/diff/proposed/",
+        "/api/v1/diff/instrument/",
+        "/api/v1/diff/wager/",
+        "/api/v1/diff/topic/",
+        "/api/v1/diff/records/",
+    ):
         operation = schema["paths"][path]["get"]
         assert operation["responses"]["200"]["content"]["application/json"]["examples"]
 

@@ -80,14 +80,14 @@ class FactChangeSerializer(serializers.Serializer):
     note = serializers.CharField()
 
 
-class SideSerializer(serializers.Serializer):
+class DiffSideSerializer(serializers.Serializer):
     jurisdiction = serializers.CharField()
     as_of = serializers.DateField()
 
 
 class FactDiffSerializer(serializers.Serializer):
-    left = SideSerializer()
-    right = SideSerializer()
+    left = DiffSideSerializer()
+    right = DiffSideSerializer()
     subject = serializers.DictField()
     changes = FactChangeSerializer(many=True)
     pairs = serializers.ListField(child=serializers.DictField())
