@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 import yaml
 from django.conf import settings
 
+from engine.odds import InvalidPays, Pays
 from pitboss.errors import DomainError
 from regs import selectors as regs
 from regs.diff.text import normal_form
@@ -88,6 +90,33 @@ def _pays(value: str) -> str:
     return " ".join(value.split()).casefold()
 
 
+def _parsed(value: str) -> Pays | None:
+    try:
+        return Pays.parse(value)
+    except InvalidPays:
+        return None
+
+
+def _compare_pays(left: str, right: str) -> tuple[bool, str] | None:
+    """None when two printings are the same; else (substantive, note). "8-to-1" against "8 to 1"
+    or "4 for 1" against "3 to 1" pay the same: a difference of printing, not substantive."""
+    if _pays(left) == _pays(right):
+        return None
+    a, b = _parsed(left), _parsed(right)
+    if a is not None and b is not None and a.same_payout(b):
+        return False, "the same payout, printed differently"
+    return True, _basis_note(left, right)
+
+
+def _distance(left: str, right: str) -> Fraction:
+    """How far apart two pays are, for choosing the closest paytable: the difference of their
+    odds where both are odds, else 1000 for any difference."""
+    a, b = _parsed(left), _parsed(right)
+    if a is not None and b is not None and a.ratio is not None and b.ratio is not None:
+        return abs(a.ratio - b.ratio)
+    return Fraction(0) if _pays(left) == _pays(right) else Fraction(1000)
+
+
 def _basis_note(left: str, right: str) -> str:
     numbers = re.findall(r"[\d,.]+", left) == re.findall(r"[\d,.]+", right)
     words_l, words_r = set(_pays(left).split()), set(_pays(right).split())
@@ -101,15 +130,15 @@ def _lines(paytable: Paytable) -> dict[tuple[str, str], Any]:
 
 
 def _column_map(left: Paytable, right: Paytable) -> dict[str, str]:
-    """Right column → left column: same names, then the only unnamed column ("") with the
-    other side's first unmatched column (Massachusetts' one column against KB03's "Pays")."""
+    """Right column → left column: same names first, then the rest in order (Massachusetts' one
+    unnamed column against KB03's "Pays", Blazing 7's "Payouts" against "Pays")."""
     cols_l = list(dict.fromkeys(e.column for e in left.entries.all()))
     cols_r = list(dict.fromkeys(e.column for e in right.entries.all()))
     mapping = {c: c for c in cols_r if c in cols_l}
     rest_l = [c for c in cols_l if c not in mapping.values()]
     rest_r = [c for c in cols_r if c not in mapping]
-    if rest_l and rest_r and ("" in rest_l or "" in rest_r):
-        mapping[rest_r[0]] = rest_l[0]
+    for right_column, left_column in zip(rest_r, rest_l, strict=False):
+        mapping[right_column] = left_column  # "" against "Pays", "Pays" against "Payouts"
     return mapping
 
 
@@ -153,7 +182,8 @@ def paytable_changes(
     }
     for key in sorted(set(lines_l) | set(lines_r), key=order.__getitem__):
         a, b = lines_l.get(key), lines_r.get(key)
-        if a is not None and b is not None and _pays(a.pays) == _pays(b.pays):
+        compared = _compare_pays(a.pays, b.pays) if a is not None and b is not None else (True, "")
+        if compared is None:
             continue
         if (a is None and key[1] not in cols_l) or (b is None and key[1] not in cols_r):
             continue  # the whole column is reported above
@@ -163,24 +193,33 @@ def paytable_changes(
         changes.append(
             FactChange(
                 kind,
-                True,
+                compared[0],
                 "paytable_line",
                 f"{outcome}/{column}" if column else outcome,
                 label,
                 cite_left.fact(left, a.pays, left.key) if a else None,
                 cite_right.fact(right, b.pays, right.key) if b else None,
-                note=_basis_note(a.pays, b.pays) if a and b else "",
+                note=compared[1],
             )
         )
     return changes
 
 
-def _difference_count(left: Paytable, right: Paytable) -> tuple[int, str]:
+def _difference_count(left: Paytable, right: Paytable) -> tuple[int, Fraction, str]:
+    """Lines that differ, then how far their pays are apart, then the key: the closest table."""
     mapping = _column_map(left, right)
-    lines_l = {k: _pays(e.pays) for k, e in _lines(left).items()}
-    lines_r = {(o, mapping.get(c, c)): _pays(e.pays) for (o, c), e in _lines(right).items()}
+    lines_l = {k: e.pays for k, e in _lines(left).items()}
+    lines_r = {(o, mapping.get(c, c)): e.pays for (o, c), e in _lines(right).items()}
     keys = set(lines_l) | set(lines_r)
-    return sum(lines_l.get(k) != lines_r.get(k) for k in keys), left.key
+    count = sum(
+        k not in lines_l or k not in lines_r or _compare_pays(lines_l[k], lines_r[k]) is not None
+        for k in keys
+    )
+    distance = sum(
+        (_distance(lines_l[k], lines_r[k]) for k in keys if k in lines_l and k in lines_r),
+        Fraction(0),
+    )
+    return count, distance, left.key
 
 
 def _wager(jurisdiction: str, slug: str) -> Wager | None:
@@ -237,7 +276,7 @@ def wager_diff(*, slug: str, left: Side, right: Side) -> FactDiff:
             match = by_key_l.get(table.key)
         else:
             match = (
-                by_key_l[min(_difference_count(p, table) for p in tables_l)[1]]
+                by_key_l[min(_difference_count(p, table) for p in tables_l)[2]]
                 if tables_l
                 else None
             )

@@ -195,3 +195,18 @@ def test_knowledge_base_edits_between_two_record_times(anon_client: APIClient) -
         )["changes"]
         == []
     )
+
+
+def test_a_pay_printed_differently_is_not_substantive_and_tables_pair_by_closeness() -> None:
+    diff = facts.wager_diff(slug="trilux-super-3", left=CO, right=MA)
+
+    assert diff.pairs == (
+        {"left": "us-co/trilux-super-3/sup-01", "right": "us-ma/trilux-super-3/sup-01"},
+    )
+    printed = [
+        (c.left.text, c.right.text, c.substantive)
+        for c in diff.changes
+        if c.subject == "paytable_line"
+    ]  # type: ignore[union-attr]
+    assert ("270 to 1", "270-to-1", False) in printed
+    assert all(not substantive for _, _, substantive in printed)
