@@ -147,8 +147,8 @@ def _events(
 def _label_change(
     left: ProvisionSide, right: ProvisionSide, events: Sequence[dict[str, object]]
 ) -> Change | None:
-    if left.citation == right.citation:
-        return None
+    if left.citation == right.citation or "not_in_force" in (left.state, right.state):
+        return None  # a provision not yet (or no longer) in force has no label that day
     renumberings = [
         e for e in events if e["kind"] in ("renumbered", "relocated", "repealed_readopted")
     ]
@@ -323,7 +323,7 @@ def instrument_diff(
 ) -> InstrumentDiff:
     """What changed in an instrument after `start` up to and including `end`: each provision or
     unit added, amended, renumbered, moved or repealed, with the date of its note and a link to
-    the provision's diff over the window. An amendment whose earlier text is in no source says
+    the provision's diff across that date. An amendment whose earlier text is in no source says
     `not_on_file`; its diff is not shown.
     """
     pks = list(
@@ -360,7 +360,6 @@ def _provision_changes(
         "title": record.title,
         "citation": after.citation,
     }
-    link = _link(record, start, end)
     found: list[InstrumentChange] = []
     added = before.state == "not_in_force" and after.state == "in_force"
     for unit in record.units:
@@ -406,7 +405,8 @@ def _provision_changes(
                     right=right,
                     date=e.date,
                     event={"kind": e.kind, "date": e.date, "raw": e.raw},
-                    link=link,
+                    # The diff of this change alone: the day before its date against its date.
+                    link=_link(record, max(start, e.date - dt.timedelta(days=1)), e.date),
                     not_on_file=unknown,
                     remark=remark,
                 )

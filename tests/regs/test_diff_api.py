@@ -94,8 +94,11 @@ def test_rule_8_between_two_dates_lists_dated_changes_with_links(anon_client: AP
         "2016-10-30",
         "Effective 10/30/16",
     )
-    linked = get(anon_client, adoption["link"])
-    assert linked["left"]["state"] == "not_in_force" and linked["right"]["citation"] == "30-899.23"
+    linked = get(anon_client, adoption["link"])  # the day before against the day of adoption
+    assert (linked["left"]["version"], linked["right"]["version"]) == ("2016-10-29", "2016-10-30")
+    assert linked["left"]["state"] == "not_in_force"
+    assert linked["right"]["citation"] == "30-834.23"  # its label on that day
+    assert {c["kind"] for c in linked["changes"]} == {"insertion"}
 
 
 @pytest.mark.parametrize(
