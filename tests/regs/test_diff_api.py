@@ -165,3 +165,18 @@ def test_the_diff_command_prints_a_readable_redline() -> None:
 def test_the_diff_command_refuses_reversed_dates() -> None:
     with pytest.raises(CommandError, match="after"):
         call_command("diff", "US-CO", "30-803", "2024-01-01", "2020-01-01")
+
+
+def test_the_diff_command_compares_a_wager_and_a_topic_across_jurisdictions() -> None:
+    out = io.StringIO()
+
+    call_command(
+        "diff", "US-CO", "kings-bounty", "2024-06-01", "--wager", "--other", "US-MA", stdout=out
+    )
+    call_command(
+        "diff", "US-CO", "surrender", "2024-06-01", "--topic", "--other", "US-MA", stdout=out
+    )
+
+    text = out.getvalue()
+    assert "75 to 1 (30-899.20(7)) → 100 to 1 (29(h), us-ma/kings-bounty/table-1)" in text
+    assert "    30-829  At the discretion of a retail licensee" in text

@@ -1,7 +1,9 @@
 """python manage.py diff US-CO 47.1-834.23 proposed 2025-01-01 — a readable redline.
 
 `--instrument`: python manage.py diff US-CO "Rule 8" 2016-01-01 2022-01-01 --instrument lists
-what changed in the instrument between the two dates.
+what changed in the instrument between the two dates. `--wager` and `--topic` compare facts:
+python manage.py diff US-CO kings-bounty 2024-06-01 --wager --other US-MA;
+python manage.py diff US-CO soft-17 2024-06-01 --topic --other US-MA.
 """
 
 from __future__ import annotations
@@ -56,6 +58,9 @@ class Command(BaseCommand):
         parser.add_argument("left", help='"proposed" or YYYY-MM-DD')
         parser.add_argument("right", nargs="?", help='"proposed" or YYYY-MM-DD; today if omitted')
         parser.add_argument("--instrument", action="store_true", help="diff a whole instrument")
+        parser.add_argument("--wager", action="store_true", help="a wager's facts, by slug")
+        parser.add_argument("--topic", action="store_true", help="a base-game rule topic")
+        parser.add_argument("--other", help="the right side's jurisdiction (--wager, --topic)")
         parser.add_argument("--all", action="store_true", help="show unchanged units too")
         parser.add_argument("--color", action="store_true", help="red deletions, green insertions")
 
@@ -66,7 +71,13 @@ class Command(BaseCommand):
         if isinstance(left, dt.date) and isinstance(right, dt.date) and left > right:
             raise CommandError(f"{left} is after {right}: give the earlier date first.")
         try:
-            if options["instrument"]:
+            if options["wager"] or options["topic"]:
+                if not (isinstance(left, dt.date) and isinstance(right, dt.date)):
+                    raise CommandError("--wager and --topic compare dates, not proposed text.")
+                if options["other"] and not options["right"]:
+                    right = left
+                self._facts(options, left, right)
+            elif options["instrument"]:
                 if not (isinstance(left, dt.date) and isinstance(right, dt.date)):
                     raise CommandError("--instrument compares two dates.")
                 self._instrument(options["jurisdiction"], options["citation"], left, right)
@@ -108,6 +119,37 @@ class Command(BaseCommand):
             out(f"  {n['unit']}: text on one side not on file; no diff shown")
         out("")
         out(terminal_redline(diff.text, color=options["color"], changed_only=not options["all"]))
+
+    def _facts(self, options: dict[str, Any], left: dt.date, right: dt.date) -> None:
+        from variants import diff as facts  # variants builds on regs, not the other way
+
+        sides = (
+            facts.Side(options["jurisdiction"], left),
+            facts.Side(options["other"] or options["jurisdiction"], right),
+        )
+        if options["topic"]:
+            diff = facts.topic_diff(topic=options["citation"], left=sides[0], right=sides[1])
+        else:
+            diff = facts.wager_diff(slug=options["citation"], left=sides[0], right=sides[1])
+        out = self.stdout.write
+        subject = diff.subject.get("title") or diff.subject.get("wager")
+        out(
+            f"{subject}: {sides[0].jurisdiction} {left} → {sides[1].jurisdiction} {right}, "
+            f"{len(diff.changes)} changes"
+        )
+        for side, units in diff.text.items():
+            out(f"  {side} ({sides[0 if side == 'left' else 1].jurisdiction}):")
+            for u in units:
+                out(f"    {u['citation']}  {u['text'] if u['text'] is not None else u['state']}")
+        for c in diff.changes:
+            was = f"{c.left.text} ({c.left.citation})" if c.left else "—"
+            now = f"{c.right.text} ({c.right.citation})" if c.right else "—"
+            if c.subject.startswith("paytable") and c.right:
+                now = f"{c.right.text} ({c.right.citation}, {c.right.fact})"
+            if c.subject == "text":
+                was, now = c.left.citation if c.left else "—", c.right.citation if c.right else "—"
+            flag = "" if c.substantive else "  [printing only]"
+            out(f"  {c.kind:<11} {c.subject:<15} {c.key}: {was} → {now}{flag}")
 
     def _instrument(self, jurisdiction: str, instrument: str, start: dt.date, end: dt.date) -> None:
         diff = diffs.instrument_diff(
