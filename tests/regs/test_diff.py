@@ -167,3 +167,21 @@ def test_an_instrument_diff_is_deterministic_and_empty_over_an_empty_window() ->
 
     assert rule_8(*window) == rule_8(*window)
     assert rule_8(dt.date(2022, 1, 1), dt.date(2022, 1, 1)) == []
+
+
+def test_every_rule_8_provision_diffed_backwards_is_the_inverse() -> None:
+    from regs.selectors import provision_records, provisions_search
+
+    pks = list(
+        provisions_search(jurisdiction="US-CO", instrument="Rule 8").values_list("pk", flat=True)
+    )
+    early, late = dt.date(2016, 1, 1), dt.date(2022, 1, 1)
+    compared = 0
+    for found in provision_records(pks):
+        forward = diffs.provision_diff(record=found, left=early, right=late)
+        backward = diffs.provision_diff(record=found, left=late, right=early)
+        assert sorted(map(repr, forward.changes)) == sorted(
+            repr(c.inverse()) for c in backward.changes
+        ), found.key
+        compared += bool(forward.changes)
+    assert compared >= 30  # the renumbered variants, the added games, the amended units
