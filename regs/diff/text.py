@@ -186,10 +186,11 @@ def _has_text(unit: UnitText | None) -> bool:
 def align(
     left: Sequence[UnitText], right: Sequence[UnitText]
 ) -> list[tuple[UnitText | None, UnitText | None]]:
-    """Pairs of units, left to right: same path and like text first, then like text under
-    another path (renumbered or moved), then same path whatever the text; the rest unpaired.
-
-    Units without text (not on file, not in force) pair by path only.
+    """Pairs of units, in the right side's order: first the same wording (at the same path, then
+    at another: a unit pushed down by an insertion), then the same path with like wording, then
+    like wording at another path (renumbered or moved), then the same path whatever the words;
+    the rest unpaired (added or removed). Units without text (not on file, not in force) pair by
+    path only.
     """
     norms_l = {u.path: normal_form(u.text) if u.text else "" for u in left}
     norms_r = {u.path: normal_form(u.text) if u.text else "" for u in right}
@@ -241,8 +242,6 @@ def align(
         if u.path not in paired and u.path in by_path_r and u.path not in taken:
             paired[u.path] = u.path
             taken.add(u.path)
-    by_path_l = {u.path: u for u in left}
-    pairs: list[tuple[UnitText | None, UnitText | None]] = []
     right_index = {u.path: i for i, u in enumerate(right)}
     left_index = {u.path: i for i, u in enumerate(left)}
     # Order: by the right side's position, left-only units just after their left predecessor.
@@ -259,9 +258,7 @@ def align(
         if u.path not in taken:
             keyed.append(((right_index[u.path], 0, -1), None, u))
     keyed.sort(key=lambda k: k[0])
-    pairs = [(a, b) for _, a, b in keyed]
-    del by_path_l
-    return pairs
+    return [(a, b) for _, a, b in keyed]
 
 
 def _parent(path: str) -> str:
@@ -344,14 +341,19 @@ def diff_units(
     """
     unit_diffs: list[UnitDiff] = []
     all_changes: list[Change] = []
-    for a, b in align(left, right):
-        unit_diffs.append(_diff_pair(a, b, events))
+    pairs = align(left, right)
+    moves = {a.path: b.path for a, b in pairs if a is not None and b is not None}
+    for a, b in pairs:
+        unit_diffs.append(_diff_pair(a, b, events, moves))
         all_changes.extend(unit_diffs[-1].changes)
     return TextDiff(tuple(unit_diffs), tuple(all_changes))
 
 
 def _diff_pair(
-    a: UnitText | None, b: UnitText | None, events: Sequence[dict[str, object]]
+    a: UnitText | None,
+    b: UnitText | None,
+    events: Sequence[dict[str, object]],
+    moves: dict[str, str],
 ) -> UnitDiff:
     event = unit_event(events, a, b)
     live = ("in_force", "proposed")
@@ -375,10 +377,15 @@ def _diff_pair(
     changes: list[Change] = []
     status = "same"
     if a.path != b.path:
-        kind = "moved" if _parent(a.path) != _parent(b.path) else "renumbered"
-        changes.append(
-            Change(kind, True, _side(a, ""), _side(b, ""), event, note=f"{a.path} → {b.path}")
-        )
+        parent_a, parent_b = _parent(a.path), _parent(b.path)
+        carried = parent_a != parent_b and moves.get(parent_a) == parent_b
+        if not (carried and a.path[len(parent_a) :] == b.path[len(parent_b) :]):
+            # A unit carried along by its renumbered parent ((4)(a) → (5)(a)) is said by the
+            # parent's change; one renumbered in place or moved elsewhere is a change of its own.
+            kind = "renumbered" if parent_a == parent_b or carried else "moved"
+            changes.append(
+                Change(kind, True, _side(a, ""), _side(b, ""), event, note=f"{a.path} → {b.path}")
+            )
         status = "renumbered"
     spans, differences, kinds = word_diff(a.text, b.text)
     for op, ltext, rtext, substantive in differences:

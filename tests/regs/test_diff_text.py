@@ -137,3 +137,17 @@ def test_the_terminal_redline_marks_deletions_and_insertions() -> None:
     diff = diff_units(units("X", "Pays 3 to 2."), units("X", "Pays 6 to 5."))
 
     assert terminal_redline(diff) == "X(1)  [changed]\n  Pays [-3-]{+6+} to [-2-]{+5+}."
+
+
+def test_subsections_carried_along_by_a_renumbered_unit_are_not_listed_again() -> None:
+    def state(number: str) -> list[UnitText]:
+        return [
+            UnitText(f"({number})", f"X({number})", None, TWELVE[0], "in_force", 0),
+            UnitText(f"({number})(a)", f"X({number})(a)", None, TWELVE[1], "in_force", 1),
+            UnitText(f"({number})(b)", f"X({number})(b)", None, TWELVE[2], "in_force", 2),
+        ]
+
+    diff = diff_units(state("4"), state("5"))
+
+    assert kinds(diff.changes) == [("renumbered", "(4)", "(5)")]
+    assert [u.right.citation for u in diff.units] == ["X(5)", "X(5)(a)", "X(5)(b)"]  # type: ignore[union-attr]
