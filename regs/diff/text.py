@@ -20,10 +20,15 @@ from functools import lru_cache
 
 # A word (letters, digits, inner apostrophes or dots: "player's", "5x", "30-899.23"'s parts), or
 # one character of punctuation, or a markdown mark or HTML tag kept apart so it can be ignored.
+# A date note left in a unit's text by its source ("Eff 10/16/13" in a table's last row) is an
+# event, never rule text: it is one token, set aside like markdown and reported as a date note.
+_NOTE = r"(?:Amended|Effective|Eff\.?)\s+\d{1,2}/\d{1,2}/\d{2,4}"
 _TOKEN = re.compile(
-    r"</?[a-zA-Z][^<>]*>|\*+|\\|_{2,}|#+|[\w$%]+(?:['’.,/][\w$%]+)*|[^\w\s]",
+    rf"{_NOTE}|</?[a-zA-Z][^<>]*>|\*+|\\|_{{2,}}|#+|[\w$%]+(?:['’.,/][\w$%]+)*|[^\w\s]",
+    re.IGNORECASE,
 )
-_MARKUP = re.compile(r"^(?:</?[a-zA-Z][^<>]*>|\*+|\\|_{2,}|#+)$")
+_MARKUP = re.compile(rf"^(?:{_NOTE}|</?[a-zA-Z][^<>]*>|\*+|\\|_{{2,}}|#+)$", re.IGNORECASE)
+_NOTES = re.compile(_NOTE, re.IGNORECASE)
 _FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‑": "-"})
 # Two texts at least this alike (difflib ratio of their normal forms) are one unit's versions.
 SAME_UNIT = 0.6
@@ -134,6 +139,8 @@ def editorial_kinds(left: str, right: str) -> tuple[str, ...]:
     kinds: set[str] = set()
     if _markup(left) != _markup(right):
         kinds.add("markdown")
+    if _NOTES.findall(left) != _NOTES.findall(right):
+        kinds.add("date note")
     lt, rt = tokens(left), tokens(right)
     if [t.norm for t in lt] != [t.norm for t in rt]:
         kinds.add("punctuation")
@@ -160,7 +167,7 @@ def _strip_markup(text: str) -> str:
 
 
 def _markup(text: str) -> list[str]:
-    return _MARKS.findall(text)
+    return _MARKS.findall(_NOTES.sub("", text))
 
 
 def _side(unit: UnitText, text: str | None = None) -> Side:
@@ -299,6 +306,8 @@ def word_diff(
                 kinds.update(editorial_kinds(span.left, span.right))
     if _markup(left) != _markup(right):
         kinds.add("markdown")
+    if _NOTES.findall(left) != _NOTES.findall(right):
+        kinds.add("date note")
     if not differences and not kinds and left != right:
         kinds.add("whitespace")
     return tuple(spans), differences, tuple(sorted(set(kinds)))

@@ -151,3 +151,12 @@ def test_subsections_carried_along_by_a_renumbered_unit_are_not_listed_again() -
 
     assert kinds(diff.changes) == [("renumbered", "(4)", "(5)")]
     assert [u.right.citation for u in diff.units] == ["X(5)", "X(5)(a)", "X(5)(b)"]  # type: ignore[union-attr]
+
+
+def test_a_date_note_left_in_the_text_is_never_inserted_rule_text() -> None:
+    diff = diff_units(
+        units("30-2107", "Straight Flush | 30 to 1"),
+        units("30-2107", "Straight Flush | 30 to 1\nEff 10/16/13"),
+    )
+
+    assert [(c.substantive, c.editorial) for c in diff.changes] == [(False, ("date note",))]
