@@ -501,3 +501,40 @@ def topic_diff(*, topic: str, left: Side, right: Side) -> FactDiff:
     return FactDiff(
         left, right, {"topic": topic, "title": mapping["title"]}, tuple(changes), (), text
     )
+
+
+def fact_redline(diff: FactDiff) -> str:
+    """The diff as HTML: a table of changes, each side's old value in <del> and new in <ins>
+    with its citation, and for a topic each side's units and text. Everything escaped."""
+    from html import escape
+
+    def side(value: FactSide | None, tag: str) -> str:
+        if value is None:
+            return ""
+        return (
+            f"<{tag}>{escape(value.text)}</{tag}> "
+            f'<span class="cite">{escape(value.jurisdiction)} {escape(value.citation)}</span>'
+        )
+
+    rows = "".join(
+        f'<tr class="{escape(c.kind)}{"" if c.substantive else " editorial"}">'
+        f"<td>{escape(c.subject)}</td><td>{escape(c.label or c.key)}</td>"
+        f"<td>{side(c.left, 'del')}</td><td>{side(c.right, 'ins')}</td></tr>"
+        for c in diff.changes
+        if c.subject != "text"
+    )
+    parts = [
+        '<div class="redline"><table><tr><th>fact</th><th>what</th>'
+        f"<th>{escape(diff.left.jurisdiction)} {diff.left.as_of}</th>"
+        f"<th>{escape(diff.right.jurisdiction)} {diff.right.as_of}</th></tr>{rows}</table>"
+    ]
+    for name, units in diff.text.items():
+        parts.append(f'<div class="{name}">')
+        for u in units:
+            parts.append(
+                f'<p><span class="cite">{escape(str(u["citation"]))}</span> '
+                f"{escape(str(u['text'] or ''))}</p>"
+            )
+        parts.append("</div>")
+    parts.append("</div>")
+    return "".join(parts)

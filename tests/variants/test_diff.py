@@ -210,3 +210,19 @@ def test_a_pay_printed_differently_is_not_substantive_and_tables_pair_by_closene
     ]  # type: ignore[union-attr]
     assert ("270 to 1", "270-to-1", False) in printed
     assert all(not substantive for _, _, substantive in printed)
+
+
+def test_the_fact_redline_marks_each_side_and_escapes_text(anon_client: APIClient) -> None:
+    body = get(
+        anon_client,
+        "/api/v1/diff/wager/?wager=kings-bounty&jurisdiction=US-CO&other_jurisdiction=US-MA"
+        "&as_of=2024-06-01",
+    )
+
+    assert '<del>75 to 1</del> <span class="cite">US-CO 30-899.20(7)</span>' in body["redline"]
+    assert '<ins>100 to 1</ins> <span class="cite">US-MA 29(h)</span>' in body["redline"]
+    topic = get(
+        anon_client,
+        "/api/v1/diff/topic/?topic=surrender&jurisdiction=US-CO&other_jurisdiction=US-MA",
+    )
+    assert "player&#x27;s original wager" in topic["redline"]

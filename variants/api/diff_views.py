@@ -92,6 +92,7 @@ class FactDiffSerializer(serializers.Serializer):
     changes = FactChangeSerializer(many=True)
     pairs = serializers.ListField(child=serializers.DictField())
     text = serializers.DictField(help_text="For a topic: each side's units with their text.")
+    redline = serializers.CharField(help_text="HTML: <del>/<ins> per fact, all text escaped.")
 
 
 def _query(serializer: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -101,7 +102,8 @@ def _query(serializer: type[serializers.Serializer], request: Request) -> dict[s
 
 
 def _data(diff: facts.FactDiff) -> dict[str, Any]:
-    return {f.name: getattr(diff, f.name) for f in dataclasses.fields(diff)}
+    data = {f.name: getattr(diff, f.name) for f in dataclasses.fields(diff)}
+    return {**data, "redline": facts.fact_redline(diff)}
 
 
 _LINE = {
