@@ -87,7 +87,8 @@ def _proposed_units(record: selectors.ProvisionRecord) -> tuple[str, list[UnitTe
                 )
             )
     if label is None or not units:
-        raise NoProposedText(selectors._current_citation(record).label)
+        adopted = [c.label for c in record.citations if c.status == Status.ADOPTED]
+        raise NoProposedText(adopted[-1] if adopted else record.key)
     return label, units
 
 
