@@ -18,6 +18,7 @@ from pitboss.errors import DomainError
 from regs.diff import selectors as diffs
 from regs.diff.redline import terminal_redline
 from regs.diff.text import Change
+from variants import diff as facts
 
 
 def _version(value: str) -> dt.date | str:
@@ -121,8 +122,6 @@ class Command(BaseCommand):
         out(terminal_redline(diff.text, color=options["color"], changed_only=not options["all"]))
 
     def _facts(self, options: dict[str, Any], left: dt.date, right: dt.date) -> None:
-        from variants import diff as facts  # variants builds on regs, not the other way
-
         sides = (
             facts.Side(options["jurisdiction"], left),
             facts.Side(options["other"] or options["jurisdiction"], right),
