@@ -209,15 +209,74 @@ def bench_analysis() -> None:
     )
 
 
+def bench_diff(runs: int = 200) -> None:
+    """Rule 8 between two dates (whole instrument), and single provision diffs (selectors)."""
+    import datetime as dt
+
+    from django.core.management import call_command
+
+    from regs.diff import selectors as diffs
+    from regs.diff import text
+    from regs.models import Provision
+
+    if not Provision.objects.exists():
+        call_command("load_knowledge_base", verbosity=0, stdout=open(os.devnull, "w"))
+    window = {"start": dt.date(2016, 1, 1), "end": dt.date(2022, 1, 1)}
+    whole: list[float] = []
+    for _ in range(5):
+        start = time.perf_counter()
+        found = diffs.instrument_diff(jurisdiction="US-CO", instrument="Rule 8", **window)
+        whole.append((time.perf_counter() - start) * 1000)
+    print(
+        f"diff of Rule 8 from 2016-01-01 to 2022-01-01 ({len(found.changes)} changes): "
+        f"{statistics.median(whole):.0f} ms median of 5  (target < 1 s)"
+    )
+    today = dt.date(2025, 1, 1)
+    cases = [
+        ("47.1-834.23", diffs.PROPOSED, today),
+        ("30-899.23", dt.date(2017, 1, 1), today),
+        ("30-803", dt.date(2016, 1, 1), today),
+        ("30-899.11", dt.date(2016, 1, 1), today),
+    ]
+    samples: list[float] = []
+    for i in range(runs):
+        citation, left, right = cases[i % len(cases)]
+        text.tokens.cache_clear()  # cold: no words remembered from the run before
+        text.normal_form.cache_clear()
+        start = time.perf_counter()
+        record, path = diffs.provision_record(
+            jurisdiction="US-CO", citation=citation, as_of=today, today=today
+        )
+        diffs.provision_diff(record=diffs.restrict(record, path), left=left, right=right)
+        samples.append((time.perf_counter() - start) * 1000)
+    print(
+        f"single provision diff (read + diff, cold, {runs} runs of {len(cases)} provisions): "
+        f"p50 {statistics.median(samples):.2f} ms, p99 {_percentile(samples, 0.99):.2f} ms  "
+        f"(target p50 < 20 ms)"
+    )
+
+
+BENCHMARKS = {
+    "ingest": lambda: bench_ingest(),
+    "lookup": lambda: bench_lookup(),
+    "diff": lambda: bench_diff(),
+    "validation": lambda: bench_validation(),
+    "engine": lambda: bench_engine_rounds(),
+    "simulation": lambda: bench_simulation(),
+    "analysis": lambda: bench_analysis(),
+}
+
+
 def main() -> None:
+    """All benchmarks, or those named: python -m benchmarks diff lookup."""
+    chosen = sys.argv[1:] or list(BENCHMARKS)
+    unknown = [name for name in chosen if name not in BENCHMARKS]
+    if unknown:
+        raise SystemExit(f"unknown benchmark {unknown[0]!r}; choose from {', '.join(BENCHMARKS)}")
     with tempfile.TemporaryDirectory() as directory:
         _setup(directory)
-        bench_ingest()
-        bench_lookup()
-        bench_validation()
-        bench_engine_rounds()
-        bench_simulation()
-        bench_analysis()
+        for name in chosen:
+            BENCHMARKS[name]()
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import URLPattern, path, re_path
 
 from pitboss.api_router import router
-from variants.api import views
+from variants.api import diff_views, views
 
 router.register("wagers", views.WagerViewSet, basename="wager")
 router.register("paytables", views.PaytableViewSet, basename="paytable")
@@ -17,4 +17,7 @@ urlpatterns: list[URLPattern] = [
         name="paytable-analysis",
     ),
     path("analysis/", views.AnalysisApi.as_view(), name="analysis"),
+    path("diff/wager/", diff_views.WagerDiffView.as_view(), name="diff-wager"),
+    path("diff/topic/", diff_views.TopicDiffView.as_view(), name="diff-topic"),
+    path("diff/records/", diff_views.RecordsDiffView.as_view(), name="diff-records"),
 ]
