@@ -257,6 +257,9 @@ def _evaluated(
     return classes
 
 
+_SPADES = Suit("S")
+
+
 @cache
 def _deals(hole: bool, spanish: bool = False) -> list[tuple[DealClass, Deal]]:
     """Every deal of distinct card kinds (the player's pair unordered, the up card, and where the
@@ -277,7 +280,8 @@ def _deals(hole: bool, spanish: bool = False) -> list[tuple[DealClass, Deal]]:
                 for bj in (True, False) if hole else (False,):
                     if bj and not need:
                         continue
-                    deals.append(((*base, bj), Deal((a, b), up, bj)))
+                    # A suit-specific line names the table's suit: by symmetry, spades.
+                    deals.append(((*base, bj), Deal((a, b), up, bj, specified_suit=_SPADES)))
     return deals
 
 

@@ -4,7 +4,8 @@ by how the hand is played, a seeded simulation with the basic strategy and its s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -35,6 +36,8 @@ def paytable_analysis(
     rounds: int = SIMULATED_ROUNDS,
     seed: int = 1,
     simulate_play: bool = True,
+    stake: Decimal | None = None,
+    meters: Mapping[str, Decimal] | None = None,
 ) -> dict[str, Any]:
     """The analysis of each odds column of a catalog paytable at `decks`, or at every deck count
     it is approved for.
@@ -65,6 +68,8 @@ def paytable_analysis(
         dealer_hits_soft_17=soft_17 == "hit",
         rounds=rounds,
         seed=seed,
+        stake=stake,
+        meters=meters,
     )
     if dealing_rule and played:
         body["method"] += f"; {dealing_rule}"
@@ -102,9 +107,17 @@ def lines_analysis(
     dealer_hits_soft_17: bool = False,
     rounds: int = SIMULATED_ROUNDS,
     seed: int = 1,
+    stake: Decimal | None = None,
+    meters: Mapping[str, Decimal] | None = None,
 ) -> dict[str, Any]:
-    """Each odds column at each deck count: exact where the first cards decide the wager, else
-    simulated (the dealer hitting soft 17 where the paytable is for that rule)."""
+    """Each odds column at each deck count: exact where the first cards or the dealer's hand
+    decide the wager, else simulated (the dealer hitting soft 17 where the rules say so).
+
+    With a `stake` (and `meters`, by meter name, "" for any), a fixed-dollar line pays its amount
+    and a meter share its part of the meter, as odds on that stake: the house edge then holds for
+    that stake and those meters, and `at_stake` gives the terms it is a function of."""
+    if stake is not None:
+        lines = [_at_stake(line, stake, meters or {}) for line in lines]
     dealer_hand = wager in DEALER_HAND
     simulated = stage(wager, jurisdiction) is Stage.ROUND and not dealer_hand
     columns: dict[str, list[PaytableLine]] = {}
@@ -163,6 +176,43 @@ def lines_analysis(
         "not_analysed": skipped,
         "lines_left_out": set_aside,
         "catalog_findings": findings,
+        "at_stake": _stake_terms(stake, meters),
+    }
+
+
+def _meter_for(pays: Pays, meters: Mapping[str, Decimal]) -> Decimal | None:
+    return meters.get(pays.meter.lower(), meters.get(""))
+
+
+def _at_stake(line: PaytableLine, stake: Decimal, meters: Mapping[str, Decimal]) -> PaytableLine:
+    """A dollar or meter line as the odds it pays on `stake` ("$1,000" on $5 is 200 to 1; "10%"
+    of a $25,000 meter on $5 is 500 to 1); other lines, and a meter line whose meter is not given,
+    unchanged. The amount is paid on top of the returned stake (as rounds settle it)."""
+    pays = line.pays
+    if pays.basis not in (Basis.AMOUNT, Basis.METER, Basis.ODDS_AND_METER):
+        return line
+    if _optional_amount(line):
+        return line  # left out whatever the stake (see lines_analysis)
+    win = pays.settle(stake, _meter_for(pays, meters))
+    if win is None:
+        return line
+    ratio = Fraction(str(win)) / Fraction(str(stake))
+    return PaytableLine(line.outcome, Pays(Basis.TO, ratio=ratio), line.label, line.column)
+
+
+def _stake_terms(
+    stake: Decimal | None, meters: Mapping[str, Decimal] | None
+) -> dict[str, Any] | None:
+    if stake is None:
+        return None
+    return {
+        "stake": str(stake),
+        "meters": {name or "any": str(v) for name, v in (meters or {}).items()},
+        "note": (
+            "dollar and meter lines are analysed as the odds they pay on this stake with these "
+            "meters: the return of such a line is its probability times amount (or share × meter) "
+            "divided by the stake, so the house edge falls as the meter grows or the stake shrinks"
+        ),
     }
 
 

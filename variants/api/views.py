@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
+
 from typing import Any
 
 from django.http import Http404
@@ -114,6 +116,25 @@ class AnalysisQuery(serializers.Serializer):
         required=False, min_value=1000, max_value=200_000, default=SIMULATED_ROUNDS
     )
     seed = serializers.IntegerField(required=False, min_value=0, default=1)
+    stake = serializers.DecimalField(
+        required=False, max_digits=12, decimal_places=2, min_value=Decimal("0.01")
+    )
+    meter = serializers.CharField(
+        required=False,
+        help_text='The progressive meter in dollars ("25000"), or by name ("Mega:250000,Major:25000").',
+    )
+
+    def validate_meter(self, value: str) -> dict[str, Decimal]:
+        meters: dict[str, Decimal] = {}
+        for part in value.split(","):
+            name, _, amount = part.rpartition(":")
+            try:
+                meters[name.strip().lower()] = Decimal(amount.replace("$", "").strip())
+            except InvalidOperation:
+                raise serializers.ValidationError(
+                    f"{part!r} is not a meter amount: give dollars, e.g. 25000 or Major:25000"
+                ) from None
+        return meters
 
 
 class PaytableAnalysisApi(APIView):
@@ -127,6 +148,12 @@ class PaytableAnalysisApi(APIView):
             OpenApiParameter("decks", int),
             OpenApiParameter("rounds", int, description="Simulated rounds, where play decides."),
             OpenApiParameter("seed", int),
+            OpenApiParameter(
+                "stake", str, description="The stake, for dollar-amount and meter lines."
+            ),
+            OpenApiParameter(
+                "meter", str, description="The meter in dollars, or Name:amount pairs."
+            ),
         ],
         responses=dict[str, Any],
     )
@@ -138,7 +165,14 @@ class PaytableAnalysisApi(APIView):
             raise Http404
         q = query.validated_data
         return Response(
-            paytable_analysis(paytable, q.get("decks"), rounds=q["rounds"], seed=q["seed"])
+            paytable_analysis(
+                paytable,
+                q.get("decks"),
+                rounds=q["rounds"],
+                seed=q["seed"],
+                stake=q.get("stake"),
+                meters=q.get("meter"),
+            )
         )
 
 
