@@ -8,7 +8,14 @@ from django.db import transaction
 from django.db.models import Max
 
 from regs.models import Annotation, Citation, Event, UnitVersion
-from variants.models import Constraint, Paytable, PaytableEntry, PlayRule, Wager
+from variants.models import (
+    Constraint,
+    Paytable,
+    PaytableEntry,
+    PlayRule,
+    PostingRequirement,
+    Wager,
+)
 
 from .configuration import configuration_parse
 from .models import ValidationRun
@@ -24,6 +31,7 @@ _TRACKED = [
     PaytableEntry,
     Constraint,
     PlayRule,
+    PostingRequirement,
 ]
 
 
