@@ -48,6 +48,7 @@ FINDING_CODES = {
     "fact-missing": "A fact the rules need (deck count, limits, odds) is not in the configuration.",
     "paytable-column-unknown": "The side wager names a pay column its paytable does not print.",
     "proposed-not-applied": "include_proposed was asked, but the catalog holds no facts from proposed texts.",
+    "sign-fact-missing": "A notice the rules require posted needs a fact the configuration does not give (limits, odds, paytable); no clean sign is printed.",
     "option-not-authorised": "The table asks for a procedure the jurisdiction's rules do not provide (face-up dealing outside MA 6(k)).",
 }
 
@@ -397,6 +398,19 @@ def _differences(given: list[dict[str, Any]], paytable: Paytable) -> list[str]:
 
 def _matching(given: list[dict[str, Any]], approved: list[Paytable]) -> Paytable | None:
     return next((p for p in approved if not _differences(given, p)), None)
+
+
+def paytable_offered(wager: Wager, side: dict[str, Any], citer: Citer) -> Paytable | None:
+    """The approved paytable a side wager offers on the citer's date: the catalog id it names,
+    or the approved table its inline lines match (of tables printed again with the same lines,
+    the one with the shortest id, as `_closest` picks); None where it is neither."""
+    approved = sorted(
+        (p for p in wager.paytables.all() if citer.in_force(p)), key=lambda p: (len(p.key), p.key)
+    )
+    given = side.get("paytable")
+    if isinstance(given, str):
+        return next((p for p in approved if p.key == given), None)
+    return _matching(given, approved) if given else None
 
 
 def _closest(given: list[dict[str, Any]], approved: list[Paytable]) -> list[Paytable]:
