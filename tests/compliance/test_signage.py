@@ -86,8 +86,13 @@ def test_colorado_floor_prints_each_required_notice_on_its_tables_sign() -> None
     assert "Late surrender only" in bj1 and "Surrender is not offered" in bj2
     assert "surrender" not in wall.lower()
     # shared by every table and allowed on a wall sign by 30-803(4): on the wall only
-    for shared in ("Players may request a copy of all blackjack rules", "Aces may not be resplit",
-                   "Split aces receive one card each", "Dealer tip wagers: at most $25"):  # fmt: skip
+    shared_notices = (
+        "Players may request a copy of all blackjack rules",
+        "Aces may not be resplit",
+        "Split aces receive one card each",
+        "Dealer tip wagers: at most $25",
+    )
+    for shared in shared_notices:
         assert shared in wall and shared not in bj1 and shared not in bj2
     assert "30-803(4)" in wall and "30-804" in wall
     # 30-813: doubling is posted at the table, so it stays there even though both tables share it
