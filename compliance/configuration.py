@@ -209,6 +209,14 @@ class TableSerializer(serializers.Serializer):
         "(MA 6(h)); face_up: dealt face up before the players act (MA 6(k)).",
     )
     blackjack_pays = OddsField(required=False)
+    variation = serializers.ChoiceField(
+        choices=["6-to-5", "none"],
+        required=False,
+        help_text="The jurisdiction's blackjack variation the table deals: 6-to-5 (MA's 6 to 5 "
+        "blackjack variation, whose rules 2(a)(1), 3(d), 3(e), 8(c), 12(d) then bind as errors) "
+        "or none (a table paying 6 to 5 outside it under 7(d), whose rules go on the layout). "
+        "Left out: the variation's rules are warnings where blackjack pays 6 to 5.",
+    )
     insurance_pays = OddsField(required=False)
     even_money = serializers.BooleanField(required=False)
     double = DoubleSerializer(required=False)
@@ -269,6 +277,15 @@ class TableSerializer(serializers.Serializer):
         return [str(card) for card in cards]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        pays = attrs.get("blackjack_pays")
+        if (
+            attrs.get("variation") == "6-to-5"
+            and pays
+            and not Pays.parse(pays).same_payout(Pays.parse("6 to 5"))
+        ):
+            raise serializers.ValidationError(
+                {"variation": f"the 6 to 5 variation pays blackjack 6 to 5, not {pays}."}
+            )
         if "designated-blackjack" in attrs.get("optional_payouts", []) and not attrs.get(
             "designated_blackjack"
         ):
