@@ -292,3 +292,19 @@ def test_the_command_writes_a_pdf_per_sign(tmp_path: Path) -> None:
     assert "King's Bounty" in pdf_text((tmp_path / "01-table-bj-2.pdf").read_bytes())
     signs = json.loads((tmp_path / "signs.json").read_text())
     assert signs["draft"] is False and len(signs["signs"]) == 2
+
+
+def test_a_rule_not_yet_in_force_is_cited_by_the_label_it_first_bore(
+    vendor_client: APIClient,
+) -> None:
+    data = load(DATA / "signage-floor-co.json")
+    data["as_of"] = "2015-11-13"  # King's Bounty took effect on 2015-11-14, as 30-834.20
+    data["tables"][0]["side_wagers"] = data["tables"][0]["side_wagers"][:1]
+    response = vendor_client.post("/api/v1/validations/", data, format="json")
+    cited = [
+        c["citation"]
+        for f in response.json()["findings"]
+        if f["code"] == "wager-not-in-force"
+        for c in f["citations"]
+    ]
+    assert cited == ["30-834.20"]
