@@ -308,3 +308,20 @@ def test_a_rule_not_yet_in_force_is_cited_by_the_label_it_first_bore(
         for c in f["citations"]
     ]
     assert cited == ["30-834.20"]
+
+
+def test_a_tip_restriction_a_side_wager_wants_at_the_table_keeps_it_off_the_wall() -> None:
+    data = load(DATA / "signage-floor-co.json")
+    data["tables"][1]["layouts"].append("streak")
+    data["tables"][1]["side_wagers"].append(
+        {"wager": "streak", "limits": {"min": "1", "max": "25"}}
+    )
+    sign_set = sign_set_create(data=data, draft=True)
+    tips = "Dealer tip wagers: at most $25"
+    for table in ("BJ-01", "BJ-02"):
+        assert tips in notices(sign_set, table)
+    assert tips not in notices(sign_set, None)
+    streak_table = next(s for s in sign_set.signs if s["table"] == "BJ-02")
+    cited = next(n["citations"] for n in streak_table["notices"] if n["text"] == tips)
+    assert [c["citation"] for c in cited] == ["30-803(3)(i)", "30-899.07(4)"]
+    assert "STREAK: minimum $1, maximum $25" in notices(sign_set, "BJ-02")

@@ -51,27 +51,24 @@ def test_each_requirement_cites_a_source_line_of_its_unit_that_requires_posting(
 
 
 @pytest.mark.django_db
-def test_30_803_4_lets_only_3_d_to_i_go_on_a_wall_sign() -> None:
-    wall_ok = {
-        (r.provision.citations.filter(effective_to__isnull=True).first().label, r.unit_path)
-        for r in PostingRequirement.objects.filter(
-            jurisdiction__code="US-CO", wall_allowed_if_uniform=True
-        )
-    }
-    assert {path for _, path in wall_ok} == {
-        "(3)(d)",
-        "(3)(e)",
-        "(3)(f)",
-        "(3)(g)",
-        "(3)(h)",
-        "(3)(i)",
-    }
-    for code in (
-        "us-co/posting/soft-17",
-        "us-co/posting/blackjack-odds",
-        "us-co/posting/table-limits",
-    ):
-        requirement = PostingRequirement.objects.get(code=code)
+def test_30_803_4_lets_only_3_d_to_i_go_on_a_wall_sign_besides_rules_naming_wall_signage() -> None:
+    wall_ok = [
+        r
+        for r in PostingRequirement.objects.filter(wall_allowed_if_uniform=True)
+        .select_related("provision")
+        .prefetch_related("provision__units__versions")
+    ]
+    paths = {r.unit_path for r in wall_ok if r.provision.key.endswith("30-803")}
+    assert paths == {"(3)(d)", "(3)(e)", "(3)(f)", "(3)(g)", "(3)(h)", "(3)(i)"}
+    for r in wall_ok:  # any other says so itself (30-2115(1)(c): "at the table or as wall signage")
+        if not r.provision.key.endswith("30-803"):
+            unit = r.provision.units.get(path=r.unit_path)
+            assert "wall signage" in unit.versions.last().text, r.code
+    soft_17, odds, limits = (
+        PostingRequirement.objects.get(code=f"us-co/posting/{c}")
+        for c in ("soft-17", "blackjack-odds", "table-limits")
+    )
+    for requirement in (soft_17, odds, limits):
         assert not requirement.wall_allowed_if_uniform
         assert Placement.WALL not in requirement.placements
 
