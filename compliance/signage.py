@@ -20,7 +20,7 @@ from typing import Any
 from compliance.validator import Finding, paytable_offered
 from engine.odds import Pays
 from regs.models import Citation, Status
-from variants.models import NoticeKind, Placement, PostingRequirement, Wager
+from variants.models import NoticeKind, Placement, PlayRule, PostingRequirement, Wager
 from variants.selectors import Citer
 
 SIGN_FACT_MISSING = "sign-fact-missing"
@@ -212,8 +212,8 @@ class _Cites:
         self.citer = citer
         self._proposed: dict[int, str] = {}
 
-    def __call__(self, requirement: PostingRequirement) -> dict[str, Any]:
-        if requirement.proposed:
+    def __call__(self, requirement: PostingRequirement | PlayRule) -> dict[str, Any]:
+        if getattr(requirement, "proposed", False):
             pid = requirement.provision_id
             if pid not in self._proposed:
                 found = Citation.objects.filter(provision_id=pid, status=Status.PROPOSED).first()
@@ -253,6 +253,8 @@ class _TableNotices:
             return
         sides = list(enumerate(self.table.get("side_wagers", [])))
         if r.wager is not None:
+            if r.wager.slug == self.table["game"] and r.notice == NoticeKind.PLAY_RULES:
+                self._play_rules(r)
             if r.wager.slug == self.table["game"] and r.notice == NoticeKind.STATEMENT:
                 self._statement(r, None, None)
             for index, side in sides:
@@ -349,6 +351,14 @@ class _TableNotices:
         else:
             return self._missing(r, "paytable", index)
         self._add(r, heading, lines)
+
+    def _play_rules(self, r: PostingRequirement) -> None:
+        """The game's rules in force, each a notice citing its own unit and the requirement."""
+        rules = PlayRule.objects.filter(wager=r.wager).order_by("provision_id", "unit_path", "key")
+        for rule in rules:
+            if self.citer.in_force(rule):
+                self._add(r, rule.summary, [])
+                self.notices[-1].citations.insert(0, self.cite(rule))
 
     def _add(self, r: PostingRequirement, text: str, lines: list[dict[str, str]]) -> None:
         notice = Notice(

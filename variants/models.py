@@ -252,6 +252,9 @@ class NoticeKind(models.TextChoices):
     """`wording` filled with the side wager's name, minimum and maximum."""
     AGGREGATE_LIMIT = "aggregate_limit", "The wager's aggregate payout limit"
     """`wording` filled with the side wager's aggregate payout limit, where it has one."""
+    PLAY_RULES = "play_rules", "The game's rules"
+    """Each rule of the game in force (its play rules' summaries), each cited to its own unit:
+    "Rule signs posting the Spanish 21 rules" (30-899.16(1))."""
     WALL_SIGNAGE = "wall_signage", "Permission to post table notices on a wall sign"
     """No notice of its own: the rule (30-803(4)) cited on every notice moved to the wall."""
 

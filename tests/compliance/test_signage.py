@@ -325,3 +325,19 @@ def test_a_tip_restriction_a_side_wager_wants_at_the_table_keeps_it_off_the_wall
     cited = next(n["citations"] for n in streak_table["notices"] if n["text"] == tips)
     assert [c["citation"] for c in cited] == ["30-803(3)(i)", "30-899.07(4)"]
     assert "STREAK: minimum $1, maximum $25" in notices(sign_set, "BJ-02")
+
+
+def test_a_spanish_21_table_posts_the_spanish_21_rules_each_cited() -> None:
+    data = load(DATA / "signage-floor-co.json")
+    table = data["tables"][1] | {"name": "S21", "game": "spanish-21", "layouts": ["spanish-21"]}
+    table["side_wagers"] = []
+    sign_set = sign_set_create(data=data | {"tables": [table]}, draft=True)
+    sign = sign_set.signs[0]
+    rules = [
+        n for n in sign["notices"] if any("30-899.16(1)" == c["citation"] for c in n["citations"])
+    ]
+    assert any("A player blackjack always beats a dealer blackjack" in n["text"] for n in rules)
+    cited = {c["citation"] for n in rules for c in n["citations"]}
+    assert {"30-899.16(3)", "30-899.16(7)", "30-899.16(9)"} <= cited
+    text = pdf_text(sign_set_pdf(sign_set, sign=0, size="tent"))
+    assert "A player total of 21 always beats a dealer total of 21." in text
