@@ -134,12 +134,11 @@ def signs_build(
             if Placement.TABLE not in notice.placements and Placement.WALL in notice.placements:
                 wall.setdefault(notice.key, notice)  # a wall-only notice (30-804's house rules)
     if wall_signs and wall_rule is not None:
-        shared = _shared(per_table)
-        for key in shared:
+        permission = cite(wall_rule)  # 30-803(4), cited on every notice it moves to the wall
+        for key in _shared(per_table):
             notice = next(n for n in per_table[0] if n.key == key)
-            for citation in [cite(wall_rule)]:
-                if citation not in notice.citations:
-                    notice.citations.append(citation)
+            if permission not in notice.citations:
+                notice.citations.append(permission)
             wall[key] = notice
     signs = []
     for table, notices in zip(config["tables"], per_table, strict=True):
