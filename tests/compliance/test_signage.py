@@ -341,3 +341,17 @@ def test_a_spanish_21_table_posts_the_spanish_21_rules_each_cited() -> None:
     assert {"30-899.16(3)", "30-899.16(7)", "30-899.16(9)"} <= cited
     text = pdf_text(sign_set_pdf(sign_set, sign=0, size="tent"))
     assert "A player total of 21 always beats a dealer total of 21." in text
+
+
+def test_the_command_refuses_a_configuration_with_errors_unless_drafted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = str(CONFIGS / "casino-house-rules-ma.json")
+    with pytest.raises(SystemExit) as refused:
+        call_command("signage", config, "--out", str(tmp_path))
+    assert refused.value.code == 1
+    assert "sign-fact-missing" in capsys.readouterr().err
+    assert not list(tmp_path.glob("*.pdf"))
+    call_command("signage", config, "--out", str(tmp_path), "--draft", "--size", "tent")
+    pdf = (tmp_path / "00-table-house-rules-blackjack.pdf").read_bytes()
+    assert pdf_text(pdf).startswith("NOT APPROVED")
