@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from regs import selectors as regs
 from regs.models import Citation, Status
 
-from .models import Constraint, Paytable, PlayRule, Wager
+from .models import Constraint, Paytable, PlayRule, PostingRequirement, Wager
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,7 @@ def catalog_problems() -> list[str]:
         *Paytable.objects.all(),
         *Constraint.objects.all(),
         *PlayRule.objects.all(),
+        *PostingRequirement.objects.all(),
     ]
     starts = provision_starts()
     for fact in facts:
