@@ -8,9 +8,23 @@ PY := $(VENV)/bin/python
 PG_URL ?= $(if $(filter postgres%,$(DATABASE_URL)),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 PG_REQUIRED := $(filter 1 true,$(PG) $(CI))
 
-.PHONY: venv run test bench
+.PHONY: venv run test bench system-deps
 
-venv: $(VENV)/.installed
+# Debian packages: WeasyPrint's Pango and HarfBuzz, the fonts the signs are set in, and
+# poppler-utils (pdftoppm) to look at a printed sign. apt runs only when one is missing.
+SYSTEM_DEPS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
+	fonts-liberation poppler-utils
+
+system-deps:
+	@missing=$$(for p in $(SYSTEM_DEPS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null \
+		| grep -q "ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing $$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+venv: system-deps $(VENV)/.installed
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || python3 -m venv $(VENV)

@@ -55,6 +55,12 @@ class DoubleSerializer(serializers.Serializer):
         required=False,
         help_text="Doubles a hand may take (Spanish 21's double-double down: up to 3).",
     )
+    card = serializers.ChoiceField(
+        choices=["face_up", "face_down", "face_down_on_request"],
+        required=False,
+        help_text="How the one card on a double is dealt (MA 10(c)): face up (the rule), face "
+        "down at this table, or face down when a player asks; the last two are posted.",
+    )
 
 
 class SplitSerializer(serializers.Serializer):
@@ -117,8 +123,27 @@ class BonusPayoutSerializer(serializers.Serializer):
         return probability
 
 
+class TipsSerializer(serializers.Serializer):
+    accepted = serializers.BooleanField(default=True)
+    max = serializers.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        min_value=0,
+        required=False,
+        help_text="The most a dealer tip wager may be (30-803(3)(i): a restriction to post).",
+    )
+
+
 class SideWagerSerializer(serializers.Serializer):
     wager = serializers.SlugField()
+    aggregate_payout_limit = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=2,
+        min_value=0,
+        required=False,
+        help_text="The most the wager pays all winners together in a round, where the licensee "
+        "sets one (30-899.12(2), 30-2107(3), MA 24(h)); it is posted.",
+    )
     paytable = PaytableField(required=False, allow_null=True, default=None)
     limits = LimitsSerializer(required=False)
     meter = serializers.DecimalField(
@@ -184,6 +209,14 @@ class TableSerializer(serializers.Serializer):
         "(MA 6(h)); face_up: dealt face up before the players act (MA 6(k)).",
     )
     blackjack_pays = OddsField(required=False)
+    variation = serializers.ChoiceField(
+        choices=["6-to-5", "none"],
+        required=False,
+        help_text="The jurisdiction's blackjack variation the table deals: 6-to-5 (MA's 6 to 5 "
+        "blackjack variation, whose rules 2(a)(1), 3(d), 3(e), 8(c), 12(d) then bind as errors) "
+        "or none (a table paying 6 to 5 outside it under 7(d), whose rules go on the layout). "
+        "Left out: the variation's rules are warnings where blackjack pays 6 to 5.",
+    )
     insurance_pays = OddsField(required=False)
     even_money = serializers.BooleanField(required=False)
     double = DoubleSerializer(required=False)
@@ -208,6 +241,17 @@ class TableSerializer(serializers.Serializer):
         help_text='The designated ace and face card of MA 3(e)(3), e.g. ["AS", "JS"].',
     )
     side_wagers = SideWagerSerializer(many=True, required=False, default=list)
+    tips = TipsSerializer(
+        required=False,
+        help_text='Dealer tip wagers: {"accepted": false} or {"max": "25"}; restrictions are '
+        "posted (30-803(3)(i)).",
+    )
+    jokers = serializers.CharField(
+        required=False,
+        max_length=300,
+        help_text="Where jokers are in use, their card value or usage as approved; posted "
+        "(30-806(3)).",
+    )
     layouts = serializers.ListField(
         child=LayoutField(),
         required=False,
@@ -233,6 +277,15 @@ class TableSerializer(serializers.Serializer):
         return [str(card) for card in cards]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        pays = attrs.get("blackjack_pays")
+        if (
+            attrs.get("variation") == "6-to-5"
+            and pays
+            and not Pays.parse(pays).same_payout(Pays.parse("6 to 5"))
+        ):
+            raise serializers.ValidationError(
+                {"variation": f"the 6 to 5 variation pays blackjack 6 to 5, not {pays}."}
+            )
         if "designated-blackjack" in attrs.get("optional_payouts", []) and not attrs.get(
             "designated_blackjack"
         ):

@@ -103,3 +103,31 @@ class SimulationJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} {self.rounds} rounds, seed {self.seed}: {self.status}"
+
+
+class SignSet(models.Model):
+    """The signs printed for a configuration, stored with the validation run they rest on, so a
+    sign set can be printed again identically (compliance.signage)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    validation = models.ForeignKey(
+        ValidationRun, on_delete=models.PROTECT, related_name="sign_sets"
+    )
+    draft = models.BooleanField(
+        default=False,
+        help_text="Printed from a configuration with findings: every page is marked NOT APPROVED.",
+    )
+    signs = models.JSONField(help_text="The signs as built: table, placement, text, notices.")
+    findings = models.JSONField(
+        default=list, blank=True, help_text="The validation's findings and the signs' own."
+    )
+    created_at = models.DateTimeField(auto_now_add=True, help_text="Record time of the set.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{len(self.signs)} signs for {self.validation}{' (draft)' if self.draft else ''}"

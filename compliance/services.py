@@ -7,11 +7,20 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
+from pitboss.errors import DomainError
 from regs.models import Annotation, Citation, Event, UnitVersion
-from variants.models import Constraint, Paytable, PaytableEntry, PlayRule, Wager
+from variants.models import (
+    Constraint,
+    Paytable,
+    PaytableEntry,
+    PlayRule,
+    PostingRequirement,
+    Wager,
+)
 
 from .configuration import configuration_parse
-from .models import ValidationRun
+from .models import SignSet, ValidationRun
+from .signage import signs_build
 from .validator import Finding, configuration_validate
 
 _TRACKED = [
@@ -24,6 +33,7 @@ _TRACKED = [
     PaytableEntry,
     Constraint,
     PlayRule,
+    PostingRequirement,
 ]
 
 
@@ -59,3 +69,48 @@ def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
 
 def is_compliant(findings: list[Finding]) -> bool:
     return not any(f.severity == "error" for f in findings)
+
+
+class NotCompliant(DomainError):
+    """A sign set asked for a configuration with findings: no clean sign is printed."""
+
+    def __init__(self, run: ValidationRun, findings: list[dict[str, Any]]) -> None:
+        errors = sum(1 for f in findings if f["severity"] == "error")
+        super().__init__(
+            "not_compliant",
+            f"The configuration is not compliant ({errors} error(s)), so no sign is printed; "
+            f"fix the findings, or ask for a draft (draft=true) marked NOT APPROVED.",
+        )
+        self.run, self.findings = run, findings
+
+
+def sign_set_create(
+    *, data: Any, draft: bool = False, wall_signs: bool = True, user: Any = None
+) -> SignSet:
+    """Validate a configuration, build its signs (compliance.signage) and store them with the
+    run. A configuration with errors, of the rules or of facts a sign needs, gets a sign set
+    only as a draft, every page of which is marked NOT APPROVED.
+
+    :raises rest_framework.exceptions.ValidationError: a malformed configuration.
+    :raises NotCompliant: errors and no draft asked for (the run is stored, no sign set).
+    """
+    run = validation_run_create(data=data, user=user)
+    config = configuration_parse(data)
+    built = signs_build(config, knowledge_base=run.knowledge_base, wall_signs=wall_signs)
+    findings = run.findings + [f.as_dict() for f in built.findings]
+    clean = run.compliant and is_compliant(built.findings)
+    if not clean and not draft:
+        raise NotCompliant(run, findings)
+    for sign in built.signs:
+        sign["provenance"]["validation"] = str(run.id)
+    with transaction.atomic():
+        sign_set = SignSet(
+            validation=run,
+            draft=not clean,
+            signs=built.signs,
+            findings=findings,
+            created_by=user if user and user.is_authenticated else None,
+        )
+        sign_set.full_clean()
+        sign_set.save()
+    return sign_set

@@ -8,6 +8,7 @@ not constraints use the codes in FINDING_CODES.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import json
 from collections.abc import Callable
@@ -48,6 +49,7 @@ FINDING_CODES = {
     "fact-missing": "A fact the rules need (deck count, limits, odds) is not in the configuration.",
     "paytable-column-unknown": "The side wager names a pay column its paytable does not print.",
     "proposed-not-applied": "include_proposed was asked, but the catalog holds no facts from proposed texts.",
+    "sign-fact-missing": "A notice to post needs a fact the configuration does not give.",
     "option-not-authorised": "The table asks for a procedure the jurisdiction's rules do not provide (face-up dealing outside MA 6(k)).",
 }
 
@@ -182,9 +184,15 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
     }
     if table.get("hole_card") == "face_up":
         _face_up_dealing(ctx, table, path)
+    if table.get("variation") not in (None, "none"):
+        _variation_known(ctx, table, path)
     for constraint in ctx.constraints:
         if _excepted(constraint, table):
             continue
+        bound = _for_variation(constraint, table)
+        if bound is None:
+            continue
+        constraint = bound
         # A rule of a full variant binds the tables that deal that game, not the others.
         of_this_game = constraint.wager is not None and constraint.wager.slug == table["game"]
         general = constraint.wager is None or constraint.wager.kind == WagerKind.BASE_GAME
@@ -199,6 +207,37 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
             _excludes(ctx, constraint, table, path, offered)
     for index, side in enumerate(table.get("side_wagers", [])):
         _check_side_wager(ctx, table, side, f"{path}.side_wagers[{index}]")
+
+
+def _for_variation(c: Constraint, table: dict[str, Any]) -> Constraint | None:
+    """params {"variation": name}: a rule of a named blackjack variation of the jurisdiction
+    (MA's 6 to 5 blackjack variation: 2(a)(1), 3(d), 3(e), 8(c), 12(d)). At a table whose
+    `variation` is that one it binds as an error; at a table that says it deals none (7(d):
+    paying 6 to 5 outside the variation) it does not bind; where the table does not say, it keeps
+    its catalog severity (a warning: the configuration cannot tell)."""
+    name, given = c.params.get("variation"), table.get("variation")
+    if not name or given is None:
+        return c
+    if given != name:
+        return None
+    bound = copy.copy(c)
+    bound.severity = Severity.ERROR
+    return bound
+
+
+def _variation_known(ctx: Context, table: dict[str, Any], path: str) -> None:
+    """A table's `variation` must be one the jurisdiction's rules in force name."""
+    named = {c.params.get("variation") for c in ctx.constraints}
+    if table["variation"] not in named:
+        ctx.add(
+            Severity.ERROR,
+            "option-not-authorised",
+            f"variation {table['variation']}: the rules of {ctx.jurisdiction} on {ctx.as_of} name "
+            f"no such blackjack variation (Massachusetts' 6 to 5 variation is 6-to-5).",
+            table["name"],
+            f"{path}.variation",
+            [],
+        )
 
 
 def _offered(table: dict[str, Any]) -> set[str]:
@@ -397,6 +436,19 @@ def _differences(given: list[dict[str, Any]], paytable: Paytable) -> list[str]:
 
 def _matching(given: list[dict[str, Any]], approved: list[Paytable]) -> Paytable | None:
     return next((p for p in approved if not _differences(given, p)), None)
+
+
+def paytable_offered(wager: Wager, side: dict[str, Any], citer: Citer) -> Paytable | None:
+    """The approved paytable a side wager offers on the citer's date: the catalog id it names,
+    or the approved table its inline lines match (of tables printed again with the same lines,
+    the one with the shortest id, as `_closest` picks); None where it is neither."""
+    approved = sorted(
+        (p for p in wager.paytables.all() if citer.in_force(p)), key=lambda p: (len(p.key), p.key)
+    )
+    given = side.get("paytable")
+    if isinstance(given, str):
+        return next((p for p in approved if p.key == given), None)
+    return _matching(given, approved) if given else None
 
 
 def _closest(given: list[dict[str, Any]], approved: list[Paytable]) -> list[Paytable]:

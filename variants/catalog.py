@@ -32,7 +32,14 @@ from regs.models import AnnotationKind, Provision
 from regs.selectors import normalise_label, provision_by_citation
 from regs.services import HistoryWriter, IngestReport, annotation_add
 
-from .models import Constraint, Paytable, PaytableEntry, PlayRule, Wager
+from .models import (
+    Constraint,
+    Paytable,
+    PaytableEntry,
+    PlayRule,
+    PostingRequirement,
+    Wager,
+)
 
 CATALOG = Path(__file__).resolve().parent.parent / "fixtures" / "catalog"
 # Cells that print no pay: the line does not exist in that column.
@@ -142,7 +149,14 @@ def _catalog_save(
     (catalogs_load deletes the others)."""
     code = data["jurisdiction"]
     jurisdiction = Jurisdiction.objects.get(code=code)
-    counts = {"wagers": 0, "paytables": 0, "entries": 0, "constraints": 0, "play_rules": 0}
+    counts = {
+        "wagers": 0,
+        "paytables": 0,
+        "entries": 0,
+        "constraints": 0,
+        "play_rules": 0,
+        "posting_requirements": 0,
+    }
 
     writer = HistoryWriter(IngestReport(source=source, kind="catalog"), user, f"catalog {source}")
 
@@ -250,6 +264,35 @@ def _catalog_save(
                 },
             )
             counts["play_rules"] += 1
+        for item in data.get("posting_requirements", []):
+            where = f"posting requirement {item['code']}"
+            cite = _cite(code, item["citation"], where)
+            for slug in item.get("wagers") or [item.get("wager")]:
+                if slug and slug not in wagers:
+                    raise CatalogError(where, f"{slug!r} is no wager of this catalog")
+                suffix = f"/{slug}" if item.get("wagers") else ""
+                save(
+                    PostingRequirement,
+                    {"code": item["code"] + suffix},
+                    {
+                        "jurisdiction": jurisdiction,
+                        "wager": wagers.get(slug) if slug else None,
+                        "what": item["what"],
+                        "notice": item["notice"],
+                        "when": _params({"params": item.get("when", {})}, where),
+                        "wording": item.get("wording", ""),
+                        "params": _params(item, where),
+                        "placements": item["placements"],
+                        "wall_allowed_if_uniform": item.get("wall_allowed_if_uniform", False),
+                        "proposed": item.get("proposed", False),
+                        "provision": cite.provision,
+                        "unit_path": cite.unit_path,
+                        "effective_from": _date(item.get("effective_from")),
+                        "effective_to": _date(item.get("effective_to")),
+                        "source_line": item.get("line"),
+                    },
+                )
+                counts["posting_requirements"] += 1
         _note_one_way_exclusions(data.get("constraints", []), code, user)
     return counts
 
@@ -263,6 +306,7 @@ def _prune(
         (Paytable, {"wager__jurisdiction__code__in": jurisdictions}),
         (Constraint, {"jurisdiction__code__in": jurisdictions}),
         (PlayRule, {"jurisdiction__code__in": jurisdictions}),
+        (PostingRequirement, {"jurisdiction__code__in": jurisdictions}),
         (Wager, {"jurisdiction__code__in": jurisdictions}),
     ]
     removed = 0

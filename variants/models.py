@@ -232,3 +232,87 @@ class PlayRule(Cited):
 
     def __str__(self) -> str:
         return f"{self.wager} {self.key}"
+
+
+class Placement(models.TextChoices):
+    TABLE = "table", "Table sign"
+    """A sign at the table, visible to every player there."""
+    LAYOUT = "layout", "Table layout"
+    """Printed on the felt (or an EBT's screen): a sign cannot satisfy a layout-only rule."""
+    WALL = "wall", "Wall sign"
+    """A sign in the blackjack area for the whole floor."""
+
+
+class NoticeKind(models.TextChoices):
+    STATEMENT = "statement", "A statement filled from the table's facts"
+    """`wording` (or its entry for the value of params `choose`) filled from the table's facts."""
+    PAYTABLE = "paytable", "The pay schedule in use"
+    """Each line of the wager's approved paytable, its pays exactly as printed."""
+    WAGER_LIMITS = "wager_limits", "The wager's minimum and maximum"
+    """`wording` filled with the side wager's name, minimum and maximum."""
+    AGGREGATE_LIMIT = "aggregate_limit", "The wager's aggregate payout limit"
+    """`wording` filled with the side wager's aggregate payout limit, where it has one."""
+    PLAY_RULES = "play_rules", "The game's rules"
+    """Each rule of the game in force (its play rules' summaries), each cited to its own unit:
+    "Rule signs posting the Spanish 21 rules" (30-899.16(1))."""
+    WALL_SIGNAGE = "wall_signage", "Permission to post table notices on a wall sign"
+    """No notice of its own: the rule (30-803(4)) cited on every notice moved to the wall."""
+
+
+class PostingRequirement(Cited):
+    """A rule that something "shall be posted" or "shall appear on the layout or signage": what,
+    when it applies (a condition on the table's facts), where it may go, and the reviewed wording
+    a sign gives it, cited to its unit and dated like every catalog fact."""
+
+    code = models.CharField(
+        max_length=120, unique=True, help_text="Stable code, e.g. us-co/posting/soft-17."
+    )
+    jurisdiction = models.ForeignKey(
+        "jurisdictions.Jurisdiction", on_delete=models.PROTECT, related_name="posting_requirements"
+    )
+    wager = models.ForeignKey(
+        Wager,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="posting_requirements",
+        help_text="The game or side wager whose rule it is; it applies where a table offers it. "
+        "Null: every blackjack table (and, for a paytable or limits notice, every side wager).",
+    )
+    what = models.CharField(max_length=300, help_text="What the rule requires posted.")
+    notice = models.CharField(max_length=20, choices=NoticeKind.choices)
+    when = models.JSONField(
+        default=dict, blank=True, help_text="Condition on the table's facts; {} always applies."
+    )
+    wording = models.JSONField(
+        default=str,
+        blank=True,
+        help_text='The reviewed wording, "{field}"s filled from the facts; or a mapping from the '
+        "value of params `choose` to a wording.",
+    )
+    params = models.JSONField(default=dict, blank=True)
+    placements = models.JSONField(
+        default=list, help_text='Where the notice may go: ["table", "layout", "wall"].'
+    )
+    wall_allowed_if_uniform = models.BooleanField(
+        default=False,
+        help_text="May go on a wall sign instead where the same at every blackjack table of the "
+        "licensee (30-803(4)).",
+    )
+    proposed = models.BooleanField(
+        default=False,
+        help_text="Drawn from a proposed text: applies only when a configuration asks for "
+        "include_proposed.",
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["jurisdiction", "code"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(placements=[]), name="posting_requirement_has_a_placement"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.code

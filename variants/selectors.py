@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from regs import selectors as regs
 from regs.models import Citation, Status
 
-from .models import Constraint, Paytable, PlayRule, Wager
+from .models import Constraint, Paytable, PlayRule, PostingRequirement, Wager
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class Citer:
         self.as_of = as_of
         self._records: dict[int, Any] = {}
         self._starts: dict[int, dt.date | None] = {}
+        self._first: dict[int, tuple[str, dt.date] | None] = {}
 
     def cite(self, provision_id: int, unit_path: str) -> CitationRef:
         record = self._records.get(provision_id)
@@ -44,7 +45,24 @@ class Citer:
             record = self._records[provision_id] = regs.provision_records([provision_id])[0]
         state = regs.provision_state(record, as_of=self.as_of, path=unit_path)
         unit = state.units[0]
+        first = self._first_label(provision_id)
+        if first is not None and self.as_of < first[1]:
+            # Not yet in force on the date: cited by the label it first bore (King's Bounty on
+            # 2015-11-13 is 30-834.20, not today's 30-899.20).
+            return CitationRef(state.jurisdiction, first[0] + unit_path, unit.effective_from)
         return CitationRef(state.jurisdiction, unit.citation, unit.effective_from)
+
+    def _first_label(self, provision_id: int) -> tuple[str, dt.date] | None:
+        """The provision's first adopted label and the day it took effect; None where undated."""
+        if provision_id not in self._first:
+            labels = list(
+                Citation.objects.filter(provision_id=provision_id, status=Status.ADOPTED)
+                .order_by("effective_from")
+                .values_list("label", "effective_from")
+            )
+            dated = labels and all(start is not None for _, start in labels)
+            self._first[provision_id] = labels[0] if dated else None
+        return self._first[provision_id]
 
     def in_force(self, fact: Any) -> bool:
         """Whether a cited fact holds on the date: its own period, within its provision's."""
@@ -116,6 +134,7 @@ def catalog_problems() -> list[str]:
         *Paytable.objects.all(),
         *Constraint.objects.all(),
         *PlayRule.objects.all(),
+        *PostingRequirement.objects.all(),
     ]
     starts = provision_starts()
     for fact in facts:

@@ -1,22 +1,28 @@
-"""The compliance API: validations, rounds and simulations."""
+"""The compliance API: validations, signage, rounds and simulations."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, status
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from compliance.configuration import ConfigurationSerializer
-from compliance.models import SimulationJob, ValidationRun
+from compliance.models import SignSet, SimulationJob, ValidationRun
 from compliance.rounds import ReplayIn, RoundsIn, round_replay, rounds_play
-from compliance.services import validation_run_create
+from compliance.services import NotCompliant, sign_set_create, validation_run_create
+from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
 from compliance.simulations import SimulationIn, simulation_job_create
 from compliance.validator import FINDING_CODES
+from pitboss.api import error_body
+from pitboss.errors import DomainError
 
 
 class CitationOut(serializers.Serializer):
@@ -148,3 +154,111 @@ class SimulationDetailApi(APIView):
     @extend_schema(responses=SimulationOut)
     def get(self, request: Request, pk: Any) -> Response:
         return Response(SimulationOut(get_object_or_404(SimulationJob, pk=pk)).data)
+
+
+class SignOut(serializers.Serializer):
+    table = serializers.CharField(allow_null=True)
+    placement = serializers.ChoiceField(choices=["table", "wall"])
+    title = serializers.CharField()
+    text = serializers.CharField()
+    notices = serializers.ListField(child=serializers.DictField())
+    layout_notices = serializers.ListField(child=serializers.DictField())
+    provenance = serializers.DictField()
+    pdf = serializers.CharField()
+
+
+class SignSetOut(serializers.ModelSerializer[SignSet]):
+    signs = serializers.SerializerMethodField()
+    validation = ValidationOut()
+
+    class Meta:
+        model = SignSet
+        fields = ["id", "draft", "signs", "findings", "validation", "created_at"]
+
+    def get_signs(self, sign_set: SignSet) -> list[dict[str, Any]]:
+        """Each sign with the URL of its PDF."""
+        base = reverse("sign-set", kwargs={"pk": sign_set.pk})
+        return [
+            sign | {"pdf": f"{base}?format=pdf&sign={n}"} for n, sign in enumerate(sign_set.signs)
+        ]
+
+
+class SignageQuery(serializers.Serializer):
+    format = serializers.ChoiceField(choices=["json", "html", "pdf"], default="json")
+    size = serializers.ChoiceField(choices=list(SIZES), default="letter")
+    draft = serializers.BooleanField(default=False)
+    wall_signs = serializers.BooleanField(default=True)
+    sign = serializers.IntegerField(min_value=0, required=False)
+
+
+def _sign_set_response(request: Request, sign_set: SignSet, code: int) -> HttpResponse:
+    query = SignageQuery(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    options = query.validated_data
+    index = options.get("sign")
+    if index is not None and index >= len(sign_set.signs):
+        raise DomainError(
+            "not_found", f"sign {index}: the set has {len(sign_set.signs)} signs", 404
+        )
+    if options["format"] == "pdf":
+        pdf = sign_set_pdf(sign_set, size=options["size"], sign=index)
+        response = HttpResponse(pdf, content_type="application/pdf", status=code)
+        response["Content-Disposition"] = f'inline; filename="signs-{sign_set.pk}.pdf"'
+        return response
+    if options["format"] == "html":
+        html = sign_set_html(sign_set, size=options["size"], sign=index)
+        return HttpResponse(html, content_type="text/html; charset=utf-8", status=code)
+    return Response(SignSetOut(sign_set).data, status=code)
+
+
+class _FormatIsTheSigns(DefaultContentNegotiation):
+    """?format= picks the signs' format (json, html, pdf), which the view renders itself; the
+    JSON renderer answers everything else, errors included."""
+
+    def select_renderer(
+        self, request: Request, renderers: list[Any], format_suffix: str | None = None
+    ) -> tuple[Any, str]:
+        return renderers[0], renderers[0].media_type
+
+
+class SignageApi(APIView):
+    """Print the signs a configuration needs (vendor token or officer login): ?format=json (the
+    default), html or pdf; ?size=letter, a4 or tent (5x7 in); ?draft=true prints a
+    configuration with findings, every page marked NOT APPROVED. Without draft, a configuration
+    with errors is a 400 with its findings."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    content_negotiation_class = _FormatIsTheSigns
+
+    @extend_schema(
+        request=ConfigurationSerializer,
+        parameters=[SignageQuery],
+        responses={201: SignSetOut, 400: dict[str, Any]},
+    )
+    def post(self, request: Request) -> HttpResponse:
+        query = SignageQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        body_draft = isinstance(request.data, dict) and request.data.get("draft") is True
+        try:
+            sign_set = sign_set_create(
+                data=request.data,
+                draft=query.validated_data["draft"] or body_draft,
+                wall_signs=query.validated_data["wall_signs"],
+                user=request.user,
+            )
+        except NotCompliant as exc:
+            body = error_body(exc.code, exc.message)
+            body |= {"validation": str(exc.run.id), "findings": exc.findings}
+            return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        return _sign_set_response(request, sign_set, status.HTTP_201_CREATED)
+
+
+class SignSetApi(APIView):
+    """A stored sign set, printed again identically (?format=, ?size=, ?sign=)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    content_negotiation_class = _FormatIsTheSigns
+
+    @extend_schema(parameters=[SignageQuery], responses=SignSetOut)
+    def get(self, request: Request, pk: Any) -> HttpResponse:
+        return _sign_set_response(request, get_object_or_404(SignSet, pk=pk), status.HTTP_200_OK)

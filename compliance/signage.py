@@ -1,0 +1,445 @@
+"""The signs a configuration needs on its date: for each table, the table sign with every notice
+the posting requirements in force ask of it; a wall sign with what the whole floor may share.
+
+Every notice is a posting requirement's reviewed wording (variants.PostingRequirement, from the
+catalog) filled from the configuration's facts, and cites the rule it satisfies by the label of
+the as-of date. A notice two rules require is printed once and cites both; it may go only where
+both allow. Under 30-803(4), a notice that may go on a wall sign goes there when every table of
+the floor carries the same notice, and is then left off the table signs. A fact a notice needs
+and the configuration does not give is a finding (sign-fact-missing), never a guess.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import string
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from compliance.validator import Finding, paytable_offered
+from engine.odds import Pays
+from regs.models import Citation, Status
+from variants.models import NoticeKind, Placement, PlayRule, PostingRequirement, Wager
+from variants.selectors import Citer
+
+SIGN_FACT_MISSING = "sign-fact-missing"
+# The facts a wording may name, and the configuration field each comes from (for a finding).
+FACT_FIELDS = {
+    "blackjack_pays": "blackjack_pays",
+    "insurance_pays": "insurance_pays",
+    "table_min": "limits",
+    "table_max": "limits",
+    "tips_max": "tips.max",
+    "jokers": "jokers",
+    "wager_min": "limits",
+    "wager_max": "limits",
+    "aggregate_limit": "aggregate_payout_limit",
+}
+NOT_GIVEN = "[not given]"
+
+
+@dataclass
+class Notice:
+    """One notice of a sign: its text (a paytable's heading, with its lines), the rules it
+    satisfies and where they let it go."""
+
+    text: str
+    citations: list[dict[str, Any]]
+    placements: set[str]
+    wall_ok: bool
+    lines: list[dict[str, str]] = field(default_factory=list)
+    codes: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        return (self.text, tuple(tuple(line.values()) for line in self.lines))
+
+    def merge(self, other: Notice) -> None:
+        for citation in other.citations:
+            if citation not in self.citations:
+                self.citations.append(citation)
+        self.placements &= other.placements
+        self.wall_ok = self.wall_ok and other.wall_ok
+        self.codes += [c for c in other.codes if c not in self.codes]
+
+    def as_dict(self) -> dict[str, Any]:
+        text = "\n".join([self.text, *(_line_text(line) for line in self.lines)])
+        out: dict[str, Any] = {"text": text, "citations": self.citations}
+        if self.lines:
+            out["heading"], out["lines"] = self.text, self.lines
+        return out
+
+
+def _line_text(line: dict[str, str]) -> str:
+    column = f" ({line['column']})" if line.get("column") else ""
+    return f"{line['label']}{column}: {line['pays']}"
+
+
+def pay_grid(lines: list[dict[str, str]]) -> tuple[list[str], list[list[str]]]:
+    """A paytable's lines as printed: its pay columns, and a row per label with a pay for each
+    column ("" where the column has no such line)."""
+    columns = list(dict.fromkeys(line.get("column", "") for line in lines))
+    rows: dict[str, dict[str, str]] = {}
+    for line in lines:
+        rows.setdefault(line["label"], {})[line.get("column", "")] = line["pays"]
+    return columns, [[label, *(pays.get(c, "") for c in columns)] for label, pays in rows.items()]
+
+
+@dataclass
+class SignSet:
+    signs: list[dict[str, Any]]
+    findings: list[Finding]
+
+
+def signs_build(
+    config: dict[str, Any], *, knowledge_base: dict[str, int], wall_signs: bool = True
+) -> SignSet:
+    """The sign set of a parsed configuration (configuration_parse) on its as-of date: the table
+    signs in table order, then the wall sign (if any); the findings of facts a notice needs and
+    the configuration does not give. `knowledge_base` is the revision the validation run used.
+    With `wall_signs` false, every notice stays on its table's sign."""
+    jurisdiction, as_of = config["jurisdiction"], config["as_of"]
+    citer = Citer(as_of)
+    include_proposed = bool(config.get("include_proposed"))
+    requirements = [
+        r
+        for r in PostingRequirement.objects.filter(jurisdiction__code=jurisdiction)
+        .select_related("wager")
+        .order_by("provision_id", "unit_path", "code")
+        if citer.in_force(r) and (include_proposed or not r.proposed)
+    ]
+    wall_rule = next((r for r in requirements if r.notice == NoticeKind.WALL_SIGNAGE), None)
+    offered = {t["game"] for t in config["tables"]} | {
+        s["wager"] for t in config["tables"] for s in t.get("side_wagers", [])
+    }
+    wagers = {
+        w.slug: w
+        for w in Wager.objects.filter(
+            jurisdiction__code=jurisdiction, slug__in=offered
+        ).prefetch_related("paytables__entries")
+    }
+    findings: list[Finding] = []
+    cite = _Cites(citer)
+    per_table: list[list[Notice]] = []
+    for index, table in enumerate(config["tables"]):
+        builder = _TableNotices(table, f"tables[{index}]", wagers, citer, cite, findings)
+        for requirement in requirements:
+            builder.apply(requirement)
+        per_table.append(builder.merged())
+
+    wall: dict[tuple[Any, ...], Notice] = {}
+    for notices in per_table:
+        for notice in notices:
+            if Placement.TABLE not in notice.placements and Placement.WALL in notice.placements:
+                wall.setdefault(notice.key, notice)  # a wall-only notice (30-804's house rules)
+    if wall_signs and wall_rule is not None:
+        permission = cite(wall_rule)  # 30-803(4), cited on every notice it moves to the wall
+        for key in _shared(per_table):
+            notice = next(n for n in per_table[0] if n.key == key)
+            if permission not in notice.citations:
+                notice.citations.append(permission)
+            wall[key] = notice
+    signs = []
+    for table, notices in zip(config["tables"], per_table, strict=True):
+        printed = [n for n in notices if Placement.TABLE in n.placements and n.key not in wall]
+        layout = [n for n in notices if n.placements == {Placement.LAYOUT}]
+        signs.append(_sign(config, table["name"], Placement.TABLE, printed, layout))
+    if wall:
+        signs.append(_sign(config, None, Placement.WALL, list(wall.values()), []))
+    provenance_base = {
+        "jurisdiction": jurisdiction,
+        "licensee": config.get("licensee", ""),
+        "as_of": as_of.isoformat(),
+        "knowledge_base": knowledge_base,
+        "include_proposed": include_proposed,
+    }
+    for sign in signs:
+        sign["provenance"] = provenance_base | {
+            "table": sign["table"],
+            "provisions": _provisions(sign),
+        }
+    return SignSet(signs, findings)
+
+
+def _shared(per_table: list[list[Notice]]) -> list[tuple[Any, ...]]:
+    """Keys of the notices every table carries, each allowed on a wall sign at every table."""
+    if not per_table:
+        return []
+    common = None
+    for notices in per_table:
+        keys = {n.key for n in notices if n.wall_ok and Placement.WALL in n.placements}
+        common = keys if common is None else common & keys
+    return [n.key for n in per_table[0] if n.key in (common or set())]
+
+
+def _sign(
+    config: dict[str, Any],
+    table: str | None,
+    placement: str,
+    notices: list[Notice],
+    layout: list[Notice],
+) -> dict[str, Any]:
+    title = "House rules" if table is None else f"Table {table}"
+    body = [n.as_dict() for n in notices]
+    text = "\n".join([title, *(n["text"] for n in body)])
+    return {
+        "table": table,
+        "placement": str(placement),
+        "title": title,
+        "text": text,
+        "notices": body,
+        "layout_notices": [n.as_dict() for n in layout],
+    }
+
+
+def _provisions(sign: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rule versions a sign implements: each citation once, in the order first cited."""
+    seen: list[dict[str, Any]] = []
+    for notice in [*sign["notices"], *sign["layout_notices"]]:
+        for citation in notice["citations"]:
+            if citation not in seen:
+                seen.append(citation)
+    return seen
+
+
+class _Cites:
+    """A requirement's citation on the date: the label it bears that day and the day its text
+    took effect; a proposed requirement by its proposed label."""
+
+    def __init__(self, citer: Citer) -> None:
+        self.citer = citer
+        self._proposed: dict[int, str] = {}
+
+    def __call__(self, requirement: PostingRequirement | PlayRule) -> dict[str, Any]:
+        if getattr(requirement, "proposed", False):
+            pid = requirement.provision_id
+            if pid not in self._proposed:
+                found = Citation.objects.filter(provision_id=pid, status=Status.PROPOSED).first()
+                self._proposed[pid] = found.label if found else ""
+            return {
+                "jurisdiction": requirement.jurisdiction.code,
+                "citation": f"{self._proposed[pid]}{requirement.unit_path}",
+                "effective_from": None,
+                "status": "proposed",
+            }
+        ref = self.citer.cite(requirement.provision_id, requirement.unit_path).as_dict()
+        return ref | {"effective_from": _iso(ref["effective_from"])}
+
+
+def _iso(value: dt.date | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+class _TableNotices:
+    """The notices one table needs, built requirement by requirement."""
+
+    def __init__(
+        self,
+        table: dict[str, Any],
+        path: str,
+        wagers: dict[str, Wager],
+        citer: Citer,
+        cite: _Cites,
+        findings: list[Finding],
+    ) -> None:
+        self.table, self.path, self.wagers = table, path, wagers
+        self.citer, self.cite, self.findings = citer, cite, findings
+        self.notices: list[Notice] = []
+
+    def apply(self, r: PostingRequirement) -> None:
+        if r.notice == NoticeKind.WALL_SIGNAGE or not _holds(r.when, self.table):
+            return
+        sides = list(enumerate(self.table.get("side_wagers", [])))
+        if r.wager is not None:
+            if r.wager.slug == self.table["game"] and r.notice == NoticeKind.PLAY_RULES:
+                self._play_rules(r)
+            if r.wager.slug == self.table["game"] and r.notice == NoticeKind.STATEMENT:
+                self._statement(r, None, None)
+            for index, side in sides:
+                if side["wager"] == r.wager.slug:
+                    self._for_side(r, index, side)
+        elif r.notice == NoticeKind.STATEMENT:
+            self._statement(r, None, None)
+        else:
+            for index, side in sides:
+                self._for_side(r, index, side)
+
+    def _for_side(self, r: PostingRequirement, index: int, side: dict[str, Any]) -> None:
+        if side["wager"] not in self.wagers:
+            return  # not a wager of this jurisdiction: the validation says so
+        if r.notice == NoticeKind.PAYTABLE:
+            self._paytable(r, index, side)
+        elif r.notice == NoticeKind.AGGREGATE_LIMIT and side.get("aggregate_payout_limit") is None:
+            return  # "any aggregate pay out limitations": none set, nothing to post
+        else:
+            self._statement(r, index, side)
+
+    def _facts(self, side: dict[str, Any] | None) -> dict[str, str]:
+        t = self.table
+        facts = {
+            "blackjack_pays": t.get("blackjack_pays"),
+            "insurance_pays": t.get("insurance_pays"),
+            "table_min": _money(t.get("limits", {}).get("min")),
+            "table_max": _money(t.get("limits", {}).get("max")),
+            "tips_max": _money(t.get("tips", {}).get("max")),
+            "jokers": t.get("jokers"),
+        }
+        if side is not None:
+            facts |= {
+                "wager": self.wagers[side["wager"]].name,
+                "wager_min": _money(side.get("limits", {}).get("min")),
+                "wager_max": _money(side.get("limits", {}).get("max")),
+                "aggregate_limit": _money(side.get("aggregate_payout_limit")),
+            }
+        elif t["game"] in self.wagers:
+            facts["wager"] = self.wagers[t["game"]].name
+        return {k: v for k, v in facts.items() if v is not None}
+
+    def _statement(
+        self, r: PostingRequirement, index: int | None, side: dict[str, Any] | None
+    ) -> None:
+        wording = r.wording
+        if isinstance(wording, dict):
+            choose = r.params["choose"]
+            value = _get(self.table, choose)
+            if value is None:
+                value = r.params.get("absent")
+            if value is None:
+                return self._missing(r, choose, index)
+            wording = wording.get(str(value).lower() if isinstance(value, bool) else str(value))
+            if wording is None:
+                return  # nothing to post for this value (early surrender: no restriction)
+        facts = self._facts(side)
+        names = [name for _, name, _, _ in string.Formatter().parse(wording) if name]
+        for name in names:
+            if name not in facts:
+                self._missing(r, FACT_FIELDS.get(name, name), index)
+                facts[name] = NOT_GIVEN
+        self._add(r, wording.format_map(facts), [])
+
+    def _paytable(self, r: PostingRequirement, index: int, side: dict[str, Any]) -> None:
+        wager = self.wagers[side["wager"]]
+        paytable = paytable_offered(wager, side, self.citer)
+        outcome_labels = {o["key"]: o["label"] for o in wager.outcomes}
+        lines: list[dict[str, str]]
+        if paytable is not None:
+            entries = list(paytable.entries.all())
+            column = side.get("column")
+            if isinstance(side.get("paytable"), list):  # the columns the inline lines give
+                given = {g.get("column") or entries[0].column for g in side["paytable"]}
+                entries = [e for e in entries if e.column in given]
+            if column is not None:
+                entries = [e for e in entries if e.column == column]
+            several = len({e.column for e in entries}) > 1
+            lines = [
+                {"label": e.label, "column": e.column if several else "", "pays": e.pays}
+                for e in entries
+            ]
+            heading = f"{wager.name} pays ({paytable.label})"
+        elif isinstance(side.get("paytable"), list):  # not approved: shown only on a draft
+            lines = [
+                {
+                    "label": outcome_labels.get(g["outcome"], g["outcome"]),
+                    "column": g.get("column") or "",
+                    "pays": str(g["pays"]),
+                }
+                for g in side["paytable"]
+            ]
+            heading = f"{wager.name} pays (offered; matches no approved paytable)"
+        else:
+            return self._missing(r, "paytable", index)
+        self._add(r, heading, lines)
+
+    def _play_rules(self, r: PostingRequirement) -> None:
+        """The game's rules in force, each a notice citing its own unit and the requirement."""
+        rules = PlayRule.objects.filter(wager=r.wager).order_by("provision_id", "unit_path", "key")
+        for rule in rules:
+            if self.citer.in_force(rule):
+                self._add(r, rule.summary, [])
+                self.notices[-1].citations.insert(0, self.cite(rule))
+
+    def _add(self, r: PostingRequirement, text: str, lines: list[dict[str, str]]) -> None:
+        notice = Notice(
+            text=text,
+            citations=[self.cite(r)],
+            placements=set(r.placements),
+            wall_ok=r.wall_allowed_if_uniform,
+            lines=lines,
+            codes=[r.code],
+        )
+        self.notices.append(notice)
+
+    def _missing(self, r: PostingRequirement, fact: str, index: int | None) -> None:
+        where = f"{self.path}.side_wagers[{index}]" if index is not None else self.path
+        citation = self.cite(r)
+        if citation["effective_from"]:  # a Finding holds dates (its as_dict writes them)
+            citation["effective_from"] = dt.date.fromisoformat(citation["effective_from"])
+        path = f"{where}.{fact}"
+        if any(f.path == path for f in self.findings):
+            for f in self.findings:
+                if f.path == path and citation not in f.citations:
+                    f.citations.append(citation)
+            return
+        self.findings.append(
+            Finding(
+                "error",
+                SIGN_FACT_MISSING,
+                f"The sign needs {fact}, which the configuration does not give: {r.what}",
+                self.table["name"],
+                path,
+                [citation],
+            )
+        )
+
+    def merged(self) -> list[Notice]:
+        out: dict[tuple[Any, ...], Notice] = {}
+        for notice in self.notices:
+            if notice.key in out:
+                out[notice.key].merge(notice)
+            else:
+                out[notice.key] = notice
+        return list(out.values())
+
+
+def _holds(when: dict[str, Any], table: dict[str, Any]) -> bool:
+    """Whether a requirement's condition holds at the table. Conditions: game_not (a slug),
+    blackjack_pays and blackjack_pays_above (odds), decks_in (deck counts), present (a field
+    given), and any field path ("double.after_split") equal to a value or one of a list."""
+    for key, value in when.items():
+        if key == "game_not":
+            ok = table["game"] != value
+        elif key in ("blackjack_pays", "blackjack_pays_above"):
+            given = table.get("blackjack_pays")
+            if not given:
+                return False
+            offered, odds = Pays.parse(given), Pays.parse(value)
+            same = offered.same_payout(odds)
+            ok = same if key == "blackjack_pays" else offered.at_least(odds) and not same
+        elif key == "decks_in":
+            ok = table.get("decks") in value
+        elif key == "present":
+            ok = _get(table, value) is not None
+        else:
+            given = _get(table, key)
+            ok = given in value if isinstance(value, list) else given == value
+        if not ok:
+            return False
+    return True
+
+
+def _get(data: dict[str, Any], path: str) -> Any:
+    value: Any = data
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _money(value: Decimal | str | None) -> str | None:
+    """$10, $2.50, $25,000."""
+    if value is None:
+        return None
+    amount = Decimal(value)
+    if amount == amount.to_integral_value():
+        return f"${amount:,.0f}"
+    return f"${amount:,.2f}"
