@@ -10,10 +10,12 @@ PG_REQUIRED := $(filter 1 true,$(PG) $(CI))
 
 .PHONY: venv run test bench system-deps
 
-# Debian packages: WeasyPrint's Pango and HarfBuzz, the fonts the signs are set in, and
-# poppler-utils (pdftoppm) to look at a printed sign. apt runs only when one is missing.
+# Debian packages: WeasyPrint's Pango and HarfBuzz, the fonts the signs are set in,
+# poppler-utils (pdftoppm) to look at a printed sign, and chromium for the browser tests
+# (Playwright drives /usr/bin/chromium and never downloads a browser of its own).
+# apt runs only when one is missing.
 SYSTEM_DEPS := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core \
-	fonts-liberation poppler-utils
+	fonts-liberation poppler-utils chromium
 
 system-deps:
 	@missing=$$(for p in $(SYSTEM_DEPS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null \

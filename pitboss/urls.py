@@ -12,6 +12,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
+from pitboss import web
 from pitboss.api_router import router
 
 api_v1 = [
@@ -28,6 +29,8 @@ api_v1 = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", web.home, name="home"),
 ]
 
 handler404 = "pitboss.api.page_not_found"

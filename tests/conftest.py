@@ -53,3 +53,10 @@ def django_db_setup(django_db_setup: None, django_db_blocker: pytest.FixtureRequ
 
     with django_db_blocker.unblock():  # type: ignore[attr-defined]
         call_command("load_knowledge_base", verbosity=0, stdout=open(os.devnull, "w"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests last: their live server commits what the browser does, which the
+    transaction-wrapped tests must not see."""
+    browser = [item for item in items if "/tests/browser/" in str(item.path)]
+    items[:] = [item for item in items if item not in browser] + browser

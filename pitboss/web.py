@@ -1,0 +1,75 @@
+"""Pieces every web page shares: the navigation, the as-of date of a page, the home page.
+
+Each app keeps its own pages in `<app>/views.py` and `<app>/urls.py`; pitboss/urls.py includes
+them. A page's date lives in its URL (`?as_of=YYYY-MM-DD`, or `@YYYY-MM-DD` in a provision's
+address), so a link or a bookmark shows the same thing tomorrow.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+from jurisdictions.selectors import jurisdiction_list
+
+# The main navigation: (label, URL name). Each app's pages live in the app's namespace
+# (`<app>/urls.py` sets `app_name`); a section appears once its app defines the URL name.
+NAVIGATION = [
+    ("Rules", "home"),
+    ("Search", "regs:search"),
+    ("What changed", "regs:diff"),
+    ("Catalog", "variants:catalog"),
+    ("Configurations", "compliance:configurations"),
+    ("Rounds", "compliance:rounds"),
+    ("Simulations", "compliance:simulations"),
+]
+
+
+def navigation(request: HttpRequest) -> dict[str, Any]:
+    """Context processor: the navigation with the current section marked, and the user's role."""
+    items = []
+    for label, name in NAVIGATION:
+        try:
+            url = reverse(name)
+        except NoReverseMatch:
+            continue
+        current = request.path == url if url == "/" else request.path.startswith(url)
+        items.append({"label": label, "url": url, "current": current})
+    return {"navigation": items, "user_role": user_role(request.user)}
+
+
+def user_role(user: Any) -> str:
+    """What the user is, as the header shows it: administrator, officer, vendor, or ''."""
+    if not user.is_authenticated:
+        return ""
+    if user.is_superuser:
+        return "administrator"
+    if user.has_perm("regs.change_annotation"):
+        return "compliance officer"
+    return "vendor"
+
+
+def page_as_of(request: HttpRequest, default: dt.date | None = None) -> tuple[dt.date, str]:
+    """The page's as-of date from `?as_of=`, and a message if the value was not a date.
+
+    A malformed date falls back to `default` (today) with a message the page shows, rather than an
+    error page: the reader keeps reading.
+    """
+    today = default or timezone.localdate()
+    raw = request.GET.get("as_of", "").strip()
+    if not raw:
+        return today, ""
+    try:
+        return dt.date.fromisoformat(raw), ""
+    except ValueError:
+        return today, f"“{raw}” is not a date (YYYY-MM-DD); showing {today.isoformat()}."
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The jurisdictions and their instruments."""
+    return render(request, "home.html", {"jurisdictions": jurisdiction_list()})
