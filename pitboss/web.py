@@ -73,3 +73,27 @@ def page_as_of(request: HttpRequest, default: dt.date | None = None) -> tuple[dt
 def home(request: HttpRequest) -> HttpResponse:
     """The jurisdictions and their instruments."""
     return render(request, "home.html", {"jurisdictions": jurisdiction_list()})
+
+
+# Addresses shared by every app's pages. The regs pages serve the citation addresses, the
+# variants pages the catalog ones; a page that links elsewhere builds the link here.
+
+
+def citation_url(jurisdiction: str, citation: str, as_of: dt.date | None = None) -> str:
+    """A citation as of a date, e.g. /us-co/cite/30-899.23(4)@2017-01-01.
+
+    The regs pages resolve it (old and reused labels too) and redirect to the provision's own
+    address, /<jurisdiction>/<instrument>/<label>@<date>, which regs.views builds.
+    """
+    address = f"/{jurisdiction.lower()}/cite/{citation}"
+    return f"{address}@{as_of.isoformat()}" if as_of else address
+
+
+def wager_url(jurisdiction: str, slug: str) -> str:
+    """A wager's catalog page, e.g. /catalog/us-co/kings-bounty/."""
+    return f"/catalog/{jurisdiction.lower()}/{slug}/"
+
+
+def paytable_url(paytable_id: str) -> str:
+    """A paytable's catalog page by catalog id: /catalog/paytables/us-co/kings-bounty/kb03/."""
+    return f"/catalog/paytables/{paytable_id}/"
