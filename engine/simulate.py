@@ -184,8 +184,9 @@ class SimulationResult:
         return {
             "rounds": self.rounds,
             "chunks": self.chunks,
+            # A simulated figure is an estimate: a decimal with its standard error, never a
+            # fraction (the exact integer sums below let anyone recompute it).
             "house_edge": decimal_string(self.house_edge),
-            "house_edge_fraction": f"{self.house_edge.numerator}/{self.house_edge.denominator}",
             "standard_error": f"{self.standard_error:.9f}",
             "unit": f"{self.unit.numerator}/{self.unit.denominator}",
             "total_units": str(self.total_units),

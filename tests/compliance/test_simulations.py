@@ -66,6 +66,8 @@ def test_a_job_runs_in_process_and_gives_the_seeds_result(
     assert result["method"] == METHOD == "simulation, basic strategy computed for the rules"
     assert result["rounds"] == 250_000 and "effects" not in result
     assert 0 < float(result["house_edge"]) < 0.02 and float(result["standard_error"]) < 0.003
+    # an estimate is a decimal with its standard error, never a fraction
+    assert not any("fraction" in key for key in result)
 
 
 def test_a_job_can_give_the_effect_of_each_rule_option(
