@@ -1,6 +1,7 @@
 # make run    server on http://127.0.0.1:8000 with the knowledge base loaded (SQLite)
 # make test   the suite on SQLite, then on PostgreSQL when reachable (required with PG=1 or CI=true)
 # make bench  the benchmarks
+# make serve  production run: gunicorn on PostgreSQL, DEBUG off, static files by WhiteNoise
 
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -8,7 +9,7 @@ PY := $(VENV)/bin/python
 PG_URL ?= $(if $(filter postgres%,$(DATABASE_URL)),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 PG_REQUIRED := $(filter 1 true,$(PG) $(CI))
 
-.PHONY: venv run test bench system-deps
+.PHONY: venv run test bench serve system-deps
 
 # Debian packages: WeasyPrint's Pango and HarfBuzz, the fonts the signs are set in,
 # poppler-utils (pdftoppm) to look at a printed sign, and chromium for the browser tests
@@ -50,3 +51,19 @@ test: venv
 
 bench: venv
 	$(PY) -m benchmarks
+
+# Production run on http://127.0.0.1:8000: PostgreSQL (SERVE_DATABASE_URL, created if missing),
+# DEBUG off, a secret key kept in .secret_key (unless SECRET_KEY is set), static files collected
+# and served by WhiteNoise, gunicorn with SERVE_WORKERS processes.
+SERVE_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/pitboss
+SERVE_WORKERS ?= 4
+serve: venv
+	$(PY) -m pitboss.createdb '$(SERVE_DATABASE_URL)'
+	test -s .secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
+	export DATABASE_URL='$(SERVE_DATABASE_URL)' DEBUG=false \
+		SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}"; \
+	$(PY) manage.py migrate --no-input && \
+	$(PY) manage.py load_knowledge_base && \
+	$(PY) manage.py collectstatic --no-input -v0 && \
+	exec $(VENV)/bin/gunicorn pitboss.wsgi --bind 127.0.0.1:8000 --workers $(SERVE_WORKERS) \
+		--access-logfile - --timeout 120
