@@ -2,6 +2,7 @@
 # make test   the suite on SQLite, then on PostgreSQL when reachable (required with PG=1 or CI=true)
 # make bench  the benchmarks
 # make serve  production run: gunicorn on PostgreSQL, DEBUG off, static files by WhiteNoise
+# make soak   load on that production run (locust on loopback, bounded in time)
 
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -9,7 +10,7 @@ PY := $(VENV)/bin/python
 PG_URL ?= $(if $(filter postgres%,$(DATABASE_URL)),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 PG_REQUIRED := $(filter 1 true,$(PG) $(CI))
 
-.PHONY: venv run test bench serve system-deps
+.PHONY: venv run test bench serve soak system-deps
 
 # Debian packages: WeasyPrint's Pango and HarfBuzz, the fonts the signs are set in,
 # poppler-utils (pdftoppm) to look at a printed sign, and chromium for the browser tests
@@ -67,3 +68,7 @@ serve: venv
 	$(PY) manage.py collectstatic --no-input -v0 && \
 	exec $(VENV)/bin/gunicorn pitboss.wsgi --bind 127.0.0.1:8000 --workers $(SERVE_WORKERS) \
 		--access-logfile - --timeout 120
+
+# Load on the production run (its own database, SOAK_DATABASE_URL): throughput, p50/p99, errors.
+soak: venv
+	$(PY) -m benchmarks.soak

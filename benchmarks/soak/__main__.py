@@ -1,0 +1,165 @@
+"""make soak: load on the production run (gunicorn, PostgreSQL, DEBUG off), on loopback.
+
+    python -m benchmarks.soak [--seconds 20] [--users 16] [scenario ...]
+
+Starts Pitboss as `make serve` does (its own database, SOAK_DATABASE_URL, default
+postgres://postgres@127.0.0.1:5432/pitboss_soak), runs each locust scenario headless for a bounded
+time, prints throughput, p50 and p99 and the error count, and stops the server. Scenarios:
+reads (the read API), validations (POST of the sample configurations), pages (web pages).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PY = sys.executable
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+HOST = f"127.0.0.1:{_free_port()}"
+SCENARIOS = {"reads": "ReadUser", "validations": "ValidationUser", "pages": "PageUser"}
+TARGETS = {"reads": 500, "validations": 100}  # requests a second on this machine (issue #14)
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["DATABASE_URL"] = os.environ.get(
+        "SOAK_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pitboss_soak"
+    )
+    env["DEBUG"] = "false"
+    env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
+    # The soak measures the service, not the write throttle.
+    env["PITBOSS_THROTTLE_WRITES"] = "1000000/min"
+    return env
+
+
+def _manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [PY, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    )
+    return done.stdout
+
+
+def server_prepare(env: dict[str, str]) -> str:
+    """Create, migrate and load the soak database; collect static files; a vendor's token."""
+    subprocess.run([PY, "-m", "pitboss.createdb", env["DATABASE_URL"]], cwd=ROOT, check=True)
+    _manage(env, "migrate", "--no-input", "-v0")
+    _manage(env, "load_knowledge_base", "-v0")
+    _manage(env, "collectstatic", "--no-input", "-v0")
+    return _manage(env, "create_vendor", f"soak-{int(time.time())}").strip()
+
+
+def server_start(env: dict[str, str], workers: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        [
+            str(Path(PY).parent / "gunicorn"),
+            "pitboss.wsgi",
+            "--bind",
+            HOST,
+            "--workers",
+            str(workers),
+            "--timeout",
+            "120",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(f"http://{HOST}/api/v1/jurisdictions/", timeout=2)
+            return server
+        except OSError:
+            time.sleep(0.5)
+    os.killpg(server.pid, signal.SIGTERM)
+    raise SystemExit("the server did not answer within a minute")
+
+
+def scenario_run(name: str, seconds: int, users: int, env: dict[str, str]) -> dict[str, float]:
+    """One locust scenario, headless; the aggregated row of its statistics."""
+    prefix = f"/tmp/pitboss-soak-{name}"
+    subprocess.run(
+        [
+            str(Path(PY).parent / "locust"),
+            "-f",
+            str(ROOT / "benchmarks/soak/locustfile.py"),
+            "--headless",
+            "-u",
+            str(users),
+            "-r",
+            str(users),
+            "-t",
+            f"{seconds}s",
+            "--host",
+            f"http://{HOST}",
+            "--csv",
+            prefix,
+            "--only-summary",
+            "--stop-timeout",
+            "5",
+            SCENARIOS[name],
+        ],
+        cwd=ROOT,
+        env=env,
+        check=False,
+        capture_output=True,
+    )
+    with open(f"{prefix}_stats.csv", newline="") as f:
+        row = next(r for r in csv.DictReader(f) if r["Name"] == "Aggregated")
+    return {
+        "requests": float(row["Request Count"]),
+        "errors": float(row["Failure Count"]),
+        "rps": float(row["Requests/s"]),
+        "p50": float(row["50%"]),
+        "p99": float(row["99%"]),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scenarios", nargs="*", help=f"any of {', '.join(SCENARIOS)}; default all")
+    parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--users", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=4)
+    options = parser.parse_args()
+    unknown = [name for name in options.scenarios if name not in SCENARIOS]
+    if unknown:
+        parser.error(f"unknown scenario {unknown[0]!r}; choose from {', '.join(SCENARIOS)}")
+    options.scenarios = options.scenarios or list(SCENARIOS)
+    env = _env()
+    env["PITBOSS_TOKEN"] = server_prepare(env)
+    server = server_start(env, options.workers)
+    try:
+        for name in options.scenarios:
+            r = scenario_run(name, options.seconds, options.users, env)
+            target = f" (target {TARGETS[name]}/s)" if name in TARGETS else ""
+            print(
+                f"{name}: {r['rps']:.0f} requests/s{target}, p50 {r['p50']:.0f} ms, "
+                f"p99 {r['p99']:.0f} ms, {r['errors']:.0f} errors of {r['requests']:.0f}",
+                flush=True,
+            )
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
