@@ -297,6 +297,33 @@ def bench_signage(runs: int = 5) -> None:
         )
 
 
+def bench_pages_rules(renders: int = 200) -> None:
+    """In-process render of provision pages (django test Client): text by unit, legal and record
+    history, annotations, the catalog facts citing it."""
+    from django.test import Client
+
+    client = Client(HTTP_HOST="localhost")
+    pages = [
+        "/us-co/rule-8/30-899.23@2017-01-01",
+        "/us-co/rule-8/30-834.23@2017-01-01",
+        "/us-co/rule-8/30-803@2024-06-01",
+        "/us-co/rule-8/30-899.20@2024-06-01",
+        "/us-ma/blackjack/28@2024-06-01",
+    ]
+    for address in pages:  # warm the template cache and the database pages
+        assert client.get(address).status_code == 200, address
+    samples: list[float] = []
+    for i in range(renders):
+        start = time.perf_counter()
+        response = client.get(pages[i % len(pages)])
+        samples.append((time.perf_counter() - start) * 1000)
+        assert response.status_code == 200
+    print(
+        f"provision page render over {renders} renders: p50 {statistics.median(samples):.1f} ms, "
+        f"p99 {_percentile(samples, 0.99):.1f} ms  (target p50 < 100 ms)"
+    )
+
+
 BENCHMARKS = {
     "ingest": bench_ingest,
     "lookup": bench_lookup,
@@ -306,6 +333,7 @@ BENCHMARKS = {
     "simulation": bench_simulation,
     "analysis": bench_analysis,
     "signage": bench_signage,
+    "pages_rules": bench_pages_rules,
 }
 
 

@@ -547,3 +547,19 @@ def annotation_add(
         Annotation, {"unit": unit, "kind": kind, "text": text}, {}
     )
     return bool(report.created)
+
+
+def annotation_update(
+    *, annotation: Annotation, text: str, user: Any, reason: str = "edited on the provision page"
+) -> Annotation:
+    """Change an annotation's text, recorded in its history with the user who made the change.
+
+    :raises ValidationError: the text is empty, or the unit already has this remark.
+    """
+    annotation.text = " ".join(text.split())
+    annotation._history_user = user  # type: ignore[attr-defined]
+    annotation._change_reason = reason  # type: ignore[attr-defined]
+    with transaction.atomic():
+        annotation.full_clean()
+        annotation.save()
+    return annotation
