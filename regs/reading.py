@@ -121,7 +121,7 @@ def provision_reading(
     as_of: dt.date,
     today: dt.date,
     provision_id: int | None = None,
-    records_limit: int = 40,
+    records_limit: int = 25,
 ) -> ProvisionReading:
     """What `label` (old, reused, proposed, with or without a subsection) names in the
     jurisdiction on `as_of`, and the provision as it stood that day. With `provision_id`, that

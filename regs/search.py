@@ -67,10 +67,14 @@ def _marked(headline: str) -> SafeString:
     return mark_safe(safe)  # noqa: S308 - escaped above
 
 
+def _word_starts(words: list[str]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + ")", re.IGNORECASE)
+
+
 def _excerpt(text: str, words: list[str], width: int = 240) -> str:
     """The part of `text` around its first matching word."""
-    folded = text.casefold()
-    at = min((i for i in (folded.find(w) for w in words) if i >= 0), default=0)
+    first = _word_starts(words).search(text)
+    at = first.start() if first else 0
     start = max(0, at - width // 3)
     end = min(len(text), start + width)
     return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
@@ -171,7 +175,8 @@ def _fallback_matches(
         haystack = " ".join([title, *units.values()]).casefold()
         if not all(w in haystack for w in words):
             continue
-        hits = {p: t for p, t in units.items() if any(w in t.casefold() for w in words)}
+        starts = _word_starts(words)
+        hits = {p: t for p, t in units.items() if starts.search(t)}
         score = sum(haystack.count(w) for w in words) + 10 * sum(
             w in title.casefold() for w in words
         )

@@ -112,5 +112,10 @@ def facts_diff(request: HttpRequest) -> HttpResponse:
             substantive=[c for c in changes if c["change"].substantive],
             editorial=[c for c in changes if not c["change"].substantive],
             text_changed=any(c.subject == "text" for c in diff.changes),
+            title=diff.subject.get("title")
+            or Wager.objects.filter(slug=diff.subject.get("wager"))
+            .values_list("name", flat=True)
+            .first()
+            or diff.subject.get("wager"),
         )
     return render(request, "variants/diff_facts.html", context)

