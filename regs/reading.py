@@ -134,8 +134,10 @@ def provision_reading(
     found = selectors.citation_resolve(
         jurisdiction=jurisdiction, citation=label, as_of=as_of, today=today
     )
-    pk = provision_id or found.provision.pk
-    record = selectors.provision_records([pk])[0]
+    # An unknown provision id (an edited address) falls back to what the label names.
+    records = selectors.provision_records([provision_id]) if provision_id else []
+    record = (records or selectors.provision_records([found.provision.pk]))[0]
+    pk = record.pk
     if path and not any(u.path == path for u in record.units):
         raise selectors.UnknownSubsection(section, path, [u.path for u in record.units])
     statuses = {c.status for c in record.citations if c.label == section}

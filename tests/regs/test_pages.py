@@ -100,6 +100,9 @@ def test_the_as_of_control_keeps_the_provision_of_a_reused_label(client: Client)
     assert moved.status_code == 302
     assert moved["Location"] != "/us-co/rule-8/30-832@2016-06-01"
     assert "Blackjack tournaments." in text_of(client.get(moved["Location"]))
+    # An edited address with no such provision falls back to what the label names.
+    assert "Blackjack tournaments." in text_of(client.get("/us-co/rule-8/30-832?provision=999999"))
+    assert client.get("/us-co/rule-8/30-832?provision=999999&as_of=2020-01-01").status_code == 404
 
 
 def test_an_old_label_lands_on_the_provision_with_its_labels_now_and_formerly(
