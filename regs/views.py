@@ -446,13 +446,26 @@ def diff_instrument(request: HttpRequest) -> HttpResponse:
                 {
                     "change": c,
                     "diff_url": f"{page}?{c.link.split('?', 1)[1]}",
-                    "provision_url": provision_url(
-                        code, slug, str(c.provision["citation"]), c.date
-                    ),
+                    **_cited_then(code, slug, c),
                 }
                 for c in diff.changes
             ]
-    return render(request, "regs/diff_instrument.html", {"form": form, "diff": diff, "rows": rows})
+    title = dict(form.fields["instrument"].choices).get(form.data.get("instrument"), "")
+    return render(
+        request,
+        "regs/diff_instrument.html",
+        {"form": form, "diff": diff, "rows": rows, "title": title},
+    )
+
+
+def _cited_then(code: str, slug: str, change: diffs.InstrumentChange) -> dict[str, str]:
+    """The changed unit under its label on the change's date, and its page on that date."""
+    side = change.right or change.left or {}
+    cited = str(side.get("citation") or f"{change.provision['citation']}{change.unit}")
+    section, path = selectors.normalise_label(cited)
+    anchor = unit_anchor(path)
+    url = provision_url(code, slug, section, change.date)
+    return {"cited": cited, "provision_url": f"{url}#{anchor}" if anchor else url}
 
 
 # -------------------------------------------------------------------------------------------

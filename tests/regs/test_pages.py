@@ -295,6 +295,9 @@ def test_an_instruments_changes_list_each_with_date_kind_and_a_link_to_its_diff(
     page = client.get("/diff/instrument/?instrument=US-CO/rule-8&start=2016-01-01&end=2022-01-01")
     text = text_of(page)
     assert "88 dated changes." in text
+    assert text.startswith("What changed US-CO Rule 8: changes after 2016-01-01 up to 2022-01-01")
+    # Each change cites the unit by its label on the change's date, and links to that date.
+    assert 'href="/us-co/rule-8/30-834.23@2016-10-30">30-834.23</a>' in page.content.decode()
     assert re.search(r"2017-12-15 renumbered 30-899.23 .* 30-834.23 → 30-899.23", text)
     provision = provision_by_citation(jurisdiction="US-CO", label="30-899.23")
     link = f"/diff/provision/?provision={provision.pk}&amp;left=2017-12-14&amp;right=2017-12-15"
