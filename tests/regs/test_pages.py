@@ -234,6 +234,15 @@ def test_search_finds_only_the_text_in_force_on_the_date(client: Client) -> None
     assert 'href="/us-ma/' in results and 'href="/us-co/' not in results
 
 
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="full-text search runs on PostgreSQL only"
+)
+def test_on_postgresql_search_finds_a_word_in_its_other_forms(client: Client) -> None:
+    page = client.get("/search/?q=doubled&jurisdiction=US-CO&as_of=2024-06-01").content.decode()
+    assert 'href="/us-co/rule-8/30-813@2024-06-01"' in page  # "Doubling down."
+    assert "<mark>Doubling</mark>" in page or "<mark>doubling</mark>" in page
+
+
 def test_search_escapes_before_highlighting(client: Client) -> None:
     version = UnitVersion.objects.filter(
         unit__provision__key__contains="30-829", effective_to__isnull=True
