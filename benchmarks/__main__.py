@@ -74,7 +74,8 @@ def bench_lookup(requests: int = 1000) -> None:
         assert response.status_code == 200, response.content
     print(
         f"point-in-time lookup GET /api/v1/provisions/?citation=&as_of= over {requests} requests: "
-        f"p50 {statistics.median(samples):.2f} ms, p99 {_percentile(samples, 0.99):.2f} ms  (target p50 < 10 ms)"
+        f"p50 {statistics.median(samples):.2f} ms, p99 {_percentile(samples, 0.99):.2f} ms  "
+        "(target p50 < 10 ms)"
     )
 
 
@@ -126,7 +127,8 @@ def bench_validation(runs: int = 200) -> None:
         samples.append((time.perf_counter() - start) * 1000)
     print(
         f"validate a 12-table floor, 4 side wagers a table, over {runs} runs: "
-        f"p50 {statistics.median(samples):.1f} ms, p99 {_percentile(samples, 0.99):.1f} ms  (target p50 < 50 ms)"
+        f"p50 {statistics.median(samples):.1f} ms, p99 {_percentile(samples, 0.99):.1f} ms  "
+        "(target p50 < 50 ms)"
     )
 
 
@@ -187,8 +189,8 @@ def bench_analysis() -> None:
     is approved for (1, 2, 4, 6, 8 where any)."""
     from engine.analysis import (
         _deal_classes,
-        _deals,
         _dealer_outcomes,
+        _deals,
         _evaluated,
         _evaluations,
     )
