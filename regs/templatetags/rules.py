@@ -57,3 +57,13 @@ _STATES = {
 def state_label(state: str) -> str:
     """A unit's or provision's state as a reader says it: in force, not on file, …"""
     return _STATES.get(state, state.replace("_", " "))
+
+
+@register.filter
+def record_object(name: str, key: str) -> str:
+    """A record-history object named without its provision's key: "(7) from 2016-10-30" for
+    "us-co-rule-8-30-89923(7) from 2016-10-30"; the section's own unit is "section"."""
+    if not name.startswith(key):
+        return name
+    rest = name[len(key) :].strip()
+    return rest if rest and not rest.startswith("from ") else f"section {rest}".strip()

@@ -119,6 +119,7 @@ def test_the_proposed_label_shows_the_proposed_text(client: Client) -> None:
     page = client.get("/us-co/rule-8/47.1-834.23")
     text = text_of(page)
     assert "47.1-834.23 is a proposed text, not in force" in text
+    assert "US-CO Rule 8 as of" in text and ": proposed text" in text
     assert "proposed" in text and "$100" in text
 
 
@@ -183,6 +184,9 @@ def test_a_provision_shows_its_annotations_and_record_history(client: Client) ->
     records = text[text.index("Record history") :]
     assert "pitboss-ingest" in records, records[:1000]
     assert "ingested from co-raise-the-roof-proposed.md" in records
+    # Units are named by their path, not by the provision's internal key.
+    assert re.search(r"version created (¶\d+|\(\d+\)) from ", records)
+    assert "us-co-rule-8-30-89923" not in records
 
 
 def test_rule_text_and_annotations_are_escaped(client: Client, officer: User) -> None:
