@@ -31,6 +31,8 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", web.home, name="home"),
+    path("", include("variants.diff_urls")),
+    path("", include("regs.urls")),  # last: its /<jurisdiction>/… addresses catch the rest
 ]
 
 handler404 = "pitboss.api.page_not_found"

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import F, Q, QuerySet
 
 from pitboss.errors import DomainError
@@ -27,7 +28,8 @@ class UnknownCitation(DomainError):
         super().__init__(
             "unknown_citation",
             f"No provision of {jurisdiction} has ever been cited as {label!r}. "
-            f"Cite a section as printed, e.g. 30-899.23 or 30-803(3)(b)(i) in US-CO, 28(g) in US-MA.",
+            "Cite a section as printed, e.g. 30-899.23 or 30-803(3)(b)(i) in US-CO, "
+            "28(g) in US-MA.",
             404,
         )
 
@@ -77,7 +79,8 @@ class ProvisionState:
     units: tuple[UnitState, ...]
     citations: tuple[CitationState, ...]
     notes: tuple[dict[str, object], ...]
-    annotations: tuple[dict[str, str], ...]
+    annotations: tuple[dict[str, Any], ...]
+    """Each with its `id` (to edit it), `unit` path, `kind` and `text`."""
     warnings: tuple[str, ...]
     other_meanings: tuple[dict[str, object], ...] = field(default=())
 
@@ -87,8 +90,8 @@ def _covers(start: dt.date | None, end: dt.date | None, day: dt.date) -> bool:
 
 
 def normalise_label(label: str) -> tuple[str, str]:
-    """("30-803", "(3)(b)(i)") from "30-803(3)(b)(i)" or "30- 803 (3)(b)"; MA "28(g)" → ("28", "(g)");
-    a paragraph unit: "30-899.12 ¶2(1)" → ("30-899.12", "¶2(1)")."""
+    """("30-803", "(3)(b)(i)") from "30-803(3)(b)(i)" or "30- 803 (3)(b)";
+    MA "28(g)" → ("28", "(g)"); a paragraph unit: "30-899.12 ¶2(1)" → ("30-899.12", "¶2(1)")."""
     label = _SPACE.sub("", label)
     match = re.match(r"^([^()¶]+)((?:¶\d+)?(?:\([^()]+\))*)$", label)
     if not match:
@@ -183,7 +186,7 @@ def provision_records(pks: list[int]) -> list[ProvisionRecord]:
     for a in (
         Annotation.objects.filter(unit__provision_id__in=pks)
         .order_by("id")
-        .values("unit_id", "kind", "text")
+        .values("id", "unit_id", "kind", "text")
     ):
         units[a["unit_id"]].annotations.append(_Row(a))
     return [records[pk] for pk in pks if pk in records]
@@ -264,7 +267,8 @@ def provision_state(
     elif start is not None and as_of < start:
         state = "not_in_force"
         warnings.append(
-            f"{label} was not yet in force on {as_of.isoformat()}; it took effect on {start.isoformat()}."
+            f"{label} was not yet in force on {as_of.isoformat()}; "
+            f"it took effect on {start.isoformat()}."
         )
         warnings.extend(_temporary_adoptions(provision, as_of, start))
     else:
@@ -333,7 +337,7 @@ def provision_state(
             for e in unit.events
         ),
         annotations=tuple(
-            {"unit": unit.path, "kind": a.kind, "text": a.text}
+            {"id": a.id, "unit": unit.path, "kind": a.kind, "text": a.text}
             for unit in units
             for a in unit.annotations
         ),
@@ -347,7 +351,8 @@ def _temporary_adoptions(provision: ProvisionRecord, as_of: dt.date, start: dt.d
     provision was not yet permanently in force, but a temporary rule of the same words may have
     applied ("30-833 temp. 5/13/93, perm. 6/30/93" asked on 1993-06-01)."""
     return [
-        f"It had been adopted temporarily on {e.date.isoformat()} ({e.raw!r}); a temporary adoption "
+        f"It had been adopted temporarily on {e.date.isoformat()} ({e.raw!r}); "
+        "a temporary adoption "
         f"is recorded as an event, and the permanent adoption took effect on {start.isoformat()}."
         for unit in provision.units[:1]
         for e in unit.events
@@ -492,7 +497,8 @@ def citation_resolve(
 def provisions_search(
     *, jurisdiction: str | None = None, instrument: str | None = None, q: str | None = None
 ) -> QuerySet[Provision]:
-    """Provisions filtered by jurisdiction code, instrument (name or slug) and words in title or text."""
+    """Provisions filtered by jurisdiction code, instrument (name or slug) and words in title or
+    text."""
     qs = Provision.objects.all()
     if jurisdiction:
         qs = qs.filter(instrument__jurisdiction__code=jurisdiction)
@@ -524,34 +530,52 @@ def provision_record_history(provision: Provision, *, limit: int = 500) -> list[
     """Who changed what in the provision's rule text, and when: newest first.
 
     This is record time (edits to the knowledge base), not valid time (when the text was law).
+    Seven queries whatever the provision's size: history rows are read as plain values, each
+    change compared in memory with the object's previous row, and named from the rows read.
     """
-    unit_ids = list(
-        Unit.history.filter(provision_id=provision.pk).values_list("id", flat=True).distinct()
+    unit_rows = list(
+        Unit.history.filter(provision_id=provision.pk)
+        .order_by("history_date", "history_id")
+        .values()
     )
-    sources = [
-        ("provision", Provision.history.filter(id=provision.pk)),
-        ("citation", Citation.history.filter(provision_id=provision.pk)),
-        ("unit", Unit.history.filter(provision_id=provision.pk)),
-        ("version", UnitVersion.history.filter(unit_id__in=unit_ids)),
-        ("event", Event.history.filter(unit_id__in=unit_ids)),
-        ("annotation", Annotation.history.filter(unit_id__in=unit_ids)),
+    paths = {row["id"]: row["path"] for row in unit_rows}  # the latest path of each unit
+    unit_ids = list(paths)
+    sources: list[tuple[str, type[Any], Any]] = [
+        ("provision", Provision, Provision.history.filter(id=provision.pk)),
+        ("citation", Citation, Citation.history.filter(provision_id=provision.pk)),
+        ("unit", Unit, None),
+        ("version", UnitVersion, UnitVersion.history.filter(unit_id__in=unit_ids)),
+        ("event", Event, Event.history.filter(unit_id__in=unit_ids)),
+        ("annotation", Annotation, Annotation.history.filter(unit_id__in=unit_ids)),
     ]
+    read = [
+        (
+            name,
+            model,
+            unit_rows if qs is None else list(qs.order_by("history_date", "history_id").values()),
+        )
+        for name, model, qs in sources
+    ]
+    ids = {row["history_user_id"] for _, _, rows in read for row in rows}
+    users = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
     records: list[Record] = []
-    for model, qs in sources:
-        for row in qs.select_related("history_user").order_by("-history_date")[:limit]:
+    for name, model, rows in read:
+        tracked = [(f.name, f.attname) for f in model._meta.concrete_fields if f.editable]
+        previous: dict[int, dict[str, Any]] = {}
+        for row in rows:
+            prior = previous.get(row["id"])
+            previous[row["id"]] = row
             changed: tuple[str, ...] = ()
-            if row.history_type == "~":
-                previous = row.prev_record
-                if previous is not None:
-                    changed = tuple(c.field for c in row.diff_against(previous).changes)
+            if row["history_type"] == "~" and prior is not None:
+                changed = tuple(sorted(field for field, att in tracked if row[att] != prior[att]))
             records.append(
                 Record(
-                    model=model,
-                    object=str(row.instance),
-                    change=_CHANGE[row.history_type],
-                    date=row.history_date,
-                    user=row.history_user.get_username() if row.history_user else None,
-                    reason=row.history_change_reason,
+                    model=name,
+                    object=_record_name(name, row, provision.key, paths),
+                    change=_CHANGE[row["history_type"]],
+                    date=row["history_date"],
+                    user=users.get(row["history_user_id"]),
+                    reason=row["history_change_reason"],
                     fields=changed,
                 )
             )
@@ -559,8 +583,24 @@ def provision_record_history(provision: Provision, *, limit: int = 500) -> list[
     return records[:limit]
 
 
+def _record_name(model: str, row: dict[str, Any], key: str, paths: dict[int, str]) -> str:
+    """The object as its model's str() names it, from its history row's values."""
+    if model == "provision":
+        return f"{row['key']} {row['title']}"
+    if model == "citation":
+        return str(row["label"])
+    if model == "unit":
+        return f"{key}{row['path']}"
+    if model == "version":
+        return f"{key}{paths.get(row['unit_id'], '')} from {row['effective_from'] or 'unknown'}"
+    if model == "event":
+        return f"{row['kind']} {row['date']} {row['subject']}".strip()
+    return str(row["text"])[:60]
+
+
 def provision_versions(provision: Provision) -> QuerySet[UnitVersion]:
-    """Every version of every unit of the provision, in source order then date: its legal history."""
+    """Every version of every unit of the provision, in source order then date: its legal
+    history."""
     return (
         UnitVersion.objects.filter(unit__provision=provision)
         .select_related("unit", "source")

@@ -270,7 +270,8 @@ def _write_proposed(
     )
     if current != section.label:
         timeline.section.remarks.append(
-            f"proposed under the older rule number {section.label} (now {current}); capitals mark proposed text"
+            f"proposed under the older rule number {section.label} (now {current}); "
+            "capitals mark proposed text"
         )
     _write_units(writer, provision, document, timeline, proposed=True)
 
@@ -337,7 +338,8 @@ def _write_units(
 def _annotations(
     tl: Any, section: ParsedSection, section_remarks: list[str]
 ) -> list[tuple[str, str]]:
-    """Source defects and ambiguities to record on a unit (whole-section ones on the section's unit)."""
+    """Source defects and ambiguities to record on a unit (whole-section ones on the section's
+    unit)."""
     remarks = list(tl.unit.remarks)
     notes = [placed.note for placed in tl.unit.notes]
     if not tl.unit.path:
@@ -364,8 +366,14 @@ def _reach(note: str, where: str, label: str) -> str:
             f"the note {note!r} ends the lead-in of {unit}: it may cover the list that follows too"
         )
     if where == "heading":
-        return f"the note {note!r} is in the section heading: the source does not say which parts it amended"
-    return f"the note {note!r} is printed on a line of its own: it is kept on {unit} and may cover only part of it"
+        return (
+            f"the note {note!r} is in the section heading: "
+            "the source does not say which parts it amended"
+        )
+    return (
+        f"the note {note!r} is printed on a line of its own: "
+        f"it is kept on {unit} and may cover only part of it"
+    )
 
 
 def _write_proposed_version(
@@ -444,10 +452,12 @@ def _write_versions(
             values["line"] = line or (known.line if known else None)
             if _text_form_prevails(known, document, text):
                 # The PDF renders this unit differently from the text form of the same regulation
-                # (footnote marks, a break it cannot show): keep the text form's words, add the page.
+                # (footnote marks, a break it cannot show): keep the text form's words, add the
+                # page.
                 values |= {"text": known.text, "source": known.source, "line": known.line}
                 remarks.append(
-                    f"the PDF ({document.name}, page {page}) prints this unit differently from the text "
+                    f"the PDF ({document.name}, page {page}) prints this unit differently "
+                    "from the text "
                     f"form; the text form is kept. PDF: {_excerpt(text, known.text)!r}"
                 )
         if known is None:
@@ -547,3 +557,19 @@ def annotation_add(
         Annotation, {"unit": unit, "kind": kind, "text": text}, {}
     )
     return bool(report.created)
+
+
+def annotation_update(
+    *, annotation: Annotation, text: str, user: Any, reason: str = "edited on the provision page"
+) -> Annotation:
+    """Change an annotation's text, recorded in its history with the user who made the change.
+
+    :raises ValidationError: the text is empty, or the unit already has this remark.
+    """
+    annotation.text = " ".join(text.split())
+    annotation._history_user = user  # type: ignore[attr-defined]
+    annotation._change_reason = reason  # type: ignore[attr-defined]
+    with transaction.atomic():
+        annotation.full_clean()
+        annotation.save()
+    return annotation

@@ -8,3 +8,11 @@ class VariantsConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "variants"
+
+    def ready(self) -> None:
+        # A provision's page lists the catalog facts citing it (regs cannot import variants).
+        from regs.citing import register
+
+        from .provision_facts import catalog_facts_citing
+
+        register(catalog_facts_citing)
