@@ -43,16 +43,37 @@ ACE, TEN = 0, 9
 MAX_SPLIT_HANDS = 4
 """The most hands the split algorithm values."""
 METHOD = "combinatorial analysis (every hand enumerated over the finite shoe)"
-CONVENTIONS = (
-    "one player from a full shoe; only the round's own cards are removed",
-    "composition-dependent play (CDZ-): each decision maximises the expected value for the "
-    "hand's cards and the up card; a hand after a split is played as before a split",
-    "splits valued exactly for that play by Eric Farmer's algorithm (blackjack_split.pdf), to at "
-    "most 4 hands",
-    "insurance and even money declined",
-    "peek: decisions taken knowing the dealer has no blackjack",
-    "double-precision sums over a complete enumeration: about 13 significant digits; no fraction",
-)
+
+
+def conventions(rules: RuleSet) -> list[str]:
+    """What the analysis of `rules` assumes, in words, as published analyzers state it."""
+    aces = "aces too" if rules.resplit_aces else "aces to 2 hands"
+    out = [
+        "one player from a full shoe; only the round's own cards are removed (the up card, the "
+        "player's cards, and every card dealt before each draw)",
+        "composition-dependent play (CDZ-): each decision maximises the expected value for the "
+        "hand's cards and the up card; a hand after a split is played as the same cards unsplit",
+        f"splits to {rules.max_split_hands} hands ({aces}), a pair card drawn to a split hand "
+        "always resplit where allowed, valued exactly for that play by Eric Farmer's algorithm "
+        "(blackjack_split.pdf)",
+        "insurance and even money declined",
+    ]
+    if rules.peeks:
+        out.append("the dealer peeks: decisions are taken knowing the dealer has no blackjack")
+    else:
+        taken = "the original wager only" if rules.original_bets_only else "every wager"
+        out.append(
+            f"no peek: decisions are taken not knowing whether the dealer has blackjack, which "
+            f"takes {taken}"
+        )
+    if rules.late_surrender and not rules.peeks:
+        out.append("late surrender with no peek: a dealer blackjack takes the whole wager")
+    out.append(
+        "double-precision sums over a complete enumeration (rounding error below 1e-12 of a "
+        "wager), so no fraction is given"
+    )
+    return out
+
 
 Vector = npt.NDArray[np.float64]
 Hand = tuple[int, ...]
@@ -98,7 +119,7 @@ def check_analysable(rules: RuleSet) -> None:
 
 @dataclass(frozen=True)
 class BaseGameValue:
-    """The player's expected value per initial wager, playing as CONVENTIONS say."""
+    """The player's expected value per initial wager, playing as `conventions` says."""
 
     rules: RuleSet
     expected_value: float
@@ -114,11 +135,11 @@ class BaseGameValue:
             "house_edge": f"{self.house_edge:.12f}",
             "house_edge_percent": f"{100 * self.house_edge:.9f}",
             "expected_value": f"{self.expected_value:.12f}",
-            "by_up_card": {
+            "expected_value_by_up_card": {
                 _RANK_NAMES[rank]: f"{value:.12f}" for rank, value in enumerate(self.by_up_card)
             },
             "method": METHOD,
-            "conventions": list(CONVENTIONS),
+            "conventions": conventions(self.rules),
         }
 
 
@@ -579,3 +600,6 @@ def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
     yield change("split.split_aces_one_card", sa1, not sa1, split_aces_one_card=not sa1)
     hole = HoleCard.NONE if rules.hole_card is HoleCard.PEEK else HoleCard.PEEK
     yield change("hole_card", rules.hole_card.value, hole.value, hole_card=hole)
+    if not rules.peeks:  # what a dealer blackjack takes where nobody peeked
+        obo = rules.original_bets_only
+        yield change("original_bets_only", obo, not obo, original_bets_only=not obo)

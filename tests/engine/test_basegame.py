@@ -127,7 +127,9 @@ def test_its_output_states_the_conventions_and_the_digits() -> None:
     assert body["house_edge_percent"].startswith("0.33026803")
     assert len(body["house_edge"].split(".")[1]) >= 9
     assert any("CDZ-" in convention for convention in body["conventions"])
-    assert set(body["by_up_card"]) == {"A", "2", "3", "4", "5", "6", "7", "8", "9", "T"}
+    assert set(body["expected_value_by_up_card"]) == set("A23456789T")
+    european = base_game_value(RuleSet(hole_card=HoleCard.NONE, original_bets_only=False))
+    assert any("takes every wager" in text for text in european.as_dict()["conventions"])
 
 
 SIMULATED = [
@@ -153,3 +155,11 @@ def test_the_simulator_agrees_with_the_exact_value_within_its_standard_error(
     simulated = simulate(rules, 2_000_000, seed=15, continuous=True)
     exact = base_game_value(rules).house_edge
     assert abs(float(simulated.house_edge) - exact) < 3 * simulated.standard_error
+
+
+def test_with_no_peek_the_effects_include_what_a_dealer_blackjack_takes() -> None:
+    effects = {e.option: e for e in rule_effects(RuleSet(decks=8, hole_card=HoleCard.NONE))}
+    all_lost = effects["original_bets_only"]
+    assert (all_lost.base, all_lost.changed) == ("true", "false")
+    assert all_lost.change > 0.0005  # losing doubles and splits to a blackjack costs the player
+    assert effects["hole_card"].change == pytest.approx(0, abs=1e-12)  # original wagers only
