@@ -1,6 +1,7 @@
 """The base game's exact house edge for a table of a configuration (GET/POST
-analysis/base-game/): engine.basegame's combinatorial analysis of the table's rules, and the
-change each rule option makes to it, computed exactly as the simulation job estimates it."""
+analysis/base-game/): engine.basegame's combinatorial analysis of the table's rules with the best
+composition-dependent play and with the engine's basic strategy (the simulator's), and the change
+each rule option makes to it, computed exactly as the simulation job estimates it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ from typing import Any
 from rest_framework import serializers
 
 from engine.analysis import NotAnalysable
-from engine.basegame import MAX_SPLIT_HANDS, base_game_value, check_analysable, rule_effects
+from engine.basegame import (
+    MAX_SPLIT_HANDS,
+    Play,
+    base_game_value,
+    check_analysable,
+    rule_effects,
+)
 from engine.rules import DoubleOn, RuleSet
 from engine.simulate import rules_as_dict
 from pitboss.errors import DomainError
@@ -100,11 +107,17 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
     assumed = list(found.assumed)
     if rules.side_wagers:
         assumed.append("side wagers: not analysed (the base game only)")
+    basic = base_game_value(rules, Play.BASIC).as_dict()
     body: dict[str, Any] = {
         "table": table["name"],
         "rules": rules_as_dict(rules),
         "assumed": assumed,
         **value.as_dict(),
+        "basic_strategy": {
+            key: basic[key]
+            for key in ("play", "house_edge", "house_edge_percent", "expected_value_by_up_card")
+        }
+        | {"conventions": basic["conventions"][1]},
     }
     if values["effects"]:
         body["effects"] = [effect.as_dict() for effect in rule_effects(rules, value)]

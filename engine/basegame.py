@@ -12,6 +12,7 @@ Conventions (as Eric Farmer's combinatorial analyzer states them, whose method t
 - Splits: to `max_split_hands` (at most 4; aces to 2 unless resplit_aces), valued by Farmer's
   exact algorithm for that strategy (blackjack_split.pdf): each hand's value given how many pair
   cards and other second cards the other hands took.
+- Or (Play.BASIC) the engine's total-dependent basic strategy, the simulator's, valued exactly.
 - Insurance and even money declined.
 - Where the dealer peeks, decisions are taken knowing the dealer has no blackjack. With no peek
   (no hole card, or not looked at) a dealer blackjack takes only the original wager where
@@ -28,6 +29,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
@@ -37,7 +39,7 @@ import numpy.typing as npt
 from engine.analysis import NotAnalysable
 from engine.dealer_odds import BLACKJACK, OUTCOMES, RANKS, dealer_odds
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
-from engine.strategy import _doubles_on
+from engine.strategy import Action, BasicStrategy, _doubles_on
 
 ACE, TEN = 0, 9
 MAX_SPLIT_HANDS = 4
@@ -45,14 +47,32 @@ MAX_SPLIT_HANDS = 4
 METHOD = "combinatorial analysis (every hand enumerated over the finite shoe)"
 
 
-def conventions(rules: RuleSet) -> list[str]:
+class Play(StrEnum):
+    COMPOSITION = "composition"
+    """Every decision the best for the hand's cards and the up card (CDZ-)."""
+    BASIC = "basic"
+    """The engine's basic strategy (engine.strategy.BasicStrategy): total-dependent, computed for
+    an infinite shoe; the strategy the simulator and the logged rounds play."""
+
+
+def conventions(rules: RuleSet, play: Play = Play.COMPOSITION) -> list[str]:
     """What the analysis of `rules` assumes, in words, as published analyzers state it."""
     aces = "aces too" if rules.resplit_aces else "aces to 2 hands"
+    if play is Play.COMPOSITION:
+        how = (
+            "composition-dependent play (CDZ-): each decision maximises the expected value for "
+            "the hand's cards and the up card; a hand after a split is played as the same cards "
+            "unsplit"
+        )
+    else:
+        how = (
+            "the engine's basic strategy: total-dependent, computed for an infinite shoe (the "
+            "strategy the simulator plays), valued exactly over the finite shoe"
+        )
     out = [
         "one player from a full shoe; only the round's own cards are removed (the up card, the "
         "player's cards, and every card dealt before each draw)",
-        "composition-dependent play (CDZ-): each decision maximises the expected value for the "
-        "hand's cards and the up card; a hand after a split is played as the same cards unsplit",
+        how,
         f"splits to {rules.max_split_hands} hands ({aces}), a pair card drawn to a split hand "
         "always resplit where allowed, valued exactly for that play by Eric Farmer's algorithm "
         "(blackjack_split.pdf)",
@@ -125,6 +145,7 @@ class BaseGameValue:
     expected_value: float
     by_up_card: tuple[float, ...]
     """Given each up card (ace first, ten-value last)."""
+    play: Play = Play.COMPOSITION
 
     @property
     def house_edge(self) -> float:
@@ -139,20 +160,23 @@ class BaseGameValue:
                 _RANK_NAMES[rank]: f"{value:.12f}" for rank, value in enumerate(self.by_up_card)
             },
             "method": METHOD,
-            "conventions": conventions(self.rules),
+            "play": self.play.value,
+            "conventions": conventions(self.rules, self.play),
         }
 
 
 _RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+_AFTER_HIT = frozenset({Action.STAND, Action.HIT})
+"""What a hand may do after a third card (or a split hand that may not double)."""
 
 
-def base_game_value(rules: RuleSet) -> BaseGameValue:
-    """The exact expected value of a round under `rules`.
+def base_game_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValue:
+    """The exact expected value of a round under `rules`, played as `play` says.
 
     :raises NotAnalysable: the rules use what the analysis does not play.
     """
     check_analysable(rules)
-    return _Analysis(rules).value()
+    return _Analysis(rules, play).value()
 
 
 # --- the analysis ------------------------------------------------------------------------------
@@ -237,8 +261,9 @@ class _Context:
 
 
 class _Analysis:
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, play: Play = Play.COMPOSITION) -> None:
         self.rules = rules
+        self.play = play
         d = rules.decks
         self.full: Hand = (4 * d,) * 9 + (16 * d,)
         self.full_array = np.array(self.full, dtype=np.int64)
@@ -250,6 +275,8 @@ class _Analysis:
         table = _hand_table(d)
         self.index, self.counts, self.size = table.index, table.counts, table.size
         self.total, self.children, self.natural = table.total, table.children, table.natural
+        self.basic = BasicStrategy(rules).table if play is Play.BASIC else None
+        self.hits = self._hits(table) if play is Play.BASIC else None
 
         contexts = [(0, 0)] + [
             (pair, extra)
@@ -262,6 +289,30 @@ class _Analysis:
         self.contexts: dict[tuple[int, int], _Context] = {}
         for key in contexts:  # the unsplit hands first: the split hands are played as they are
             self.contexts[key] = self._context(*key, members[key], rows[key])
+
+    def _hits(self, table: _HandTable) -> npt.NDArray[np.bool_]:
+        """[hand, up]: whether basic strategy hits the hand of three cards or more."""
+        assert self.basic is not None
+        hits = np.zeros((len(table.counts) + 1, RANKS), dtype=bool)
+        for hand, h in table.index.items():
+            total, soft = _total(hand)
+            if sum(hand) < 3:
+                continue
+            for up in range(RANKS):
+                ranked = self.basic[(total, soft, 0, up + 1, False)]
+                hits[h, up] = next(a for a in ranked if a in _AFTER_HIT) is Action.HIT
+        return hits
+
+    def _choose(self, hand: Hand, allowed: frozenset[Action]) -> list[Action]:
+        """Basic strategy's action for two cards against each up card, among those allowed."""
+        assert self.basic is not None
+        total, soft = _total(hand)
+        pair = next((rank + 1 for rank in range(RANKS) if hand[rank] == 2), 0)
+        chosen = []
+        for up in range(RANKS):
+            ranked = self.basic[(total, soft, pair, up + 1, True)]
+            chosen.append(next((a for a in ranked if a in allowed), Action.STAND))
+        return chosen
 
     def _max_hands(self, pair: int) -> int:
         rules = self.rules
@@ -373,7 +424,9 @@ class _Analysis:
                 if self.originals_only:  # a dealer blackjack takes the original wager only
                     double[hands] += blackjack[level]
             # How each hand is played once drawn to (no double after a third card).
-            if unsplit is None:
+            if self.hits is not None:
+                played[hands] = np.where(self.hits[hands], hit[hands], stand[hands])
+            elif unsplit is None:
                 played[hands] = np.maximum(stand[hands], hit[hands])
             else:  # CDZ-: the unsplit hand's choice, at the split hand's value
                 choose_hit = unsplit.hit[hands] > unsplit.stand[hands]
@@ -405,6 +458,17 @@ class _Analysis:
             h = self.index[hand]
             if self._one_card(pair):
                 values[rank] = context.stand[h]
+                continue
+            if self.basic is not None:
+                may_double = self._may_double(hand, after_split=True)
+                allowed = _AFTER_HIT | ({Action.DOUBLE} if may_double else set())
+                by_action = {
+                    Action.STAND: context.stand[h],
+                    Action.HIT: context.hit[h],
+                    Action.DOUBLE: context.double[h],
+                }
+                actions = self._choose(hand, frozenset(allowed))
+                values[rank] = [by_action[a][up] for up, a in enumerate(actions)]
                 continue
             # CDZ-: the unsplit hand's choice, at the split hand's value.
             value = np.where(unsplit.hit[h] > unsplit.stand[h], context.hit[h], context.stand[h])
@@ -506,6 +570,8 @@ class _Analysis:
         unsplit, h = self.contexts[(0, 0)], self.index[hand]
         if self.natural[h]:
             return unsplit.stand[h]
+        if self.basic is not None:
+            return self._first_two_basic(hand)
         value = np.maximum(unsplit.stand[h], unsplit.hit[h])
         if self._may_double(hand, after_split=False):
             value = np.maximum(value, unsplit.double[h])
@@ -516,6 +582,36 @@ class _Analysis:
         if surrender is not None:
             value = np.maximum(value, surrender)
         return value
+
+    def _first_two_basic(self, hand: Hand) -> Vector:
+        unsplit, h = self.contexts[(0, 0)], self.index[hand]
+        allowed = set(_AFTER_HIT)
+        by_action = {Action.STAND: unsplit.stand[h], Action.HIT: unsplit.hit[h]}
+        if self._may_double(hand, after_split=False):
+            allowed.add(Action.DOUBLE)
+            by_action[Action.DOUBLE] = unsplit.double[h]
+        pair = next((rank for rank in range(RANKS) if hand[rank] == 2), None)
+        if pair is not None and self.splits[pair] >= 2:
+            allowed.add(Action.SPLIT)
+            by_action[Action.SPLIT] = self.split(pair)
+        surrender = self.surrender(hand)
+        early = np.zeros(RANKS, dtype=bool)
+        if surrender is not None:
+            by_action[Action.SURRENDER] = surrender
+            if self.rules.early_surrender:  # offered first, as the engine asks before the rest
+                total, soft = _total(hand)
+                pair_value = pair + 1 if pair is not None else 0
+                early = np.array(
+                    [
+                        self.basic[(total, soft, pair_value, up + 1, True)][0] is Action.SURRENDER
+                        for up in range(RANKS)
+                    ]
+                )
+            else:
+                allowed.add(Action.SURRENDER)
+        actions = self._choose(hand, frozenset(allowed))
+        value = np.array([by_action[a][up] for up, a in enumerate(actions)])
+        return np.where(early, -0.5, value)
 
     def value(self) -> BaseGameValue:
         by_up = np.zeros(RANKS)
@@ -535,7 +631,9 @@ class _Analysis:
                     chance = 2 * chance
                 by_up += np.clip(chance, 0, None) * self.first_two(hand)
         ups = full / self.cards
-        return BaseGameValue(self.rules, float(ups @ by_up), tuple(float(v) for v in by_up))
+        return BaseGameValue(
+            self.rules, float(ups @ by_up), tuple(float(v) for v in by_up), self.play
+        )
 
 
 # --- effects of rule options --------------------------------------------------------------------

@@ -51,6 +51,10 @@ def test_it_gives_the_exact_house_edge_of_a_table_with_its_conventions(
     assert any("CDZ-" in text for text in body["conventions"])
     assert any("Farmer" in text for text in body["conventions"])
     assert "effects" not in body
+    # The engine's basic strategy (what the simulator plays), valued exactly: a little worse.
+    basic = body["basic_strategy"]
+    assert basic["play"] == "basic" and "basic strategy" in basic["conventions"]
+    assert 0 < float(basic["house_edge"]) - float(body["house_edge"]) < 0.0005
 
 
 def test_it_gives_the_effect_of_each_rule_option_exactly(anon_client: APIClient) -> None:
