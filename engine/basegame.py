@@ -300,7 +300,9 @@ class _Analysis:
                 continue
             for up in range(RANKS):
                 ranked = self.basic[(total, soft, 0, up + 1, False)]
-                hits[h, up] = next(a for a in ranked if a in _AFTER_HIT) is Action.HIT
+                hits[h, up] = (
+                    next((a for a in ranked if a in _AFTER_HIT), Action.STAND) is Action.HIT
+                )
         return hits
 
     def _choose(self, hand: Hand, allowed: frozenset[Action]) -> list[Action]:
