@@ -179,6 +179,38 @@ def base_game_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameVa
     return _Analysis(rules, play).value()
 
 
+def hand_values(rules: RuleSet, cards: list[int], up: int) -> dict[str, float]:
+    """The values of standing, hitting and doubling a hand (card values, ace 1) against an up card
+    (ace 1), played on composition-dependently; where the dealer peeks, given no dealer blackjack
+    (as published tables give them), else over every hole card.
+
+    :raises NotAnalysable: the rules use what the analysis does not play.
+    :raises ValueError: no such hand, or not from this shoe.
+    """
+    check_analysable(rules)
+    hand: Hand = (0,) * RANKS
+    for value in cards:
+        if not 1 <= value <= 10:
+            raise ValueError(f"{value} is no card value (ace 1, ten-value cards 10)")
+        hand = _add(hand, value - 1)
+    analysis = _Analysis(rules)
+    if len(cards) < 2 or hand not in analysis.index:
+        raise ValueError(f"{cards} is not a hand of two cards or more, 21 or less, from the shoe")
+    h, u = analysis.index[hand], up - 1
+    unsplit = analysis.contexts[(0, 0)]
+    values = {"stand": unsplit.stand[h, u], "hit": unsplit.hit[h, u]}
+    if len(cards) == 2:
+        values["double"] = unsplit.double[h, u]
+    if rules.peeks:
+        blackjack = analysis._blackjack(np.array([hand], dtype=np.int64))[0, u]
+        natural = bool(analysis.natural[h])
+        values = {
+            name: (v if natural and name == "stand" else v + blackjack) / (1 - blackjack)
+            for name, v in values.items()
+        }
+    return {name: float(v) for name, v in values.items()}
+
+
 # --- the analysis ------------------------------------------------------------------------------
 
 

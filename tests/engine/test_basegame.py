@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from engine.analysis import NotAnalysable
-from engine.basegame import Play, base_game_value, rule_effects
+from engine.basegame import Play, base_game_value, hand_values, rule_effects
 from engine.dealer_odds import dealer_odds
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
 from engine.simulate import simulate
@@ -183,3 +183,49 @@ def test_basic_strategy_is_valued_with_the_engines_own_choices() -> None:
     assert best.expected_value - basic.expected_value > 0.003
     simulated = simulate(rules, 4_000_000, seed=16, continuous=True)
     assert abs(float(simulated.house_edge) - basic.house_edge) < 3 * simulated.standard_error
+
+
+# Wizard of Odds, Blackjack Appendix 9 (wizardofodds.com/games/blackjack/appendix/9/<table>/): the
+# values of standing, hitting and doubling against an ace, given no dealer blackjack (with no
+# hole card, over every hole card). No split is involved, so the conventions agree to the last
+# printed digit.
+WIZARD_HANDS = [
+    ("1ds17r4", {"decks": 1}, [2, 1], (-0.661732, -0.067808, -0.593281)),
+    ("1ds17r4", {"decks": 1}, [6, 5], (-0.634013, 0.172946, 0.240259)),
+    ("1dh17r4", {"decks": 1, "h17": True}, [6, 5], (-0.575374, 0.143003, 0.234296)),
+    ("2dh17r4", {"decks": 2, "h17": True}, [4, 3], (-0.590338, -0.362212, -1.077576)),
+    ("5ds17r4", {"decks": 5}, [6, 5], (-0.660850, 0.148532, 0.133896)),
+    ("5dh17r4", {"decks": 5, "h17": True}, [7, 1], (-0.225295, -0.160941, -0.417747)),
+    (
+        "euro-6dh17r4",
+        {"decks": 6, "h17": True, "hole_card": "none", "original_bets_only": False},
+        [2, 1],
+        (-0.722356, -0.379910, -1.024099),
+    ),
+    (
+        "euro-8dh17r4",
+        {"decks": 8, "h17": True, "hole_card": "none", "original_bets_only": False},
+        [6, 5],
+        (-0.721201, -0.235977, -0.537869),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("table", "rules", "cards", "published"),
+    WIZARD_HANDS,
+    ids=[f"{t} {c}" for t, _, c, _ in WIZARD_HANDS],
+)
+def test_a_hands_values_match_the_wizards_tables_to_the_digit(
+    table: str, rules: dict[str, Any], cards: list[int], published: tuple[float, float, float]
+) -> None:
+    values = hand_values(_rules(rules), cards, up=1)
+    ours = (values["stand"], values["hit"], values["double"])
+    assert ours == pytest.approx(published, abs=0.000001)  # to a unit in the last digit
+
+
+def test_a_hand_that_is_not_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="no card value"):
+        hand_values(RuleSet(), [11, 5], up=1)
+    with pytest.raises(ValueError, match="not a hand"):
+        hand_values(RuleSet(), [10, 10, 5], up=1)
