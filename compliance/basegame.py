@@ -117,7 +117,7 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
             key: basic[key]
             for key in ("play", "house_edge", "house_edge_percent", "expected_value_by_up_card")
         }
-        | {"conventions": basic["conventions"][1]},
+        | {"strategy": basic["conventions"][1]},
     }
     if values["effects"]:
         body["effects"] = [effect.as_dict() for effect in rule_effects(rules, value)]
