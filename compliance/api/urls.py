@@ -14,6 +14,7 @@ urlpatterns = [
     path("signage/<uuid:pk>/", views.SignSetApi.as_view(), name="sign-set"),
     path("rounds/", views.RoundsApi.as_view(), name="rounds"),
     path("rounds/replay/", views.RoundReplayApi.as_view(), name="round-replay"),
+    path("analysis/base-game/", views.BaseGameAnalysisApi.as_view(), name="base-game-analysis"),
     path("simulations/", views.SimulationListApi.as_view(), name="simulations"),
     path("simulations/<uuid:pk>/", views.SimulationDetailApi.as_view(), name="simulation"),
 ]

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from compliance.basegame import BaseGameIn, base_game_analysis, base_game_query
 from compliance.configuration import ConfigurationSerializer
 from compliance.models import SignSet, SimulationJob, ValidationRun
 from compliance.rounds import ReplayIn, RoundsIn, round_replay, rounds_play
@@ -105,6 +106,22 @@ class RoundReplayApi(APIView):
     @extend_schema(request=ReplayIn, responses=dict[str, Any])
     def post(self, request: Request) -> Response:
         return Response(round_replay(request.data))
+
+
+class BaseGameAnalysisApi(APIView):
+    """The exact house edge of a table's base game by combinatorial analysis, with its
+    conventions and the change each rule option makes (POST: a configuration; GET: one table's
+    options as query parameters, ?jurisdiction=&as_of=&decks=&dealer_soft_17=&…)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(request=BaseGameIn, responses=dict[str, Any])
+    def post(self, request: Request) -> Response:
+        return Response(base_game_analysis(data=request.data))
+
+    @extend_schema(responses=dict[str, Any])
+    def get(self, request: Request) -> Response:
+        return Response(base_game_analysis(data=base_game_query(request.query_params)))
 
 
 class SimulationOut(serializers.ModelSerializer[SimulationJob]):

@@ -1,0 +1,164 @@
+"""The dealer's final totals for every up card, from a finite shoe with given cards removed, by
+enumeration of every hand the dealer can draw (engine.basegame's dealer side).
+
+Every way the dealer can end is enumerated once per hit rule as a multiset of drawn cards (the
+hole card, then each hit) with the number of orders in which the dealer draws exactly those cards:
+all orders of a multiset are equally likely, so a hand's probability from a shoe is
+orders × Π_rank fall(count of the rank, cards of the rank drawn) / fall(cards in the shoe, cards
+drawn), where fall(n, k) = n (n-1) … (n-k+1). The probabilities of many shoes are computed in one
+compiled pass.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from engine.hands import dealer_draws
+
+RANKS = 10
+"""Card ranks by value: index 0 is the ace, 1 the deuce, …, 9 every ten-value card."""
+OUTCOMES = ("17", "18", "19", "20", "21", "blackjack")
+"""The dealer's final totals other than a bust, in the order of the arrays here."""
+BLACKJACK = 5
+
+
+def _total(cards: tuple[int, ...]) -> tuple[int, bool]:
+    hard = sum((rank + 1) * n for rank, n in enumerate(cards))
+    if cards[0] and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+@lru_cache(maxsize=2)
+def dealer_hands(
+    hits_soft_17: bool,
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]
+]:
+    """Every final dealer hand that does not bust: (up card rank, cards drawn after it by rank as
+    a 10-column array, number of drawing orders, outcome index into OUTCOMES)."""
+    ups: list[int] = []
+    draws: list[tuple[int, ...]] = []
+    orders: list[int] = []
+    outcomes: list[int] = []
+    for up in range(RANKS):
+        layer: dict[tuple[int, ...], int] = {tuple(int(r == up) for r in range(RANKS)): 1}
+        while layer:
+            following: dict[tuple[int, ...], int] = {}
+            for hand, ways in layer.items():
+                for rank in range(RANKS):
+                    new = tuple(n + (r == rank) for r, n in enumerate(hand))
+                    total, soft = _total(new)
+                    if total > 21:
+                        continue
+                    if sum(new) == 2 and total == 21:
+                        final: int | None = BLACKJACK
+                    elif dealer_draws(total, soft, hits_soft_17):
+                        following[new] = following.get(new, 0) + ways
+                        continue
+                    else:
+                        final = total - 17
+                    drawn = tuple(n - (r == up) for r, n in enumerate(new))
+                    ups.append(up)
+                    draws.append(drawn)
+                    orders.append(ways)
+                    outcomes.append(final)
+            layer = following
+    # Equal multisets reached by different last cards are one hand: merge their orders.
+    merged: dict[tuple[int, tuple[int, ...], int], int] = {}
+    for up, drawn, ways, final in zip(ups, draws, orders, outcomes, strict=True):
+        key = (up, drawn, final)
+        merged[key] = merged.get(key, 0) + ways
+    keys = sorted(merged)
+    return (
+        np.array([k[0] for k in keys], dtype=np.int64),
+        np.array([k[1] for k in keys], dtype=np.int64).reshape(len(keys), RANKS),
+        np.array([float(merged[k]) for k in keys], dtype=np.float64),
+        np.array([k[2] for k in keys], dtype=np.int64),
+    )
+
+
+def dealer_odds(shoes: npt.NDArray[np.int64], hits_soft_17: bool) -> npt.NDArray[np.float64]:
+    """For each shoe (a row of counts by rank, the up card still in it): the probability of each
+    final total (OUTCOMES) for each up card, given that up card: an array [shoe, up, outcome].
+    A bust is 1 less the row's sum. An up card the shoe lacks gets zeros."""
+    ups, draws, orders, outcomes = dealer_hands(hits_soft_17)
+    out = np.zeros((len(shoes), RANKS, len(OUTCOMES)), dtype=np.float64)
+    starts = np.searchsorted(ups, np.arange(RANKS + 1)).astype(np.int64)
+    _odds(np.ascontiguousarray(shoes, dtype=np.int64), starts, draws, orders, outcomes, out)
+    return out
+
+
+@numba.njit(cache=True)
+def _odds(
+    shoes: npt.NDArray[np.int64],
+    starts: npt.NDArray[np.int64],
+    draws: npt.NDArray[np.int64],
+    orders: npt.NDArray[np.float64],
+    outcomes: npt.NDArray[np.int64],
+    out: npt.NDArray[np.float64],
+) -> None:
+    # Shoes are taken in blocks, and each hand's product is formed for a whole block at once
+    # (loops over contiguous rows that the compiler vectorises).
+    hands = draws.shape[0]
+    cells = np.zeros((hands, RANKS), dtype=np.int64)  # rank * _MAX_DRAWN + cards of the rank
+    distinct = np.zeros(hands, dtype=np.int64)
+    drawn = np.zeros(hands, dtype=np.int64)
+    for h in range(hands):
+        for r in range(RANKS):
+            if draws[h, r] > 0:
+                cells[h, distinct[h]] = r * _MAX_DRAWN + draws[h, r]
+                distinct[h] += 1
+                drawn[h] += draws[h, r]
+    block = _BLOCK
+    fall = np.zeros((RANKS * _MAX_DRAWN, block), dtype=np.float64)
+    inverse = np.zeros((_MAX_DRAWN, block), dtype=np.float64)
+    acc = np.zeros((len(OUTCOMES), block), dtype=np.float64)
+    p = np.zeros(block, dtype=np.float64)
+    for first in range(0, shoes.shape[0], block):
+        size = min(block, shoes.shape[0] - first)
+        for up in range(RANKS):
+            # fall[r, k][b]: orders of k cards of rank r from shoe b less the up card;
+            # inverse[k][b]: 1 / orders of any k cards from it.
+            for b in range(size):
+                s = first + b
+                total = -1
+                for r in range(RANKS):
+                    total += shoes[s, r]
+                    n = shoes[s, r] - (1 if r == up else 0)
+                    fall[r * _MAX_DRAWN, b] = 1.0
+                    for k in range(1, _MAX_DRAWN):
+                        fall[r * _MAX_DRAWN + k, b] = fall[r * _MAX_DRAWN + k - 1, b] * max(
+                            n - k + 1, 0
+                        )
+                product = 1.0
+                for k in range(_MAX_DRAWN):
+                    inverse[k, b] = 1.0 / product if product > 0 else 0.0
+                    product *= max(total - k, 0)
+            acc[:, :size] = 0.0
+            for h in range(starts[up], starts[up + 1]):
+                row = inverse[drawn[h]]
+                weight = orders[h]
+                for b in range(size):
+                    p[b] = weight * row[b]
+                for i in range(distinct[h]):
+                    row = fall[cells[h, i]]
+                    for b in range(size):
+                        p[b] *= row[b]
+                target = acc[outcomes[h]]
+                for b in range(size):
+                    target[b] += p[b]
+            for b in range(size):
+                if shoes[first + b, up] > 0:
+                    for o in range(len(OUTCOMES)):
+                        out[first + b, up, o] = acc[o, b]
+
+
+_MAX_DRAWN = 16
+"""More cards than the dealer can draw (12 at most, to a total of 26 at most)."""
+_BLOCK = 64
+"""Shoes computed together."""

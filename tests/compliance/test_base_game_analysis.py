@@ -1,0 +1,126 @@
+"""GET/POST /api/v1/analysis/base-game/: a table's exact house edge by combinatorial analysis,
+its conventions, and the change each rule option makes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/analysis/base-game/"
+
+
+def _config(**table: Any) -> dict[str, Any]:
+    return {
+        "jurisdiction": "US-CO",
+        "as_of": "2024-06-01",
+        "tables": [
+            {
+                "name": "BJ-1",
+                "game": "blackjack",
+                "decks": 6,
+                "dealer_soft_17": "stand",
+                "hole_card": "peek",
+                "blackjack_pays": "3 to 2",
+                "double": {"on": "any_two", "after_split": True},
+                "split": {"max_hands": 4, "resplit_aces": False, "split_aces_one_card": True},
+                "surrender": "late",
+                **table,
+            }
+        ],
+    }
+
+
+def _post(client: APIClient, body: dict[str, Any]) -> Any:
+    return client.post(URL, body, format="json", HTTP_HOST="localhost")
+
+
+def test_it_gives_the_exact_house_edge_of_a_table_with_its_conventions(
+    anon_client: APIClient,
+) -> None:
+    response = _post(anon_client, {"configuration": _config(), "effects": False})
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    # Farmer's combinatorial analyzer: 6D S17 DOA DAS SPL3 NRSA LS, -0.330268037 % (CDZ-).
+    assert body["house_edge_percent"].startswith("0.33026803")
+    assert body["table"] == "BJ-1" and body["rules"]["surrender"] == "late"
+    assert body["method"].startswith("combinatorial analysis")
+    assert any("CDZ-" in text for text in body["conventions"])
+    assert any("Farmer" in text for text in body["conventions"])
+    assert "effects" not in body
+    # The engine's basic strategy (what the simulator plays), valued exactly: a little worse.
+    basic = body["basic_strategy"]
+    assert basic["play"] == "basic" and "basic strategy" in basic["strategy"]
+    assert 0 < float(basic["house_edge"]) - float(body["house_edge"]) < 0.0005
+
+
+def test_it_gives_the_effect_of_each_rule_option_exactly(anon_client: APIClient) -> None:
+    response = _post(anon_client, {"configuration": _config(surrender="none")})
+    assert response.status_code == 200, response.json()
+    effects = {effect["option"]: effect for effect in response.json()["effects"]}
+    six_to_five = effects["blackjack_pays"]
+    assert (six_to_five["from"], six_to_five["to"]) == ("3 to 2", "6 to 5")
+    assert 1.3 < float(six_to_five["house_edge_change_percent"]) < 1.45
+    assert float(effects["dealer_soft_17"]["house_edge_change_percent"]) > 0.15  # hit soft 17
+    assert float(effects["surrender"]["house_edge_change_percent"]) < 0  # late surrender given
+    assert float(effects["double.after_split"]["house_edge_change_percent"]) > 0.1  # no DAS
+    assert {"split.max_hands", "hole_card", "double.on"} <= set(effects)
+
+
+def test_a_get_with_the_tables_options_gives_what_the_post_gives(anon_client: APIClient) -> None:
+    response = anon_client.get(
+        URL,
+        {
+            "jurisdiction": "US-CO",
+            "as_of": "2024-06-01",
+            "decks": "6",
+            "dealer_soft_17": "stand",
+            "surrender": "late",
+            "double_on": "any_two",
+            "double_after_split": "true",
+            "max_hands": "4",
+            "effects": "false",
+        },
+        HTTP_HOST="localhost",
+    )
+    assert response.status_code == 200, response.json()
+    assert response.json()["house_edge_percent"].startswith("0.33026803")
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [({"decks": "six"}, "decks"), ({"double_after_split": "maybe"}, "double_after_split")],
+)
+def test_a_get_with_a_malformed_option_is_a_400_naming_it(
+    anon_client: APIClient, query: dict[str, str], field: str
+) -> None:
+    params = {"jurisdiction": "US-CO", "as_of": "2024-06-01", **query}
+    response = anon_client.get(URL, params, HTTP_HOST="localhost")
+    assert response.status_code == 400
+    assert field in str(response.json())
+
+
+@pytest.mark.parametrize(
+    ("table", "field"),
+    [
+        ({"decks": 12}, "configuration.tables[0].decks"),
+        ({"split": {"max_hands": 8}}, "configuration.tables[0].split.max_hands"),
+        ({"game": "spanish-21"}, "configuration.tables[0].game"),
+        ({"blackjack_pays": "lots"}, "blackjack_pays"),
+    ],
+)
+def test_a_table_the_analysis_cannot_value_is_a_400_naming_the_field(
+    anon_client: APIClient, table: dict[str, Any], field: str
+) -> None:
+    response = _post(anon_client, {"configuration": _config(**table), "effects": False})
+    assert response.status_code == 400, response.json()
+    assert field in str(response.json())
+
+
+def test_a_request_without_a_configuration_is_a_400(anon_client: APIClient) -> None:
+    response = _post(anon_client, {"table": "BJ-1"})
+    assert response.status_code == 400
+    assert "configuration" in str(response.json())
