@@ -88,7 +88,11 @@ def log_in(page: Any, user: User) -> None:
     page.wait_for_load_state()
 
 
-def screenshot(page: Any, name: str) -> None:
-    """Keep a full-page screenshot of what the user sees, for the README (docs/screenshots/)."""
+def screenshot(page: Any, name: str, height: int = 1800) -> None:
+    """Keep a screenshot of what the user sees, for the README (docs/screenshots/): the page
+    from its top, down to `height` pixels at most."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    size = page.viewport_size
+    full = page.evaluate("document.documentElement.scrollHeight")
+    clip = {"x": 0, "y": 0, "width": size["width"], "height": min(full, height)}
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True, clip=clip)
