@@ -30,6 +30,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("catalog/", include("variants.urls")),
     path("", web.home, name="home"),
 ]
 
