@@ -31,6 +31,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("accounts/", include("django.contrib.auth.urls")),
     path("catalog/", include("variants.urls")),
+    path("", include("compliance.urls")),
     path("", web.home, name="home"),
 ]
 
