@@ -20,3 +20,10 @@ urlpatterns = [
     path("configurations/runs/<uuid:pk>/signs/", views.run_signs, name="run-signs"),
     path("configurations/signs/<uuid:pk>/", views.signs, name="signs"),
 ]
+
+urlpatterns += [
+    path("rounds/", views.rounds, name="rounds"),
+    path("simulations/", views.simulations, name="simulations"),
+    path("simulations/<uuid:pk>/", views.simulation, name="simulation"),
+    path("simulations/<uuid:pk>/progress/", views.simulation_progress, name="simulation-progress"),
+]

@@ -5,6 +5,7 @@ simulation jobs with their progress (compliance.simulations)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from pathlib import Path
@@ -36,8 +37,10 @@ from compliance.forms import (
     side_prefix,
 )
 from compliance.models import SignSet, SimulationJob, ValidationRun
+from compliance.rounds import round_replay, rounds_play
 from compliance.services import NotCompliant, sign_set_create, validation_run_create
 from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
+from compliance.simulations import MAX_ROUNDS, simulation_job_create
 from jurisdictions.services import COMPLIANCE_OFFICER_GROUP
 from pitboss.errors import DomainError
 from pitboss.web import citation_url
@@ -392,3 +395,345 @@ def signs(request: HttpRequest, pk: Any) -> HttpResponse:
         response["Content-Disposition"] = f'inline; filename="signs-{sign_set.pk}.pdf"'
         return response
     return HttpResponse(sign_set_html(sign_set, size=size), content_type="text/html; charset=utf-8")
+
+
+# --- rounds and simulations: a configuration from a sample or a stored run -----------------------
+
+
+def _sources(user: Any) -> list[tuple[str, Any]]:
+    """The configurations a round or a simulation may use: the samples, and the user's latest
+    runs."""
+    runs = [
+        (
+            f"run:{r.pk}",
+            f"{r.configuration.get('licensee') or '(no licensee)'} · {r.jurisdiction} as of "
+            f"{r.as_of:%Y-%m-%d} · run of {r.created_at:%Y-%m-%d %H:%M}",
+        )
+        for r in _visible_runs(user)[:30]
+    ]
+    choices: list[tuple[str, Any]] = [("Samples", [(f"sample:{name}", name) for name in samples()])]
+    return choices + ([("Your latest validation runs", runs)] if runs else [])
+
+
+def _source(user: Any, value: str) -> dict[str, Any]:
+    """The configuration a source choice names."""
+    kind, _, name = value.partition(":")
+    if kind == "run":
+        return dict(_run_or_404(user, name).configuration)
+    return samples()[name]
+
+
+class _SourceForm(forms.Form):
+    configuration = forms.ChoiceField(choices=[])
+    table = forms.CharField(
+        required=False, max_length=80, help_text="The configuration's table; blank: the first."
+    )
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["configuration"].choices = _sources(user)
+        self.user = user
+
+    def request_body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "configuration": _source(self.user, self.cleaned_data["configuration"])
+        }
+        if self.cleaned_data["table"]:
+            body["table"] = self.cleaned_data["table"]
+        return body
+
+
+def _amounts(text: str, field: str) -> dict[str, str]:
+    """ "main=10 kings-bounty=5" as {"main": "10", "kings-bounty": "5"}."""
+    amounts = {}
+    for part in text.replace(",", " ").split():
+        name, equals, amount = part.partition("=")
+        if not equals or not name or not amount:
+            raise forms.ValidationError(
+                f"“{part}” is not wager=amount (e.g. main=10 kings-bounty=5).", code=field
+            )
+        amounts[name] = amount
+    return amounts
+
+
+def _words(text: str) -> list[str]:
+    return text.replace(",", " ").split()
+
+
+SEATS = 3
+"""Seats the round forms offer."""
+
+
+class RoundForm(_SourceForm):
+    """Play a round (POST /api/v1/rounds/) or replay one as it happened (rounds/replay/)."""
+
+    replay = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for n in range(1, SEATS + 1):
+            self.fields[f"seat{n}_wagers"] = forms.CharField(
+                required=n == 1,
+                label=f"Seat {n}: wagers",
+                help_text="wager=amount, e.g. main=10 kings-bounty=5",
+            )
+            self.fields[f"seat{n}_actions"] = forms.CharField(
+                required=False,
+                label=f"Seat {n}: actions",
+                help_text="In order of play, e.g. split hit stand stand"
+                + ("" if self.replay else "; blank: basic strategy"),
+            )
+            if self.replay:
+                self.fields[f"seat{n}_paid"] = forms.CharField(
+                    required=n == 1,
+                    label=f"Seat {n}: paid",
+                    help_text="Net of the stakes, per wager: main=15 insurance=-5",
+                )
+
+    def seats(self) -> list[dict[str, Any]]:
+        seats = []
+        for n in range(1, SEATS + 1):
+            wagers = self.cleaned_data.get(f"seat{n}_wagers")
+            if not wagers:
+                continue
+            actions = _words(self.cleaned_data.get(f"seat{n}_actions") or "")
+            seat: dict[str, Any] = {"wagers": _amounts(wagers, f"seat{n}_wagers")}
+            if self.replay:
+                seat |= {"actions": actions}
+                seat["paid"] = _amounts(self.cleaned_data[f"seat{n}_paid"], f"seat{n}_paid")
+            else:
+                seat["actions"] = actions or None
+            seats.append(seat)
+        return seats
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for n in range(1, SEATS + 1):
+            for kind in ("wagers", "paid"):
+                name = f"seat{n}_{kind}"
+                if data.get(name):
+                    try:
+                        _amounts(data[name], name)
+                    except forms.ValidationError as exc:
+                        self.add_error(name, exc)
+        return data
+
+
+class PlayForm(RoundForm):
+    seed = forms.IntegerField(required=False, min_value=0, help_text="Shuffle the shoe with it.")
+    shoe = forms.CharField(
+        required=False,
+        label="Scripted cards",
+        help_text="In dealing order instead of a seed, e.g. TH AC 8D 6S 4C",
+    )
+    rounds = forms.IntegerField(min_value=1, max_value=20, initial=1, required=False)
+    field_order = ["configuration", "table", "seed", "shoe", "rounds"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if (data.get("seed") is None) == (not data.get("shoe")):
+            self.add_error("seed", "Give a seed or scripted cards (one of the two).")
+        return data
+
+    def request_body(self) -> dict[str, Any]:
+        body = super().request_body() | {"seats": self.seats()}
+        if self.cleaned_data["shoe"]:
+            body["shoe"] = _words(self.cleaned_data["shoe"])
+        else:
+            body |= {"seed": self.cleaned_data["seed"], "rounds": self.cleaned_data["rounds"] or 1}
+        return body
+
+
+class ReplayForm(RoundForm):
+    replay = True
+    cards = forms.CharField(label="Cards dealt", help_text="In dealing order, e.g. TH AC 8D 6S 4C")
+    field_order = ["configuration", "table", "cards"]
+
+    def request_body(self) -> dict[str, Any]:
+        return super().request_body() | {
+            "cards": _words(self.cleaned_data["cards"]),
+            "seats": self.seats(),
+        }
+
+
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def _card(code: str) -> str:
+    """7H as 7♥, TC as 10♣."""
+    rank, suit = code[:-1], code[-1:]
+    return f"{'10' if rank == 'T' else rank}{SUITS.get(suit, suit)}"
+
+
+def _round_view(log: dict[str, Any], as_of: Any) -> dict[str, Any]:
+    """A round log as the page shows it: cards with suit signs, each settlement's citation
+    linked to the provision on the configuration's date."""
+    dealer = log["dealer"] | {"shown": [_card(c) for c in log["dealer"]["cards"]]}
+    seats = [
+        seat
+        | {"hands": [hand | {"shown": [_card(c) for c in hand["cards"]]} for hand in seat["hands"]]}
+        for seat in log["seats"]
+    ]
+    events = [e | {"shown": _card(e["card"]) if e.get("card") else ""} for e in log["events"]]
+    settlements = []
+    for s in log["settlements"]:
+        cited = s.get("citation")
+        url = citation_url(cited["jurisdiction"], cited["citation"], as_of) if cited else ""
+        settlements.append(s | {"url": url})
+    return {"dealer": dealer, "seats": seats, "events": events, "settlements": settlements}
+
+
+def _problems(exc: Exception) -> list[str]:
+    """A refused request's messages, each naming its field."""
+    if isinstance(exc, serializers.ValidationError):
+        return [
+            f"{path}: {message}" if path else message for path, message in _error_paths(exc.detail)
+        ]
+    if isinstance(exc, DomainError):
+        fields = [f"{path}: {message}" for path, message in (exc.fields or {}).items()]
+        return [exc.message, *fields]
+    raise exc
+
+
+@login_required
+def rounds(request: HttpRequest) -> HttpResponse:
+    """Play a round under a configuration's rules, or replay one as it happened (?action=play
+    or replay; the request lives in the URL, nothing is stored)."""
+    action = request.GET.get("action", "")
+    data = request.GET if action else None
+    play = PlayForm(data if action == "play" else None, user=request.user, prefix="play")
+    replay = ReplayForm(data if action == "replay" else None, user=request.user, prefix="replay")
+    result, problems, status = None, [], 200
+    form = play if action == "play" else replay if action == "replay" else None
+    if form is not None:
+        if form.is_valid():
+            body = form.request_body()
+            try:
+                answer = (rounds_play if action == "play" else round_replay)(body)
+            except (serializers.ValidationError, DomainError) as exc:
+                problems, status = _problems(exc), 400
+            else:
+                as_of = body["configuration"].get("as_of")
+                logs = answer["rounds"] if action == "play" else [answer["round"]]
+                result = answer | {
+                    "logs": [_round_view(log, _date(as_of)) for log in logs],
+                    "findings": _linked(answer["findings"], _date(as_of)),
+                }
+        else:
+            status = 400
+    return render(
+        request,
+        "compliance/rounds.html",
+        {
+            "play": play,
+            "replay": replay,
+            "action": action,
+            "result": result,
+            "problems": problems,
+            "as_of": _date(body["configuration"].get("as_of")) if result else None,
+        },
+        status=status,
+    )
+
+
+def _date(value: Any) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        return None
+
+
+def _linked(findings: list[dict[str, Any]], as_of: dt.date | None) -> list[dict[str, Any]]:
+    """Findings with each citation's link to the provision on the date."""
+    return [
+        f
+        | {
+            "cited": [
+                c | {"url": citation_url(c["jurisdiction"], c["citation"], as_of)}
+                for c in f.get("citations", [])
+            ]
+        }
+        for f in findings
+    ]
+
+
+# --- simulations ---------------------------------------------------------------------------------
+
+
+class SimulationForm(_SourceForm):
+    rounds = forms.IntegerField(
+        min_value=1000,
+        max_value=MAX_ROUNDS,
+        initial=1_000_000,
+        help_text="Rounds to play; split into chunks of a million.",
+    )
+    seed = forms.IntegerField(
+        required=False, min_value=0, help_text="Blank: a random seed, reported with the result."
+    )
+    effects = forms.BooleanField(
+        required=False,
+        label="Effect of each rule option",
+        help_text="About ten times the work.",
+    )
+
+    def request_body(self) -> dict[str, Any]:
+        body = super().request_body() | {
+            "rounds": self.cleaned_data["rounds"],
+            "effects": self.cleaned_data["effects"],
+        }
+        if self.cleaned_data["seed"] is not None:
+            body["seed"] = self.cleaned_data["seed"]
+        return body
+
+
+@login_required
+def simulations(request: HttpRequest) -> HttpResponse:
+    """Start a simulation job (compliance.simulations.simulation_job_create, as POST
+    /api/v1/simulations/) and list the user's jobs."""
+    form = SimulationForm(request.POST or None, user=request.user)
+    problems: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            job = simulation_job_create(data=form.request_body(), user=request.user)
+        except (serializers.ValidationError, DomainError) as exc:
+            problems = _problems(exc)
+        else:
+            return redirect("compliance:simulation", pk=job.pk)
+    return render(
+        request,
+        "compliance/simulations.html",
+        {"form": form, "problems": problems, "jobs": _visible_jobs(request.user)[:30]},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+def _job_or_404(user: Any, pk: Any) -> SimulationJob:
+    job = _visible_jobs(user).filter(pk=pk).first()
+    if job is None:
+        raise Http404("No simulation job of yours has this id.")
+    return job
+
+
+@login_required
+def simulation(request: HttpRequest, pk: Any) -> HttpResponse:
+    """A simulation job: its progress, polled every second while it runs, then its result."""
+    job = _job_or_404(request.user, pk)
+    return render(request, "compliance/simulation.html", {"job": job, **_progress(job)})
+
+
+@login_required
+def simulation_progress(request: HttpRequest, pk: Any) -> HttpResponse:
+    """The progress fragment the job page polls (htmx); without polling once the job is over."""
+    job = _job_or_404(request.user, pk)
+    return render(request, "compliance/_simulation_progress.html", {"job": job, **_progress(job)})
+
+
+def _progress(job: SimulationJob) -> dict[str, Any]:
+    over = job.status in (SimulationJob.Status.DONE, SimulationJob.Status.FAILED)
+    return {
+        "over": over,
+        "percent": round(100 * job.chunks_done / job.chunks) if job.chunks else 0,
+        "result": job.result or {},
+        "rounds": f"{job.rounds:,}",
+        "chunk_rounds": f"{job.chunk_rounds:,}",
+    }
