@@ -211,7 +211,7 @@ class SideWagerForm(forms.Form):
         label="Inline paytable",
         help_text="One line each: outcome = pays, e.g. suited-20 = 9 to 1 (outcome keys are on "
         "the wager's catalog page).",
-        widget=forms.Textarea(attrs={"rows": 4, "cols": 34}),
+        widget=forms.Textarea(attrs={"rows": 7, "cols": 34}),
     )
     limits_min = forms.DecimalField(
         required=False, min_value=0, decimal_places=2, label="Minimum ($)"
