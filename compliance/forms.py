@@ -13,6 +13,7 @@ from typing import Any
 
 from django import forms
 from django.forms import formset_factory
+from django.urls import reverse
 
 from jurisdictions.selectors import jurisdiction_list
 from variants import selectors
@@ -106,6 +107,16 @@ class ConfigurationForm(forms.Form):
         self.fields["jurisdiction"].choices = [
             (j.code, f"{j.name} ({j.code})") for j in jurisdiction_list()
         ]
+        # With htmx, choosing a jurisdiction reloads the form with its catalog's choices,
+        # keeping what was typed (the "Use the chosen jurisdiction's catalog" button without).
+        self.fields["jurisdiction"].widget.attrs |= {
+            "hx-post": reverse("compliance:configurations"),
+            "hx-trigger": "change",
+            "hx-vals": '{"action": "refresh"}',
+            "hx-target": "form.configuration",
+            "hx-select": "form.configuration",
+            "hx-swap": "outerHTML",
+        }
 
 
 class TableForm(forms.Form):

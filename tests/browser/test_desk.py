@@ -43,7 +43,7 @@ def test_a_paytable_shows_its_exact_analysis_as_a_chart(page: Any) -> None:
 def _fill_sample(page: Any, licensee: str) -> None:
     """Type the sample house rules (fixtures/configs/casino-house-rules-co.json) into the form."""
     table = SAMPLE["tables"][0]
-    page.get_by_label("Jurisdiction").select_option("US-CO")
+    assert page.get_by_label("Jurisdiction").input_value() == "US-CO"  # the form's default
     page.get_by_label("As of").fill(SAMPLE["as_of"])
     page.get_by_label("Licensee").fill(licensee)
     t = "tables-0-"
@@ -152,3 +152,21 @@ def test_a_simulation_is_watched_to_its_result(
     assert page.locator("strong.edge").is_visible()
     assert page.locator("#simulation-progress").get_attribute("hx-get") is None  # polling stopped
     screenshot(page, "simulation")
+
+
+def test_choosing_another_jurisdiction_offers_its_catalog_and_keeps_the_form(
+    page: Any, browser_vendor: User
+) -> None:
+    log_in(page, browser_vendor)
+    page.goto("/configurations/")
+    page.locator('[name="tables-0-name"]').fill("BJ-kept")
+    paytables = page.locator('[name="tables-0-sides-0-paytable"]')
+    assert "us-co/kings-bounty/kb03" in paytables.inner_html()
+    page.get_by_label("Jurisdiction").select_option("US-MA")  # htmx reloads the form
+    page.wait_for_function(
+        "document.querySelector('[name=\"tables-0-sides-0-paytable\"]').innerHTML"
+        ".includes('us-ma/kings-bounty/')"
+    )
+    assert "us-co/kings-bounty/kb03" not in paytables.inner_html()
+    assert page.locator('[name="tables-0-name"]').input_value() == "BJ-kept"
+    assert page.locator(".errorlist").count() == 0
