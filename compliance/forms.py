@@ -273,8 +273,12 @@ class SideWagerForm(forms.Form):
         return data
 
 
-TableFormSet = formset_factory(TableForm, extra=0, min_num=1, validate_min=True)
-SideWagerFormSet = formset_factory(SideWagerForm, extra=0)
+TableFormSet = formset_factory(
+    TableForm, extra=0, min_num=1, validate_min=True, max_num=40, absolute_max=40, validate_max=True
+)
+SideWagerFormSet = formset_factory(
+    SideWagerForm, extra=0, max_num=20, absolute_max=20, validate_max=True
+)
 
 
 def side_prefix(table: int) -> str:

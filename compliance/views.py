@@ -112,15 +112,21 @@ def _edited(data: Any, action: str) -> Any:
     """The form's data after an "add a table" or "add a side wager" button."""
     data = data.copy()
     if action == "add_table":
-        n = int(data.get("tables-TOTAL_FORMS") or 0)
+        n = _count(data.get("tables-TOTAL_FORMS"))
         data["tables-TOTAL_FORMS"] = str(n + 1)
+        data["tables-INITIAL_FORMS"] = "0"
         data[f"tables-{n}-game"] = "blackjack"
         data[f"{side_prefix(n)}-TOTAL_FORMS"] = "3"
         data[f"{side_prefix(n)}-INITIAL_FORMS"] = "0"
     elif match := re.fullmatch(r"add_side-(\d+)", action):
         key = f"{side_prefix(int(match.group(1)))}-TOTAL_FORMS"
-        data[key] = str(int(data.get(key) or 0) + 1)
+        data[key] = str(_count(data.get(key)) + 1)
     return data
+
+
+def _count(value: Any) -> int:
+    """A formset's form count as posted; nought if it is not a number."""
+    return int(value) if str(value).isdigit() else 0
 
 
 @login_required
@@ -318,19 +324,22 @@ def run_json(request: HttpRequest, pk: Any, what: str) -> HttpResponse:
     return response
 
 
+RUNS_SHOWN = 500
+"""The most runs the history lists at once, newest first."""
+
+
 @login_required
 def runs(request: HttpRequest) -> HttpResponse:
     """The history of validation runs the user may see, by licensee (?licensee= filters)."""
     visible = _visible_runs(request.user)
-    licensees = sorted(
-        {r.get("licensee") or "" for r in visible.values_list("configuration", flat=True)}
-    )
+    named = visible.values_list("configuration__licensee", flat=True).distinct()
+    licensees = sorted({name or "" for name in named})
     chosen = request.GET.get("licensee")
-    shown = (
-        list(visible[:500])
-        if chosen is None
-        else [r for r in visible if (r.configuration.get("licensee") or "") == chosen]
-    )
+    if chosen:
+        visible = visible.filter(configuration__licensee=chosen)
+    elif chosen == "":  # runs that name no licensee
+        visible = visible.exclude(configuration__licensee__gt="")
+    shown = list(visible[:RUNS_SHOWN])
     groups: dict[str, list[ValidationRun]] = {}
     for each in shown:
         groups.setdefault(each.configuration.get("licensee") or "", []).append(each)

@@ -245,3 +245,13 @@ def test_another_vendors_signs_are_not_found(client: Client, vendor: User) -> No
     assert (
         client.post(f"/configurations/runs/{run.pk}/signs/", {"format": "html"}).status_code == 404
     )
+
+
+def test_a_tampered_form_is_refused_with_a_message_not_an_error_page(vendor_page: Client) -> None:
+    bare = vendor_page.post(URL, {"action": "validate"})
+    assert bare.status_code == 400 and b"The configuration was not validated" in bare.content
+    odd = vendor_page.post(URL, {"action": "add_table", "tables-TOTAL_FORMS": "many"})
+    assert odd.status_code == 200 and b'name="tables-0-name"' in odd.content
+    data = form_data_from_configuration(SAMPLE) | {"tables-TOTAL_FORMS": "5000"}
+    assert vendor_page.post(URL, data | {"action": "validate"}).status_code == 400
+    assert not ValidationRun.objects.exists()
