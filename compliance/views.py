@@ -15,7 +15,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.forms.utils import ErrorDict, ErrorList
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -338,7 +338,9 @@ def runs(request: HttpRequest) -> HttpResponse:
     if chosen:
         visible = visible.filter(configuration__licensee=chosen)
     elif chosen == "":  # runs that name no licensee
-        visible = visible.exclude(configuration__licensee__gt="")
+        visible = visible.filter(
+            Q(configuration__licensee="") | Q(configuration__licensee__isnull=True)
+        )
     shown = list(visible[:RUNS_SHOWN])
     groups: dict[str, list[ValidationRun]] = {}
     for each in shown:

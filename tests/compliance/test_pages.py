@@ -255,3 +255,15 @@ def test_a_tampered_form_is_refused_with_a_message_not_an_error_page(vendor_page
     data = form_data_from_configuration(SAMPLE) | {"tables-TOTAL_FORMS": "5000"}
     assert vendor_page.post(URL, data | {"action": "validate"}).status_code == 400
     assert not ValidationRun.objects.exists()
+
+
+def test_the_history_lists_runs_that_name_no_licensee_under_their_own_filter(
+    vendor_page: Client, vendor: User
+) -> None:
+    unnamed = {k: v for k, v in SAMPLE.items() if k != "licensee"}
+    nameless = validation_run_create(data=unnamed, user=vendor)
+    named = validation_run_create(data=dict(SAMPLE, licensee="Gamma Casino"), user=vendor)
+    page = vendor_page.get("/configurations/runs/").content.decode()
+    assert "(no licensee given)</h2>" in page and '<option value="">(none given)</option>' in page
+    only = vendor_page.get("/configurations/runs/?licensee=").content.decode()
+    assert str(nameless.pk) in only and str(named.pk) not in only
