@@ -15,6 +15,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 from django.forms.utils import ErrorDict, ErrorList
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -69,7 +70,10 @@ def _visible_jobs(user: Any) -> QuerySet[SimulationJob]:
 
 
 def _run_or_404(user: Any, pk: Any) -> ValidationRun:
-    run = _visible_runs(user).filter(pk=pk).first()
+    try:
+        run = _visible_runs(user).filter(pk=pk).first()
+    except ValidationError:  # not a run id at all (?run=abc)
+        run = None
     if run is None:
         raise Http404("No validation run of yours has this id.")
     return run
@@ -172,10 +176,17 @@ def _form_page(
 ) -> HttpResponse:
     if not show_errors:
         _quiet(bound)
+    side_errors = [e for s in bound["sides"] for e in s.non_form_errors()] if show_errors else []
     return render(
         request,
         "compliance/configuration_form.html",
-        {**bound, "upload": upload, "show_errors": show_errors, "samples": list(samples())},
+        {
+            **bound,
+            "upload": upload,
+            "show_errors": show_errors,
+            "side_errors": side_errors,
+            "samples": list(samples()),
+        },
         status=status,
     )
 

@@ -254,6 +254,12 @@ def test_a_tampered_form_is_refused_with_a_message_not_an_error_page(vendor_page
     assert odd.status_code == 200 and b'name="tables-0-name"' in odd.content
     data = form_data_from_configuration(SAMPLE) | {"tables-TOTAL_FORMS": "5000"}
     assert vendor_page.post(URL, data | {"action": "validate"}).status_code == 400
+    sides = form_data_from_configuration(SAMPLE) | {"tables-0-sides-TOTAL_FORMS": "500"}
+    too_many = vendor_page.post(URL, sides | {"action": "validate"})
+    assert (
+        too_many.status_code == 400 and b"Side wagers: Please submit at most 20" in too_many.content
+    )
+    assert vendor_page.get(f"{URL}?run=not-a-run").status_code == 404
     assert not ValidationRun.objects.exists()
 
 
