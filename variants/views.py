@@ -14,6 +14,7 @@ from pitboss.errors import DomainError
 from pitboss.web import citation_url, page_as_of, paytable_url, wager_url
 from variants import selectors
 from variants.analysis import DEFAULT_DECKS, paytable_analysis
+from variants.api.views import AnalysisQuery
 from variants.models import Paytable, Wager, WagerKind
 
 CHART_WIDTH = 360
@@ -121,9 +122,12 @@ def paytable(request: HttpRequest, key: str) -> HttpResponse:
     allowed = list(found.decks or DEFAULT_DECKS)
     decks, decks_message = _decks(request, allowed)
     citer = selectors.Citer(as_of)
+    terms, terms_message = _stake_terms(request)
     analysis, refused = None, ""
     try:
-        analysis = paytable_analysis(found, decks)
+        analysis = paytable_analysis(
+            found, decks, stake=terms.get("stake"), meters=terms.get("meter")
+        )
     except DomainError as exc:
         refused = exc.message
     charts = [_chart(a) for a in analysis["analyses"]] if analysis else []
@@ -135,6 +139,9 @@ def paytable(request: HttpRequest, key: str) -> HttpResponse:
             "as_of": as_of,
             "date_message": date_message,
             "decks_message": decks_message,
+            "terms_message": terms_message,
+            "stake": request.GET.get("stake", ""),
+            "meter": request.GET.get("meter", ""),
             "paytable": found,
             "wager_url": wager_url(found.wager.jurisdiction.code, found.wager.slug),
             "in_force": citer.in_force(found),
@@ -160,6 +167,19 @@ def _decks(request: HttpRequest, allowed: list[int]) -> tuple[int, str]:
         return int(raw), ""
     choices = ", ".join(map(str, allowed))
     return default, f"“{raw}” decks: this paytable is analysed at {choices}; showing {default}."
+
+
+def _stake_terms(request: HttpRequest) -> tuple[dict[str, Any], str]:
+    """The stake and meters a dollar or meter line is analysed at (?stake=&meter=), read as
+    the API reads them; a value it refuses is left out, with the reason."""
+    given = {k: request.GET[k] for k in ("stake", "meter") if request.GET.get(k, "").strip()}
+    if not given:
+        return {}, ""
+    query = AnalysisQuery(data=given)
+    if query.is_valid():
+        return dict(query.validated_data), ""
+    problems = "; ".join(f"{field}: {' '.join(map(str, e))}" for field, e in query.errors.items())
+    return {}, f"Not analysed at a stake: {problems}"
 
 
 def _grid(paytable: Paytable) -> tuple[list[str], list[dict[str, Any]]]:

@@ -112,3 +112,13 @@ def test_catalog_text_is_escaped_in_the_table_and_the_chart(client: Client) -> N
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page
     wager = client.get(wager_url("US-CO", "kings-bounty")).content.decode()
     assert "<img src=x" not in wager and "&lt;img src=x" in wager
+
+
+def test_dollar_lines_are_analysed_at_a_stake_given_as_the_api_takes_it(client: Client) -> None:
+    plain = client.get(paytable_url(KB03)).content.decode()
+    assert "Column “Dealer Envy”" not in plain
+    staked = client.get(paytable_url(KB03) + "?stake=5&meter=1000").content.decode()
+    assert "Column “Dealer Envy”, 6 decks" in staked and "At a stake of $5" in staked
+    refused = client.get(paytable_url(KB03) + "?stake=five").content.decode()
+    assert "Not analysed at a stake: stake: A valid number is required." in refused
+    assert "Column “Pays”, 6 decks" in refused  # the odds column still is
