@@ -122,3 +122,14 @@ def test_dollar_lines_are_analysed_at_a_stake_given_as_the_api_takes_it(client: 
     refused = client.get(paytable_url(KB03) + "?stake=five").content.decode()
     assert "Not analysed at a stake: stake: A valid number is required." in refused
     assert "Column “Pays”, 6 decks" in refused  # the odds column still is
+
+
+def test_the_header_links_the_catalog_and_the_desks_sections(client: Client) -> None:
+    header = client.get("/").content.decode().split("</header>")[0]
+    for label, address in (
+        ("Catalog", "/catalog/"),
+        ("Configurations", "/configurations/"),
+        ("Rounds", "/rounds/"),
+        ("Simulations", "/simulations/"),
+    ):
+        assert f'<a href="{address}">{label}</a>' in header
