@@ -133,3 +133,11 @@ def test_the_header_links_the_catalog_and_the_desks_sections(client: Client) -> 
         ("Simulations", "/simulations/"),
     ):
         assert f'<a href="{address}">{label}</a>' in header
+
+
+def test_a_paytable_printed_in_for_keeps_for_and_its_meter_shares(client: Client) -> None:
+    page = client.get(paytable_url("us-co/blazing-7s/b7p2")).content.decode()
+    printed = page.split("<h2>The paytable as printed</h2>")[1].split("</table>")[0]
+    for pays in ("25 for 1", "500 for 1", "10%", "100%"):
+        assert f'<td class="num">{pays}</td>' in printed
+    assert "25 to 1" not in page
