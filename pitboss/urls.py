@@ -30,6 +30,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("catalog/", include("variants.urls")),
+    path("", include("compliance.urls")),
     path("", web.home, name="home"),
     path("", include("variants.diff_urls")),
     path("", include("regs.urls")),  # last: its /<jurisdiction>/… addresses catch the rest

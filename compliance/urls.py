@@ -1,0 +1,29 @@
+"""The compliance desk's pages: /configurations/, /rounds/, /simulations/ (see views.py)."""
+
+from __future__ import annotations
+
+from django.urls import path, re_path
+
+from compliance import views
+
+app_name = "compliance"
+
+urlpatterns = [
+    path("configurations/", views.configurations, name="configurations"),
+    path("configurations/runs/", views.runs, name="runs"),
+    path("configurations/runs/<uuid:pk>/", views.run, name="run"),
+    re_path(
+        r"^configurations/runs/(?P<pk>[0-9a-f-]{36})/(?P<what>configuration|run)\.json$",
+        views.run_json,
+        name="run-json",
+    ),
+    path("configurations/runs/<uuid:pk>/signs/", views.run_signs, name="run-signs"),
+    path("configurations/signs/<uuid:pk>/", views.signs, name="signs"),
+]
+
+urlpatterns += [
+    path("rounds/", views.rounds, name="rounds"),
+    path("simulations/", views.simulations, name="simulations"),
+    path("simulations/<uuid:pk>/", views.simulation, name="simulation"),
+    path("simulations/<uuid:pk>/progress/", views.simulation_progress, name="simulation-progress"),
+]

@@ -1,0 +1,172 @@
+"""The desk's journeys in a browser: a paytable's analysis in the catalog; the sample house-rules
+configuration built in the form, validated, and a cited provision opened from a finding; a
+simulation watched to its result; a vendor kept from another vendor's run."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+
+from compliance.models import SimulationJob
+from compliance.services import validation_run_create
+from compliance.simulations import simulation_chunk_run
+from jurisdictions.services import api_user_create
+from pitboss.web import citation_url
+from tests.browser.conftest import log_in, screenshot
+
+SAMPLE = json.loads(
+    (Path(settings.BASE_DIR) / "fixtures" / "configs" / "casino-house-rules-co.json").read_text()
+)
+
+
+def test_a_paytable_shows_its_exact_analysis_as_a_chart(page: Any) -> None:
+    page.goto("/catalog/?jurisdiction=US-CO&as_of=2024-06-01")
+    page.get_by_role("link", name="King's Bounty Dealer Envy").click()
+    assert page.get_by_role("heading", name="Approved in").is_visible()
+    page.get_by_role("link", name="KB03").click()
+    page.locator("#paytable-decks").select_option("8")
+    page.get_by_role("button", name="Analyse").click()
+    page.wait_for_url("**decks=8**")
+    assert page.get_by_role("heading", name="Column “Pays”, 8 decks").is_visible()
+    assert page.locator("strong.edge").inner_text().startswith("0.3")
+    chart = page.get_by_role("img", name="Share of the return of each line of KB03, Pays, 8 decks")
+    assert chart.locator("rect.bar").count() == 7
+    screenshot(page, "catalog-paytable")
+
+
+def _fill_sample(page: Any, licensee: str) -> None:
+    """Type the sample house rules (fixtures/configs/casino-house-rules-co.json) into the form."""
+    table = SAMPLE["tables"][0]
+    assert page.get_by_label("Jurisdiction").input_value() == "US-CO"  # the form's default
+    page.get_by_label("As of").fill(SAMPLE["as_of"])
+    page.get_by_label("Licensee").fill(licensee)
+    t = "tables-0-"
+    page.locator(f'[name="{t}name"]').fill(table["name"])
+    for name in ("game", "dealing", "dealer_soft_17", "hole_card", "surrender"):
+        page.locator(f'[name="{t}{name}"]').select_option(table[name])
+    page.locator(f'[name="{t}blackjack_pays"]').fill(table["blackjack_pays"])
+    page.locator(f'[name="{t}insurance_pays"]').fill(table["insurance_pays"])
+    page.locator(f'[name="{t}even_money"]').select_option("true")
+    page.locator(f'[name="{t}double_on"]').select_option("any_two")
+    page.locator(f'[name="{t}double_after_split"]').select_option("true")
+    page.locator(f'[name="{t}split_max_hands"]').fill("4")
+    page.locator(f'[name="{t}split_resplit_aces"]').select_option("false")
+    page.locator(f'[name="{t}split_aces_one_card"]').select_option("true")
+    for n, side in enumerate(table["side_wagers"]):
+        s = f"{t}sides-{n}-"
+        page.locator(f'[name="{s}wager"]').select_option(side["wager"])
+        lines = "\n".join(f"{line['outcome']} = {line['pays']}" for line in side["paytable"])
+        page.locator(f'[name="{s}lines"]').fill(lines)
+
+
+def test_the_sample_house_rules_built_in_the_form_validate_and_cite_their_rules(
+    page: Any, browser_vendor: User
+) -> None:
+    log_in(page, browser_vendor)
+    page.get_by_role("link", name="Configurations").click()
+    assert page.get_by_role("heading", name="Build a table configuration").is_visible()
+    licensee = f"Browser casino {uuid.uuid4().hex[:8]}"
+    _fill_sample(page, licensee)
+    screenshot(page, "configuration-form")
+    page.get_by_role("button", name="Validate", exact=True).last.click()
+    page.wait_for_url("**/configurations/runs/**")
+    assert page.get_by_role("heading", level=1).inner_text() == "Validation report: not compliant"
+    findings = page.locator("table.findings tbody tr")
+    assert findings.count() == 6  # as the API and the validate command find (README)
+    first = findings.first
+    assert "paytable-not-approved" in first.inner_text()
+    assert first.locator(".state").inner_text() == "error"
+    screenshot(page, "validation-report")
+
+    # The downloaded configuration is the sample, as typed.
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the configuration (JSON)").click()
+    built = json.loads(Path(download.value.path()).read_text())
+    assert built["tables"][0]["side_wagers"] == SAMPLE["tables"][0]["side_wagers"]
+    assert built["licensee"] == licensee
+
+    # The finding cites King's Bounty's paytable rule on the configuration's date; the regs
+    # pages resolve the address to the provision (the lead extends this once they are merged).
+    link = first.get_by_role("link", name="US-CO 30-899.20(7)")
+    expected = citation_url("US-CO", "30-899.20(7)", dt.date(2024, 6, 1))
+    assert link.get_attribute("href") == expected
+
+    # The run is in the vendor's history under the licensee.
+    page.get_by_role("link", name="Runs").click()
+    assert page.get_by_role("heading", name=licensee).is_visible()
+
+
+def test_a_vendor_does_not_see_another_vendors_run(
+    page: Any, browser_vendor: User, browser_officer: User, django_db_blocker: Any
+) -> None:
+    licensee = f"Another vendor's casino {uuid.uuid4().hex[:8]}"
+    with django_db_blocker.unblock():
+        other, _ = api_user_create(username=f"wes-{uuid.uuid4().hex[:8]}")
+        theirs = validation_run_create(data=dict(SAMPLE, licensee=licensee), user=other)
+    log_in(page, browser_vendor)
+    page.goto(f"/configurations/runs/{theirs.pk}/")
+    assert page.get_by_role("heading", level=1).inner_text() == "Not found"
+    page.goto("/configurations/runs/")
+    assert licensee not in page.content()
+    page.get_by_role("button", name="Log out").click()
+    log_in(page, browser_officer)
+    page.goto(f"/configurations/runs/{theirs.pk}/")
+    assert "Validation report" in page.get_by_role("heading", level=1).inner_text()
+
+
+def test_a_simulation_is_watched_to_its_result(
+    page: Any, browser_vendor: User, django_db_blocker: Any
+) -> None:
+    log_in(page, browser_vendor)
+    page.get_by_role("link", name="Simulations").click()
+    page.get_by_label("Configuration").select_option("sample:casino-house-rules-co")
+    page.get_by_label("Rounds").fill("2000000")
+    page.get_by_label("Seed").fill("11")
+    page.get_by_role("button", name="Start the simulation").click()
+    # No broker here: the chunks ran in-process, so the job page opens on the finished result.
+    page.wait_for_url("**/simulations/*/", timeout=180_000)
+    bar = page.locator("progress#progress-bar")
+    assert bar.get_attribute("value") == bar.get_attribute("max") == "2"
+    assert "±" in page.locator("dl.result").inner_text()
+    job_id = page.url.rstrip("/").rsplit("/", 1)[1]
+
+    # A job whose chunks a worker has yet to run: the page polls its progress every second
+    # while the chunks run here, as a worker would run them.
+    with django_db_blocker.unblock():
+        SimulationJob.objects.filter(pk=job_id).update(
+            status="queued", chunks_done=0, sums={}, result=None, finished_at=None
+        )
+    page.reload()
+    assert bar.get_attribute("value") == "0"
+    assert page.locator("dl.result").count() == 0
+    for index, shown in ((0, "1 of 2 chunks done (50%)"), (1, "2 of 2 chunks done (100%)")):
+        with django_db_blocker.unblock():
+            simulation_chunk_run(job_id=job_id, index=index)
+        page.get_by_text(shown).wait_for(timeout=10_000)
+    assert page.locator("strong.edge").is_visible()
+    assert page.locator("#simulation-progress").get_attribute("hx-get") is None  # polling stopped
+    screenshot(page, "simulation")
+
+
+def test_choosing_another_jurisdiction_offers_its_catalog_and_keeps_the_form(
+    page: Any, browser_vendor: User
+) -> None:
+    log_in(page, browser_vendor)
+    page.goto("/configurations/")
+    page.locator('[name="tables-0-name"]').fill("BJ-kept")
+    paytables = page.locator('[name="tables-0-sides-0-paytable"]')
+    assert "us-co/kings-bounty/kb03" in paytables.inner_html()
+    page.get_by_label("Jurisdiction").select_option("US-MA")  # htmx reloads the form
+    page.wait_for_function(
+        "document.querySelector('[name=\"tables-0-sides-0-paytable\"]').innerHTML"
+        ".includes('us-ma/kings-bounty/')"
+    )
+    assert "us-co/kings-bounty/kb03" not in paytables.inner_html()
+    assert page.locator('[name="tables-0-name"]').input_value() == "BJ-kept"
+    assert page.locator(".errorlist").count() == 0

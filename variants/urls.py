@@ -1,0 +1,15 @@
+"""The catalog's pages under /catalog/ (pitboss.web.wager_url and paytable_url build these)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from variants import views
+
+app_name = "variants"
+
+urlpatterns = [
+    path("", views.catalog, name="catalog"),
+    path("paytables/<path:key>/", views.paytable, name="paytable"),
+    path("<str:jurisdiction>/<slug:slug>/", views.wager, name="wager"),
+]
