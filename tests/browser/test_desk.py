@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import uuid
 from pathlib import Path
 from typing import Any
@@ -91,13 +92,19 @@ def test_the_sample_house_rules_built_in_the_form_validate_and_cite_their_rules(
     assert built["tables"][0]["side_wagers"] == SAMPLE["tables"][0]["side_wagers"]
     assert built["licensee"] == licensee
 
-    # The finding cites King's Bounty's paytable rule on the configuration's date; the regs
-    # pages resolve the address to the provision (the lead extends this once they are merged).
+    # The finding cites King's Bounty's paytable rule on the configuration's date; following it
+    # opens the provision as of that date at the cited unit.
     link = first.get_by_role("link", name="US-CO 30-899.20(7)")
     expected = citation_url("US-CO", "30-899.20(7)", dt.date(2024, 6, 1))
     assert link.get_attribute("href") == expected
+    report = page.url
+    link.click()
+    page.wait_for_url(re.compile(r"/us-co/rule-8/30-899\.20@2024-06-01#u-\(7\)$"))
+    assert "King" in page.get_by_role("heading", level=1).inner_text()
+    assert page.locator("[id='u-(7)']").is_visible()
 
     # The run is in the vendor's history under the licensee.
+    page.goto(report)
     page.get_by_role("link", name="Runs").click()
     assert page.get_by_role("heading", name=licensee).is_visible()
 
