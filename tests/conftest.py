@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
@@ -46,13 +49,31 @@ def vendor_client(vendor: User) -> APIClient:
     return _token_client(vendor)
 
 
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None, django_db_blocker: pytest.FixtureRequest) -> None:
-    """The test database holds the shipped knowledge base, loaded once by the real ingester."""
-    from django.core.management import call_command
+# The database the settings name (the developer's own), before any test database replaces it.
+_MAIN_DATABASE = settings.DATABASES["default"]["NAME"]
 
-    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """The test database holds the shipped knowledge base, loaded once by the real ingester.
+
+    pytest-django creates the test database only when a collected test asks for the `db`
+    fixture; browser tests alone ask for none (their live server commits), so then it is created
+    here: the knowledge base is never loaded into the developer's own database.
+    """
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+
+    with django_db_blocker.unblock():
+        own = None
+        if connection.settings_dict["NAME"] == _MAIN_DATABASE:
+            own = setup_databases(verbosity=0, interactive=False, aliases={"default"})
         call_command("load_knowledge_base", verbosity=0, stdout=open(os.devnull, "w"))
+    yield
+    if own is not None:
+        with django_db_blocker.unblock():
+            teardown_databases(own, verbosity=0)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -35,10 +35,21 @@ def site(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
         server = LiveServer("localhost:0")
         yield server.url
         server.stop()
+        # A connection the server's request threads opened can outlive them; on PostgreSQL it
+        # would keep the test database from being dropped. The server is stopped: end them.
+        from django.db import connection
+
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def browser(site: str) -> Iterator[Any]:
+    """Chromium, closed before the live server stops (it holds kept-alive connections)."""
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
