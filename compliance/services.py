@@ -85,16 +85,25 @@ class NotCompliant(DomainError):
 
 
 def sign_set_create(
-    *, data: Any, draft: bool = False, wall_signs: bool = True, user: Any = None
+    *,
+    data: Any,
+    draft: bool = False,
+    wall_signs: bool = True,
+    user: Any = None,
+    run: ValidationRun | None = None,
 ) -> SignSet:
     """Validate a configuration, build its signs (compliance.signage) and store them with the
     run. A configuration with errors, of the rules or of facts a sign needs, gets a sign set
     only as a draft, every page of which is marked NOT APPROVED.
 
+    A stored `run` of the same configuration is reused while the knowledge base is as it was
+    when the run was made; once the rules changed, the configuration is validated again.
+
     :raises rest_framework.exceptions.ValidationError: a malformed configuration.
     :raises NotCompliant: errors and no draft asked for (the run is stored, no sign set).
     """
-    run = validation_run_create(data=data, user=user)
+    if run is None or run.configuration != data or run.knowledge_base != knowledge_base_revision():
+        run = validation_run_create(data=data, user=user)
     config = configuration_parse(data)
     built = signs_build(config, knowledge_base=run.knowledge_base, wall_signs=wall_signs)
     findings = run.findings + [f.as_dict() for f in built.findings]

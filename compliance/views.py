@@ -395,6 +395,7 @@ def run_signs(request: HttpRequest, pk: Any) -> HttpResponse:
             draft=options["draft"],
             wall_signs=options["wall_signs"],
             user=request.user,
+            run=found,
         )
     except NotCompliant as exc:
         own = [f["message"] for f in exc.findings if f["code"].startswith("sign-")]

@@ -217,6 +217,17 @@ def test_a_compliant_run_prints_its_signs_as_a_preview_and_a_pdf(
     sign_set = SignSet.objects.get()
     pdf = vendor_page.get(f"/configurations/signs/{sign_set.pk}/?format=pdf")
     assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+    # the signs rest on the run printed from: no second run in the history
+    assert sign_set.validation_id == run.pk and ValidationRun.objects.count() == 1
+
+
+def test_signs_printed_after_the_rules_changed_rest_on_a_new_run(
+    vendor_page: Client, vendor: User
+) -> None:
+    run = validation_run_create(data=FLOOR, user=vendor)
+    ValidationRun.objects.filter(pk=run.pk).update(knowledge_base={"Provision": 0})
+    vendor_page.post(f"/configurations/runs/{run.pk}/signs/", {"format": "html"})
+    assert SignSet.objects.get().validation_id != run.pk
 
 
 def test_signs_of_a_run_with_errors_are_refused_unless_a_draft(
