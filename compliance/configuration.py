@@ -18,6 +18,8 @@ from variants.models import Wager
 
 EARLIEST = dt.date(1990, 1, 1)
 LATEST = dt.date(2100, 12, 31)
+# A floor of more tables than any casino has is refused before any table is read.
+MAX_TABLES = 200
 
 
 class OddsField(serializers.CharField):
@@ -343,13 +345,23 @@ class ConfigurationSerializer(serializers.Serializer):
 
 
 def configuration_parse(data: Any) -> dict[str, Any]:
-    """The configuration, checked for shape.
+    """The configuration, checked for shape (at most MAX_TABLES tables, checked first).
 
     :raises rest_framework.exceptions.ValidationError: the first problem, naming its field.
     """
     if not isinstance(data, dict):
         raise serializers.ValidationError(
             {"non_field_errors": ["A configuration is a JSON object."]}
+        )
+    tables = data.get("tables")
+    if isinstance(tables, list) and len(tables) > MAX_TABLES:
+        raise serializers.ValidationError(
+            {
+                "tables": [
+                    f"{len(tables)} tables; a configuration holds at most {MAX_TABLES}. "
+                    "Send the floor in parts."
+                ]
+            }
         )
     serializer = ConfigurationSerializer(data=data, context={})
     serializer.is_valid(raise_exception=True)
