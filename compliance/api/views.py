@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
@@ -66,15 +66,36 @@ class SubmitsOrReadsVisible(permissions.IsAuthenticated):
     def has_permission(self, request: Request, view: Any) -> bool:
         if not super().has_permission(request, view):
             return False
-        if request.method in permissions.SAFE_METHODS:
+        required = getattr(view, "submit_permission", None)  # None: a read-only view (405)
+        if request.method in permissions.SAFE_METHODS or required is None:
             return True
-        return request.user.has_perm(view.submit_permission)
+        return request.user.has_perm(required)
 
 
 def _page(request: Request, view: APIView, queryset: QuerySet, serializer: Any) -> Response:
     paginator = Pagination()
     page = paginator.paginate_queryset(queryset, request, view=view)
     return paginator.get_paginated_response(serializer(page, many=True).data)
+
+
+def _paged(serializer: type[serializers.Serializer], name: str) -> dict[str, Any]:
+    """extend_schema arguments of a list answered by _page."""
+    return {
+        "operation_id": f"{name}_list",
+        "parameters": [
+            OpenApiParameter("page", int, description="Page number, from 1."),
+            OpenApiParameter("page_size", int, description="Items a page, up to 1000 (50)."),
+        ],
+        "responses": inline_serializer(
+            f"{serializer.__name__.removesuffix('Out')}Page",
+            {
+                "count": serializers.IntegerField(),
+                "next": serializers.URLField(allow_null=True),
+                "previous": serializers.URLField(allow_null=True),
+                "results": serializer(many=True),
+            },
+        ),
+    }
 
 
 class ValidationListApi(APIView):
@@ -89,7 +110,7 @@ class ValidationListApi(APIView):
         run = validation_run_create(data=request.data, user=request.user)
         return Response(ValidationOut(run).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses=ValidationOut(many=True))
+    @extend_schema(**_paged(ValidationOut, "validations"))
     def get(self, request: Request) -> Response:
         return _page(
             request, self, selectors.validation_runs_visible_to(request.user), ValidationOut
@@ -182,7 +203,7 @@ class SimulationListApi(APIView):
         job = simulation_job_create(data=request.data, user=request.user)
         return Response(SimulationOut(job).data, status=status.HTTP_202_ACCEPTED)
 
-    @extend_schema(responses=SimulationOut(many=True))
+    @extend_schema(**_paged(SimulationOut, "simulations"))
     def get(self, request: Request) -> Response:
         return _page(
             request, self, selectors.simulation_jobs_visible_to(request.user), SimulationOut
@@ -310,7 +331,7 @@ class SignageApi(APIView):
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         return _sign_set_response(request, sign_set, status.HTTP_201_CREATED)
 
-    @extend_schema(parameters=[], responses=SignSetSummaryOut(many=True))
+    @extend_schema(**_paged(SignSetSummaryOut, "signage"))
     def get(self, request: Request) -> Response:
         return _page(request, self, selectors.sign_sets_visible_to(request.user), SignSetSummaryOut)
 

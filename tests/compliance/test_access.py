@@ -129,6 +129,19 @@ def test_only_vendors_officers_and_admins_may_submit(
     assert "error" in response.json()
 
 
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+@pytest.mark.parametrize("endpoint", ["validations", "signage", "simulations"])
+def test_a_stored_submission_cannot_be_changed_even_by_its_owner(
+    actors: dict[str, User | None], submissions: dict[str, str], endpoint: str, method: str
+) -> None:
+    url = f"/api/v1/{endpoint}/{submissions[endpoint]}/"
+
+    response = getattr(_client(actors["owner"]), method)(url, {}, format="json")
+
+    assert response.status_code == 405
+    assert response.json()["error"]["code"] == "method_not_allowed"
+
+
 def test_vendor_b_cannot_read_vendor_a_validation_posted_through_the_api(
     vendor_client: APIClient,
 ) -> None:
