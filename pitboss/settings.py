@@ -201,6 +201,12 @@ REST_FRAMEWORK = {
         "rest_framework.permissions.DjangoModelPermissionsOrAnonReadOnly",
     ],
     "DEFAULT_THROTTLE_CLASSES": ["pitboss.throttling.WriteRateThrottle"],
+    # DRF's, with a JSON nesting limit (pitboss.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "pitboss.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "pitboss.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

@@ -1,6 +1,6 @@
 """Hostile input: a body over the size limit is a JSON 413 (in DEBUG too), a configuration of
-more tables than MAX_TABLES is a 400 naming `tables` before any table is read, and writes beyond
-WRITE_RATE are a JSON 429."""
+more tables than MAX_TABLES is a 400 naming `tables` before any table is read, JSON nested too
+deep is a 400, and writes beyond WRITE_RATE are a JSON 429."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from django.contrib.auth.models import User
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
-from compliance.configuration import MAX_TABLES
+from compliance.configuration import MAX_SIDE_WAGERS, MAX_TABLES
 from compliance.models import SimulationJob, ValidationRun
 from jurisdictions.services import api_user_create
+from pitboss.parsers import MAX_JSON_DEPTH
 
 pytestmark = pytest.mark.django_db
 
@@ -81,6 +82,44 @@ def test_a_floor_of_the_maximum_tables_is_validated(vendor_client: APIClient) ->
     response = vendor_client.post("/api/v1/validations/", _floor(MAX_TABLES + 1), format="json")
     assert response.status_code == 400
     assert list(response.json()["error"]["fields"]) == ["tables"]
+
+
+def test_a_table_of_more_side_wagers_than_a_layout_holds_is_refused(
+    vendor_client: APIClient,
+) -> None:
+    table = FLOOR_CO["tables"][0]
+    side_wagers = table["side_wagers"][:1] * (MAX_SIDE_WAGERS + 1)
+    body = FLOOR_CO | {"tables": [table | {"side_wagers": side_wagers}]}
+
+    response = vendor_client.post("/api/v1/validations/", body, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["message"] == (
+        f"tables[0].side_wagers: Ensure this field has no more than {MAX_SIDE_WAGERS} elements."
+    )
+
+
+def test_json_nested_past_the_limit_is_a_400_not_a_crash(vendor_client: APIClient) -> None:
+    """100,000 levels would exhaust Python's stack in the decoder; 33 are simply too many."""
+    for depth in [100_000, MAX_JSON_DEPTH + 1]:
+        body = "[" * depth + "]" * depth
+
+        response = vendor_client.post("/api/v1/validations/", body, content_type="application/json")
+
+        assert response.status_code == 400
+        assert response.json()["error"] == {
+            "code": "parse_error",
+            "message": f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels.",
+        }
+
+
+def test_a_content_length_that_is_no_number_is_a_400(vendor_client: APIClient) -> None:
+    response = vendor_client.generic(
+        "POST", "/api/v1/validations/", "{}", "application/json", CONTENT_LENGTH="lots"
+    )
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_request"
 
 
 @pytest.mark.parametrize("endpoint", ["simulations/", "rounds/", "signage/"])

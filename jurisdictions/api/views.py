@@ -11,6 +11,7 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
+from rest_framework.settings import api_settings
 
 from jurisdictions import selectors, services
 from jurisdictions.api.serializers import InstrumentSerializer, JurisdictionSerializer
@@ -73,6 +74,7 @@ class TokenObtainApi(ObtainAuthToken):
     it has expired (settings.TOKEN_TTL_DAYS). Attempts count as writes (WriteRateThrottle)."""
 
     throttle_classes = [WriteRateThrottle]
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
 
     @extend_schema(request=AuthTokenSerializer, responses=TokenOut)
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
