@@ -18,6 +18,10 @@ from variants.models import Wager
 
 EARLIEST = dt.date(1990, 1, 1)
 LATEST = dt.date(2100, 12, 31)
+# A floor of more tables than any casino has is refused before any table is read; so is a
+# table offering more side wagers than a layout holds.
+MAX_TABLES = 200
+MAX_SIDE_WAGERS = 20
 
 
 class OddsField(serializers.CharField):
@@ -240,7 +244,9 @@ class TableSerializer(serializers.Serializer):
         max_length=2,
         help_text='The designated ace and face card of MA 3(e)(3), e.g. ["AS", "JS"].',
     )
-    side_wagers = SideWagerSerializer(many=True, required=False, default=list)
+    side_wagers = SideWagerSerializer(
+        many=True, required=False, default=list, max_length=MAX_SIDE_WAGERS
+    )
     tips = TipsSerializer(
         required=False,
         help_text='Dealer tip wagers: {"accepted": false} or {"max": "25"}; restrictions are '
@@ -291,7 +297,8 @@ class TableSerializer(serializers.Serializer):
         ):
             raise serializers.ValidationError(
                 {
-                    "designated_blackjack": 'name the designated ace and face card, e.g. ["AS", "JS"].'
+                    "designated_blackjack": "name the designated ace and face card, "
+                    'e.g. ["AS", "JS"].'
                 }
             )
         return attrs
@@ -313,7 +320,8 @@ class ConfigurationSerializer(serializers.Serializer):
         return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """Inline paytable lines must name outcomes of the wager, as GET wagers/{slug}/ lists them."""
+        """Inline paytable lines must name outcomes of the wager, as GET wagers/{slug}/ lists
+        them."""
         outcomes = {
             w.slug: {o["key"] for o in w.outcomes}
             for w in Wager.objects.filter(jurisdiction__code=attrs["jurisdiction"])
@@ -343,13 +351,23 @@ class ConfigurationSerializer(serializers.Serializer):
 
 
 def configuration_parse(data: Any) -> dict[str, Any]:
-    """The configuration, checked for shape.
+    """The configuration, checked for shape (at most MAX_TABLES tables, checked first).
 
     :raises rest_framework.exceptions.ValidationError: the first problem, naming its field.
     """
     if not isinstance(data, dict):
         raise serializers.ValidationError(
             {"non_field_errors": ["A configuration is a JSON object."]}
+        )
+    tables = data.get("tables")
+    if isinstance(tables, list) and len(tables) > MAX_TABLES:
+        raise serializers.ValidationError(
+            {
+                "tables": [
+                    f"{len(tables)} tables; a configuration holds at most {MAX_TABLES}. "
+                    "Send the floor in parts."
+                ]
+            }
         )
     serializer = ConfigurationSerializer(data=data, context={})
     serializer.is_valid(raise_exception=True)

@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from rest_framework import serializers
 
+from compliance import selectors
 from compliance.api.views import ValidationOut
 from compliance.forms import (
     ConfigurationForm,
@@ -42,9 +43,8 @@ from compliance.rounds import round_replay, rounds_play
 from compliance.services import NotCompliant, sign_set_create, validation_run_create
 from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
 from compliance.simulations import MAX_ROUNDS, simulation_job_create
-from jurisdictions.services import COMPLIANCE_OFFICER_GROUP
 from pitboss.errors import DomainError
-from pitboss.web import citation_url
+from pitboss.web import citation_url, user_role
 
 SAMPLES = Path(settings.BASE_DIR) / "fixtures" / "configs"
 """The sample configurations a form, a round or a simulation may start from."""
@@ -53,20 +53,14 @@ SAMPLES = Path(settings.BASE_DIR) / "fixtures" / "configs"
 # --- who sees what -------------------------------------------------------------------------------
 
 
-def _is_officer(user: Any) -> bool:
-    return bool(user.is_superuser or user.groups.filter(name=COMPLIANCE_OFFICER_GROUP).exists())
-
-
 def _visible_runs(user: Any) -> QuerySet[ValidationRun]:
-    """The validation runs a user may read: an officer all, a vendor only those it created."""
-    runs = ValidationRun.objects.select_related("created_by")
-    return runs if _is_officer(user) else runs.filter(created_by=user)
+    """The validation runs a user may read (compliance.selectors: the API's rule)."""
+    return selectors.validation_runs_visible_to(user).select_related("created_by")
 
 
 def _visible_jobs(user: Any) -> QuerySet[SimulationJob]:
-    """The simulation jobs a user may read, by the same rule as runs."""
-    jobs = SimulationJob.objects.all()
-    return jobs if _is_officer(user) else jobs.filter(created_by=user)
+    """The simulation jobs a user may read (compliance.selectors: the API's rule)."""
+    return selectors.simulation_jobs_visible_to(user)
 
 
 def _run_or_404(user: Any, pk: Any) -> ValidationRun:
@@ -363,7 +357,7 @@ def runs(request: HttpRequest) -> HttpResponse:
             "groups": sorted(groups.items()),
             "licensees": licensees,
             "chosen": chosen,
-            "officer": _is_officer(request.user),
+            "officer": user_role(request.user) in ("administrator", "compliance officer"),
         },
     )
 

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 from simple_history.admin import SimpleHistoryAdmin
 
 from jurisdictions.models import Instrument, Jurisdiction
@@ -18,6 +21,12 @@ class JurisdictionAdmin(SimpleHistoryAdmin):
     list_display = ["code", "name", "regulator"]
     search_fields = ["code", "name", "regulator"]
     inlines = [InstrumentInline]
+    filter_horizontal = ["officers"]
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        """Only an administrator says who the officers are: an officer (staff, with the change
+        permission) cannot widen whose submissions it sees."""
+        return [] if request.user.is_superuser else ["officers"]
 
 
 @admin.register(Instrument)

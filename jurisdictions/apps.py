@@ -9,12 +9,12 @@ from django.db.models.signals import post_migrate
 KNOWLEDGE_BASE_APPS = ("jurisdictions", "regs", "variants", "compliance")
 
 
-def _sync_officer_group(sender: AppConfig, using: str, **kwargs: Any) -> None:
+def _sync_role_groups(sender: AppConfig, using: str, **kwargs: Any) -> None:
     # Django creates each app's permissions on that app's post_migrate, so sync after each of ours.
     if sender.label in KNOWLEDGE_BASE_APPS:
-        from jurisdictions.services import compliance_officer_group_sync
+        from jurisdictions.services import role_groups_sync
 
-        compliance_officer_group_sync(using=using)
+        role_groups_sync(using=using)
 
 
 class JurisdictionsConfig(AppConfig):
@@ -24,4 +24,4 @@ class JurisdictionsConfig(AppConfig):
     name = "jurisdictions"
 
     def ready(self) -> None:
-        post_migrate.connect(_sync_officer_group, dispatch_uid="jurisdictions.sync_officer_group")
+        post_migrate.connect(_sync_role_groups, dispatch_uid="jurisdictions.sync_role_groups")

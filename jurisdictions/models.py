@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
 from simple_history.models import HistoricalRecords
@@ -19,6 +20,13 @@ class Jurisdiction(models.Model):
         max_length=200,
         help_text='Body that makes its gaming rules, e.g. "Colorado Limited Gaming Control '
         'Commission".',
+    )
+    officers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="officer_of",
+        help_text="Compliance officers who see every submission made for this jurisdiction "
+        "(validation runs, sign sets, simulations). Set by an administrator.",
     )
     history = HistoricalRecords()
 

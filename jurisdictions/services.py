@@ -1,22 +1,47 @@
-"""Writes: instruments, the compliance officer group, API users."""
+"""Writes: instruments, the role groups, API users and their tokens.
+
+Roles are groups (created by migrations 0003 and 0005; their permissions are synced after every
+migrate):
+
+- reader: anonymous visitors, or a login in the "reader" group: reads the published rules,
+  catalog and analyses; submits nothing.
+- vendor: submits configurations (validations, sign sets, simulations, rounds) and sees only
+  its own submissions.
+- compliance officer: edits the knowledge base and catalog (model permissions, any jurisdiction,
+  every edit in the record history), and sees every submission of the jurisdictions it is an
+  officer of (`Jurisdiction.officers`), besides its own.
+- admin: a superuser; every permission, every submission.
+
+Who sees which submission is decided in one place, compliance.selectors.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.apps import apps
 from django.contrib.auth.models import Group, Permission, User
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Model
 from rest_framework.authtoken.models import Token
 from simple_history.models import HistoricalChanges
 
 from jurisdictions.apps import KNOWLEDGE_BASE_APPS
-from jurisdictions.models import Instrument
+from jurisdictions.models import Instrument, Jurisdiction
+from jurisdictions.tokens import token_is_expired
 
 COMPLIANCE_OFFICER_GROUP = "compliance officer"
+VENDOR_GROUP = "vendor"
+READER_GROUP = "reader"
+# What a vendor may do: submit configurations and read the results (its own: compliance.selectors).
+VENDOR_PERMISSIONS = {
+    "compliance": ("add_validationrun", "view_validationrun", "add_signset", "view_signset")
+    + ("add_simulationjob", "view_simulationjob"),
+}
 
 
 def instrument_create(*, data: Mapping[str, Any]) -> Instrument:
@@ -38,16 +63,25 @@ def _instrument_save(instrument: Instrument, data: Mapping[str, Any]) -> Instrum
     return instrument
 
 
-def compliance_officer_group_sync(*, using: str = "default") -> None:
-    """Give the compliance officer group add/change/delete/view on every knowledge-base model.
+def role_groups_sync(*, using: str = "default") -> None:
+    """Give each role group its permissions: the compliance officer group add/change/delete/view
+    on every knowledge-base model (not the historical models: nobody edits history); the vendor
+    group VENDOR_PERMISSIONS. A group whose migration is unapplied is left alone."""
+    officer = Group.objects.using(using).filter(name=COMPLIANCE_OFFICER_GROUP).first()
+    if officer is not None:
+        officer.permissions.add(*_knowledge_base_permissions(using))
+    vendor = Group.objects.using(using).filter(name=VENDOR_GROUP).first()
+    if vendor is not None:
+        vendor.permissions.add(
+            *Permission.objects.using(using).filter(
+                content_type__app_label__in=list(VENDOR_PERMISSIONS),
+                codename__in=[c for codes in VENDOR_PERMISSIONS.values() for c in codes],
+            )
+        )
 
-    Historical (record-time) models are left out: nobody edits history. Does nothing if the group
-    does not exist (its migration is unapplied).
-    """
-    group = Group.objects.using(using).filter(name=COMPLIANCE_OFFICER_GROUP).first()
-    if group is None:
-        return
-    models = [
+
+def _knowledge_base_permissions(using: str) -> list[Permission]:
+    models: list[type[Model]] = [
         model
         for label in KNOWLEDGE_BASE_APPS
         if apps.is_installed(label)  # not so outside a test's available_apps
@@ -55,19 +89,30 @@ def compliance_officer_group_sync(*, using: str = "default") -> None:
         if not issubclass(model, HistoricalChanges)
     ]
     content_types = ContentType.objects.db_manager(using).get_for_models(*models).values()
-    permissions = Permission.objects.using(using).filter(content_type__in=content_types)
-    group.permissions.add(*permissions)
+    return list(Permission.objects.using(using).filter(content_type__in=content_types))
 
 
 @transaction.atomic
 def api_user_create(
-    *, username: str, password: str | None = None, officer: bool = False
+    *,
+    username: str,
+    password: str | None = None,
+    officer: bool = False,
+    jurisdictions: Iterable[str] = (),
 ) -> tuple[User, Token]:
-    """Create a user with an API token; an officer also joins the compliance officer group.
+    """Create a user with an API token: a vendor, or with `officer` a compliance officer of the
+    `jurisdictions` named by code (it sees their submissions).
 
     Without a password the user can use the API token only. Raises ValidationError for a taken or
-    malformed username or a weak password.
+    malformed username, a weak password or an unknown jurisdiction code.
     """
+    codes = sorted(set(jurisdictions))
+    found = list(Jurisdiction.objects.filter(code__in=codes))
+    unknown = sorted(set(codes) - {j.code for j in found})
+    if unknown:
+        raise ValidationError(f"Unknown jurisdiction {', '.join(unknown)}.")
+    if codes and not officer:
+        raise ValidationError("Only a compliance officer has jurisdictions.")
     user = User(username=username, is_staff=officer)  # officers edit in the admin too
     if password is None:
         user.set_unusable_password()
@@ -76,6 +121,28 @@ def api_user_create(
         user.set_password(password)
     user.full_clean()
     user.save()
-    if officer:
-        user.groups.add(Group.objects.get(name=COMPLIANCE_OFFICER_GROUP))
+    user.groups.add(Group.objects.get(name=COMPLIANCE_OFFICER_GROUP if officer else VENDOR_GROUP))
+    user.officer_of.add(*found)
     return user, Token.objects.create(user=user)
+
+
+@transaction.atomic
+def api_token_rotate(*, user: User) -> Token:
+    """Give `user` a new API token; the old one, if any, stops working at once."""
+    Token.objects.filter(user=user).delete()
+    return Token.objects.create(user=user)
+
+
+def api_token_revoke(*, user: User) -> bool:
+    """Delete `user`'s API token, so requests sending it get 401; False if it had none."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return bool(deleted)
+
+
+def api_token_for_login(*, user: User) -> Token:
+    """The token to hand a user who has just given their password: theirs, or a new one if they
+    have none or theirs has expired."""
+    token = Token.objects.filter(user=user).first()
+    if token is None or token_is_expired(token):
+        return api_token_rotate(user=user)
+    return token

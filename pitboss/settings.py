@@ -1,15 +1,23 @@
 """Pitboss settings, read from the environment. The defaults are safe for development and tests.
 
 DATABASE_URL        dj-database-url URL; default SQLite file db.sqlite3 at the repo root
-SECRET_KEY          default: a development key
+SECRET_KEY          default: a development key (manage.py check --deploy flags it)
 DEBUG               true/false; default false
+HTTPS               true when served over HTTPS (behind a proxy setting X-Forwarded-Proto):
+                    redirects to HTTPS, secure cookies, HSTS; default false
 ALLOWED_HOSTS       comma-separated; default 127.0.0.1,localhost
 CELERY_BROKER_URL   default empty: tasks run in-process (eager)
+TOKEN_TTL_DAYS      days an API token is accepted after it is issued; default 90
+MAX_REQUEST_BYTES   largest request body accepted (else a JSON 413); default 1048576 (1 MiB)
+WRITE_RATE          writes (POST, PUT, PATCH, DELETE) allowed per user, or per address when
+                    anonymous, as DRF writes a rate: "120/minute" (the default), "10/second";
+                    empty: unthrottled
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -42,9 +50,47 @@ def envbool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name}={value!r} is not a boolean; use true or false.")
 
 
-SECRET_KEY = envstr("SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production")
+def envint(name: str, default: int, *, minimum: int = 0) -> int:
+    """The variable as an integer of at least `minimum`; else ImproperlyConfigured."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = minimum - 1
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer of at least {minimum}.")
+    return number
+
+
+def envrate(name: str, default: str) -> str:
+    """The variable as a DRF throttle rate ("120/minute"), or "" for none."""
+    value = envstr(name, default).strip()
+    if value and not re.fullmatch(r"\d+/(s|sec|second|m|min|minute|h|hour|d|day)", value):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a rate such as 120/minute.")
+    return value
+
+
+# The "django-insecure-" prefix makes `manage.py check --deploy` warn if it is ever deployed.
+SECRET_KEY = envstr("SECRET_KEY", "django-insecure-dev-only-key-set-SECRET_KEY-in-production")
 DEBUG = envbool("DEBUG", False)
 ALLOWED_HOSTS = [h.strip() for h in envstr("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",")]
+
+# Security headers on every response (SecurityMiddleware, XFrameOptionsMiddleware).
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Served over HTTPS (production): HTTP redirects to HTTPS, cookies only over HTTPS, HSTS for a
+# year. The proxy in front must set X-Forwarded-Proto (and drop a client's own).
+HTTPS = envbool("HTTPS", False)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -67,6 +113,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a body over the limit is refused before anything reads it.
+    "pitboss.middleware.RequestSizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (the stylesheet, htmx, Swagger UI) served by the app itself with DEBUG off.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -150,14 +198,30 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# API tokens are accepted for this many days after they are issued (jurisdictions.tokens).
+TOKEN_TTL_DAYS = envint("TOKEN_TTL_DAYS", 90, minimum=1)
+# The largest request body: a larger one is a JSON 413 (pitboss.middleware), before any parsing.
+MAX_REQUEST_BYTES = envint("MAX_REQUEST_BYTES", 1024 * 1024, minimum=1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+# Writes per user (or address) and period (pitboss.throttling.WriteRateThrottle); "" for none.
+# Counted in the default cache, which is per process: several server processes need a shared one.
+WRITE_RATE = envrate("WRITE_RATE", "120/minute")
+
 REST_FRAMEWORK = {
     # Token first, so an anonymous write gets 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "jurisdictions.tokens.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
         "rest_framework.permissions.DjangoModelPermissionsOrAnonReadOnly",
+    ],
+    "DEFAULT_THROTTLE_CLASSES": ["pitboss.throttling.WriteRateThrottle"],
+    # DRF's, with a JSON nesting limit (pitboss.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "pitboss.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "pitboss.api.Pagination",
     "PAGE_SIZE": 50,

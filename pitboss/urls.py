@@ -10,7 +10,6 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
 from pitboss import web
 from pitboss.api_router import router
@@ -22,7 +21,6 @@ api_v1 = [
     path("", include("compliance.api.urls")),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
-    path("auth/token/", obtain_auth_token, name="auth-token"),
     path("", include(router.urls)),
 ]
 

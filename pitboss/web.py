@@ -16,6 +16,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from jurisdictions.selectors import jurisdiction_list
+from jurisdictions.services import COMPLIANCE_OFFICER_GROUP, READER_GROUP, VENDOR_GROUP
 
 # The main navigation: (label, URL name). Each app's pages live in the app's namespace
 # (`<app>/urls.py` sets `app_name`); a section appears once its app defines the URL name.
@@ -44,14 +45,17 @@ def navigation(request: HttpRequest) -> dict[str, Any]:
 
 
 def user_role(user: Any) -> str:
-    """What the user is, as the header shows it: administrator, officer, vendor, or ''."""
+    """The user's role (jurisdictions.services' groups), as the header shows it: administrator,
+    compliance officer, vendor, reader, or '' for a visitor."""
     if not user.is_authenticated:
         return ""
     if user.is_superuser:
         return "administrator"
-    if user.has_perm("regs.change_annotation"):
-        return "compliance officer"
-    return "vendor"
+    groups = {group.name for group in user.groups.all()}
+    for role in (COMPLIANCE_OFFICER_GROUP, VENDOR_GROUP):
+        if role in groups:
+            return role
+    return READER_GROUP
 
 
 def page_as_of(request: HttpRequest, default: dt.date | None = None) -> tuple[dt.date, str]:

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.cache import cache
+from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from jurisdictions.services import api_user_create
@@ -18,6 +20,15 @@ def _token_client(user: User) -> APIClient:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
     return client
+
+
+@pytest.fixture(autouse=True)
+def fast_and_unthrottled(settings: Settings) -> None:
+    """The suite posts hundreds of requests as one vendor: no write throttle (tests/test_limits.py
+    sets one), and no counts left from an earlier test. Passwords hash fast."""
+    settings.WRITE_RATE = ""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    cache.clear()
 
 
 @pytest.fixture

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from compliance import selectors
 from compliance.basegame import BaseGameIn, base_game_analysis, base_game_query
 from compliance.configuration import ConfigurationSerializer
 from compliance.models import SignSet, SimulationJob, ValidationRun
@@ -22,7 +24,7 @@ from compliance.services import NotCompliant, sign_set_create, validation_run_cr
 from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
 from compliance.simulations import SimulationIn, simulation_job_create
 from compliance.validator import FINDING_CODES
-from pitboss.api import error_body
+from pitboss.api import Pagination, error_body
 from pitboss.errors import DomainError
 
 
@@ -57,27 +59,77 @@ class ValidationOut(serializers.ModelSerializer[ValidationRun]):
         ]
 
 
-class ValidationListApi(APIView):
-    """Validate a table configuration (vendor token or officer login)."""
+class SubmitsOrReadsVisible(permissions.IsAuthenticated):
+    """Logged in (token or session); a POST also needs the view's `submit_permission`, which
+    vendors, compliance officers and admins hold. What a GET finds is narrowed by
+    compliance.selectors, so another's submission is a 404."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        required = getattr(view, "submit_permission", None)  # None: a read-only view (405)
+        if request.method in permissions.SAFE_METHODS or required is None:
+            return True
+        return request.user.has_perm(required)
+
+
+def _page(request: Request, view: APIView, queryset: QuerySet, serializer: Any) -> Response:
+    paginator = Pagination()
+    page = paginator.paginate_queryset(queryset, request, view=view)
+    return paginator.get_paginated_response(serializer(page, many=True).data)
+
+
+def _paged(serializer: type[serializers.Serializer], name: str) -> dict[str, Any]:
+    """extend_schema arguments of a list answered by _page."""
+    return {
+        "operation_id": f"{name}_list",
+        "parameters": [
+            OpenApiParameter("page", int, description="Page number, from 1."),
+            OpenApiParameter("page_size", int, description="Items a page, up to 1000 (50)."),
+        ],
+        "responses": inline_serializer(
+            f"{serializer.__name__.removesuffix('Out')}Page",
+            {
+                "count": serializers.IntegerField(),
+                "next": serializers.URLField(allow_null=True),
+                "previous": serializers.URLField(allow_null=True),
+                "results": serializer(many=True),
+            },
+        ),
+    }
+
+
+class ValidationListApi(APIView):
+    """Validate a table configuration (vendor token or officer login); GET lists the runs the
+    caller may see (a vendor its own, an officer its jurisdictions', newest first)."""
+
+    permission_classes = [SubmitsOrReadsVisible]
+    submit_permission = "compliance.add_validationrun"
 
     @extend_schema(request=ConfigurationSerializer, responses={201: ValidationOut})
     def post(self, request: Request) -> Response:
         run = validation_run_create(data=request.data, user=request.user)
         return Response(ValidationOut(run).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(**_paged(ValidationOut, "validations"))
+    def get(self, request: Request) -> Response:
+        return _page(
+            request, self, selectors.validation_runs_visible_to(request.user), ValidationOut
+        )
+
 
 class ValidationDetailApi(APIView):
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [SubmitsOrReadsVisible]
 
     @extend_schema(responses=ValidationOut)
     def get(self, request: Request, pk: Any) -> Response:
-        return Response(ValidationOut(get_object_or_404(ValidationRun, pk=pk)).data)
+        run = get_object_or_404(selectors.validation_runs_visible_to(request.user), pk=pk)
+        return Response(ValidationOut(run).data)
 
 
 class FindingCodesApi(APIView):
-    """The documented finding codes (catalog constraints add their own, e.g. us-co/kings-bounty/decks)."""
+    """The documented finding codes (catalog constraints add their own, e.g.
+    us-co/kings-bounty/decks)."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -90,7 +142,8 @@ class RoundsApi(APIView):
     """Play rounds under a configuration's rules (a seed or a scripted shoe) and return their logs:
     every card, decision and settlement with the rule applied and its citation."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [SubmitsOrReadsVisible]
+    submit_permission = "compliance.add_validationrun"  # rounds are not stored
 
     @extend_schema(request=RoundsIn, responses=dict[str, Any])
     def post(self, request: Request) -> Response:
@@ -101,7 +154,8 @@ class RoundReplayApi(APIView):
     """Check a round as it happened at a table: each payment that differs from what the approved
     rules pay is a finding citing the rule."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [SubmitsOrReadsVisible]
+    submit_permission = "compliance.add_validationrun"  # rounds are not stored
 
     @extend_schema(request=ReplayIn, responses=dict[str, Any])
     def post(self, request: Request) -> Response:
@@ -155,22 +209,31 @@ class SimulationOut(serializers.ModelSerializer[SimulationJob]):
 
 class SimulationListApi(APIView):
     """Start a simulation of a configuration's base game with basic strategy, as a job (vendor
-    token or officer login); 202 with the job, then GET it for progress and the house edge."""
+    token or officer login); 202 with the job, then GET it for progress and the house edge.
+    GET lists the jobs the caller may see, newest first."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [SubmitsOrReadsVisible]
+    submit_permission = "compliance.add_simulationjob"
 
     @extend_schema(request=SimulationIn, responses={202: SimulationOut})
     def post(self, request: Request) -> Response:
         job = simulation_job_create(data=request.data, user=request.user)
         return Response(SimulationOut(job).data, status=status.HTTP_202_ACCEPTED)
 
+    @extend_schema(**_paged(SimulationOut, "simulations"))
+    def get(self, request: Request) -> Response:
+        return _page(
+            request, self, selectors.simulation_jobs_visible_to(request.user), SimulationOut
+        )
+
 
 class SimulationDetailApi(APIView):
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [SubmitsOrReadsVisible]
 
     @extend_schema(responses=SimulationOut)
     def get(self, request: Request, pk: Any) -> Response:
-        return Response(SimulationOut(get_object_or_404(SimulationJob, pk=pk)).data)
+        job = get_object_or_404(selectors.simulation_jobs_visible_to(request.user), pk=pk)
+        return Response(SimulationOut(job).data)
 
 
 class SignOut(serializers.Serializer):
@@ -198,6 +261,21 @@ class SignSetOut(serializers.ModelSerializer[SignSet]):
         return [
             sign | {"pdf": f"{base}?format=pdf&sign={n}"} for n, sign in enumerate(sign_set.signs)
         ]
+
+
+class SignSetSummaryOut(serializers.ModelSerializer[SignSet]):
+    validation = serializers.UUIDField(source="validation_id")
+    jurisdiction = serializers.CharField(source="validation.jurisdiction")
+    as_of = serializers.DateField(source="validation.as_of")
+    signs = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SignSet
+        fields = ["id", "draft", "jurisdiction", "as_of", "validation", "signs", "created_at"]
+
+    def get_signs(self, sign_set: SignSet) -> int:
+        """How many signs the set holds."""
+        return len(sign_set.signs)
 
 
 class SignageQuery(serializers.Serializer):
@@ -242,9 +320,10 @@ class SignageApi(APIView):
     """Print the signs a configuration needs (vendor token or officer login): ?format=json (the
     default), html or pdf; ?size=letter, a4 or tent (5x7 in); ?draft=true prints a
     configuration with findings, every page marked NOT APPROVED. Without draft, a configuration
-    with errors is a 400 with its findings."""
+    with errors is a 400 with its findings. GET lists the sign sets the caller may see."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [SubmitsOrReadsVisible]
+    submit_permission = "compliance.add_signset"
     content_negotiation_class = _FormatIsTheSigns
 
     @extend_schema(
@@ -269,13 +348,18 @@ class SignageApi(APIView):
             return Response(body, status=status.HTTP_400_BAD_REQUEST)
         return _sign_set_response(request, sign_set, status.HTTP_201_CREATED)
 
+    @extend_schema(**_paged(SignSetSummaryOut, "signage"))
+    def get(self, request: Request) -> Response:
+        return _page(request, self, selectors.sign_sets_visible_to(request.user), SignSetSummaryOut)
+
 
 class SignSetApi(APIView):
     """A stored sign set, printed again identically (?format=, ?size=, ?sign=)."""
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [SubmitsOrReadsVisible]
     content_negotiation_class = _FormatIsTheSigns
 
     @extend_schema(parameters=[SignageQuery], responses=SignSetOut)
     def get(self, request: Request, pk: Any) -> HttpResponse:
-        return _sign_set_response(request, get_object_or_404(SignSet, pk=pk), status.HTTP_200_OK)
+        sign_set = get_object_or_404(selectors.sign_sets_visible_to(request.user), pk=pk)
+        return _sign_set_response(request, sign_set, status.HTTP_200_OK)

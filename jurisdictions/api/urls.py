@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
 from jurisdictions.api import views
 from pitboss.api_router import router
@@ -10,4 +10,6 @@ from pitboss.api_router import router
 router.register("jurisdictions", views.JurisdictionViewSet, basename="jurisdiction")
 router.register("instruments", views.InstrumentViewSet, basename="instrument")
 
-urlpatterns: list[URLPattern] = []  # plain APIViews go here
+urlpatterns: list[URLPattern] = [
+    path("auth/token/", views.TokenObtainApi.as_view(), name="auth-token"),
+]

@@ -1,13 +1,23 @@
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django.db.models import QuerySet
-from rest_framework import mixins, viewsets
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.serializers import BaseSerializer
+from rest_framework.settings import api_settings
 
 from jurisdictions import selectors, services
 from jurisdictions.api.serializers import InstrumentSerializer, JurisdictionSerializer
 from jurisdictions.models import Instrument, Jurisdiction
+from jurisdictions.tokens import token_expires_at
+from pitboss.throttling import WriteRateThrottle
 
 
 class JurisdictionViewSet(viewsets.ReadOnlyModelViewSet):
@@ -52,3 +62,23 @@ class InstrumentViewSet(
         serializer.instance = services.instrument_update(
             instrument=serializer.instance, data=serializer.validated_data
         )
+
+
+class TokenOut(serializers.Serializer):
+    token = serializers.CharField(help_text="Send as the header 'Authorization: Token <token>'.")
+    expires = serializers.DateTimeField(help_text="When the token stops being accepted.")
+
+
+class TokenObtainApi(ObtainAuthToken):
+    """Username and password for the API token: the caller's own, or a new one if it has none or
+    it has expired (settings.TOKEN_TTL_DAYS). Attempts count as writes (WriteRateThrottle)."""
+
+    throttle_classes = [WriteRateThrottle]
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+
+    @extend_schema(request=AuthTokenSerializer, responses=TokenOut)
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        token = services.api_token_for_login(user=serializer.validated_data["user"])
+        return Response(TokenOut({"token": token.key, "expires": token_expires_at(token)}).data)

@@ -1,4 +1,4 @@
-"""Create the "compliance officer" group; its permissions come from compliance_officer_group_sync."""
+"""Create the "compliance officer" group; its permissions come from role_groups_sync."""
 
 from __future__ import annotations
 

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from rest_framework.test import APIClient
 
-from jurisdictions.models import Instrument
+from jurisdictions.models import Instrument, Jurisdiction
 
 pytestmark = pytest.mark.django_db
 
@@ -157,3 +158,18 @@ def test_it_rejects_a_slug_already_used_in_the_jurisdiction(officer_client: APIC
 
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "invalid"
+
+
+def test_only_an_administrator_sets_a_jurisdictions_officers_in_the_admin(officer: User) -> None:
+    colorado = Jurisdiction.objects.get(code="US-CO")
+    url = f"/admin/jurisdictions/jurisdiction/{colorado.pk}/change/"
+    as_officer, as_admin = Client(), Client()
+    as_officer.force_login(officer)
+    as_admin.force_login(User.objects.create_superuser("ada", email=None, password=None))
+
+    officer_page = as_officer.get(url)
+    admin_page = as_admin.get(url)
+
+    assert officer_page.status_code == admin_page.status_code == 200
+    assert 'name="officers"' not in officer_page.content.decode()
+    assert 'name="officers"' in admin_page.content.decode()

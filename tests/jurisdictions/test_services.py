@@ -5,7 +5,7 @@ from django.contrib.auth.models import Group
 from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 
-from jurisdictions.services import COMPLIANCE_OFFICER_GROUP
+from jurisdictions.services import COMPLIANCE_OFFICER_GROUP, VENDOR_GROUP
 
 pytestmark = pytest.mark.django_db
 
@@ -32,10 +32,11 @@ def test_create_officer_prints_a_token_of_an_officer(capsys: pytest.CaptureFixtu
     assert token.user.check_password("correct-horse-battery")
 
 
-def test_create_vendor_prints_a_token_of_a_user_without_password_or_group(
+def test_create_vendor_prints_a_token_of_a_vendor_without_password(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     call_command("create_vendor", "acme")
 
     user = Token.objects.get(key=capsys.readouterr().out.strip()).user
-    assert (user.username, user.has_usable_password(), user.groups.count()) == ("acme", False, 0)
+    assert (user.username, user.has_usable_password()) == ("acme", False)
+    assert list(user.groups.values_list("name", flat=True)) == [VENDOR_GROUP]

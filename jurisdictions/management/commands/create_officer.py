@@ -14,11 +14,25 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
         parser.add_argument("--password", required=True, help="Password for the web login.")
+        parser.add_argument(
+            "--jurisdiction",
+            action="append",
+            default=[],
+            metavar="CODE",
+            help="A jurisdiction whose submissions the officer sees, e.g. US-CO (repeatable).",
+        )
 
-    def handle(self, *args: Any, username: str, password: str, **options: Any) -> None:
+    def handle(
+        self, *args: Any, username: str, password: str, jurisdiction: list[str], **options: Any
+    ) -> None:
         try:
-            user, token = api_user_create(username=username, password=password, officer=True)
+            user, token = api_user_create(
+                username=username, password=password, officer=True, jurisdictions=jurisdiction
+            )
         except ValidationError as e:
             raise CommandError(" ".join(e.messages)) from e
-        self.stderr.write(f"Created compliance officer {user.username}. API token:")
+        codes = ", ".join(sorted(jurisdiction)) or "none yet"
+        self.stderr.write(
+            f"Created compliance officer {user.username} (sees submissions of: {codes}). API token:"
+        )
         self.stdout.write(token.key)

@@ -2,10 +2,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from jurisdictions.services import api_user_create
+from jurisdictions.services import VENDOR_GROUP, api_token_rotate, api_user_create
 
 
 class Command(BaseCommand):
@@ -13,8 +14,21 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
+        parser.add_argument(
+            "--rotate",
+            action="store_true",
+            help="The vendor exists: issue a new token; the old one stops working at once.",
+        )
 
-    def handle(self, *args: Any, username: str, **options: Any) -> None:
+    def handle(self, *args: Any, username: str, rotate: bool, **options: Any) -> None:
+        if rotate:
+            user = User.objects.filter(username=username, groups__name=VENDOR_GROUP).first()
+            if user is None:
+                raise CommandError(f"No vendor {username!r}; create it without --rotate.")
+            token = api_token_rotate(user=user)
+            self.stderr.write(f"New API token of vendor {username} (the old one is revoked):")
+            self.stdout.write(token.key)
+            return
         try:
             user, token = api_user_create(username=username)
         except ValidationError as e:

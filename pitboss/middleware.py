@@ -1,0 +1,35 @@
+"""Middleware of the whole site."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from pitboss.api import error_body
+
+
+class RequestSizeLimitMiddleware:
+    """Refuse a request whose body is larger than settings.MAX_REQUEST_BYTES with a JSON 413
+    naming the limit, before anything reads the body. (Django's own check, on reading the body,
+    answers a 400 page; DRF's JSON parser reads the stream past it.) A request without a
+    Content-Length has no body under WSGI."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.MAX_REQUEST_BYTES
+        declared = request.META.get("CONTENT_LENGTH") or "0"
+        if not declared.isdigit():
+            message = f"Content-Length {declared!r} is not a number of bytes."
+            return JsonResponse(error_body("bad_request", message), status=400)
+        if int(declared) > limit:
+            message = (
+                f"The request body is {int(declared):,} bytes; the limit is {limit:,} bytes "
+                f"({limit / 1024 / 1024:g} MiB). Send a smaller request (a configuration of "
+                f"fewer tables)."
+            )
+            return JsonResponse(error_body("request_too_large", message), status=413)
+        return self.get_response(request)
