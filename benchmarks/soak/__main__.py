@@ -45,7 +45,7 @@ def _env() -> dict[str, str]:
     env["DEBUG"] = "false"
     env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     # The soak measures the service, not the write throttle.
-    env["PITBOSS_THROTTLE_WRITES"] = "1000000/min"
+    env["WRITE_RATE"] = "1000000/minute"
     return env
 
 

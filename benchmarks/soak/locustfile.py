@@ -88,6 +88,19 @@ class PageUser(FastHttpUser):
 
     wait_time = constant(0)
 
-    @task
+    @task(1)
     def home(self) -> None:
         self.client.get("/", name="/")
+
+    @task(4)
+    def provision(self) -> None:
+        jurisdiction, citation, as_of = random.choice(CITATIONS)
+        self.client.get(
+            f"/{jurisdiction.lower()}/cite/{citation}@{as_of}", name="/<jurisdiction>/cite/<label>"
+        )
+
+    @task(2)
+    def paytable(self) -> None:
+        self.client.get(
+            f"/catalog/paytables/{random.choice(PAYTABLES)}/", name="/catalog/paytables/<id>/"
+        )
