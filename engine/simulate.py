@@ -241,8 +241,7 @@ class EffectResult:
             "option": self.variation.option,
             "from": self.variation.base,
             "to": self.variation.changed,
-            "house_edge_change": decimal_string(change),
-            "house_edge_change_fraction": f"{change.numerator}/{change.denominator}",
+            "house_edge_change": decimal_string(change),  # an estimate: no fraction
             "standard_error": f"{self.standard_error:.9f}",
             "house_edge": decimal_string(self.result.house_edge),
         }

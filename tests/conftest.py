@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.conf import settings
+from django.conf import global_settings, settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from pytest_django import Settings
@@ -27,7 +27,12 @@ def fast_and_unthrottled(settings: Settings) -> None:
     """The suite posts hundreds of requests as one vendor: no write throttle (tests/test_limits.py
     sets one), and no counts left from an earlier test. Passwords hash fast."""
     settings.WRITE_RATE = ""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # MD5 first (fast); the defaults after it, for users a session fixture made before this
+    # override (the browser tests' officer and vendor) to log in still.
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        *global_settings.PASSWORD_HASHERS,
+    ]
     cache.clear()
 
 

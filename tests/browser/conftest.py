@@ -19,10 +19,6 @@ from pytest_django.live_server_helper import LiveServer
 
 from jurisdictions.services import api_user_create
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls the fixtures make here
-# are plain synchronous set-up, not made from inside a coroutine.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PASSWORD = "browser-test-password-1"
@@ -54,10 +50,17 @@ def browser(site: str) -> Iterator[Any]:
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package.")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield chromium
-        chromium.close()
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the fixtures make
+    # here are plain synchronous set-up, not made from inside a coroutine. Only while the
+    # browser runs: a subprocess of another test must not inherit it.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+            yield chromium
+            chromium.close()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 @pytest.fixture
@@ -72,11 +75,13 @@ def page(browser: Any, site: str) -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def browser_officer(site: str, django_db_blocker: Any) -> User:
-    """Odette, a compliance officer who logs in through the browser."""
+    """Odette, a compliance officer of Colorado who logs in through the browser."""
     with django_db_blocker.unblock():
         user = User.objects.filter(username="odette").first()
         if user is None:
-            user, _ = api_user_create(username="odette", password=PASSWORD, officer=True)
+            user, _ = api_user_create(
+                username="odette", password=PASSWORD, officer=True, jurisdictions=["US-CO"]
+            )
         return user
 
 

@@ -170,10 +170,9 @@ def test_a_simulation_started_in_the_form_shows_its_result_with_a_standard_error
     edge = re.search(r'<strong class="edge">(-?[0-9.]+)</strong> ± ([0-9.]+)', page)
     assert edge and edge.group(1) == job.result["house_edge"]
     assert edge.group(2) == job.result["standard_error"]
-    assert job.result["house_edge_fraction"] not in page  # an estimate is never a fraction
+    assert not any("fraction" in key for key in job.result)  # an estimate is never a fraction
     assert "Effect of each rule option" in page and "blackjack_pays" in page
-    for effect in job.result["effects"]:
-        assert effect["house_edge_change_fraction"] not in page
+    assert not any("fraction" in key for effect in job.result["effects"] for key in effect)
 
 
 def test_a_running_job_is_polled_every_second_until_it_is_done(

@@ -162,9 +162,10 @@ def test_the_configuration_and_the_run_download_as_json(vendor_page: Client, ven
     assert body["id"] == str(run.pk) and body["findings"] == run.findings
 
 
-def test_a_vendor_reads_only_its_own_runs_and_an_officer_reads_all(
-    client: Client, vendor: User, officer: User
+def test_a_vendor_reads_only_its_own_runs_and_an_officer_reads_its_jurisdictions(
+    client: Client, vendor: User
 ) -> None:
+    officer, _ = api_user_create(username="otto", officer=True, jurisdictions=["US-CO"])
     other, _ = api_user_create(username="wanda")
     mine = validation_run_create(data=SAMPLE, user=vendor)
     theirs = validation_run_create(data=dict(SAMPLE, licensee="Wanda's casino"), user=other)
