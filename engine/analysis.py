@@ -2,9 +2,9 @@
 house edge as an exact fraction, for a shoe of N decks.
 
 Card removal: the cards the wager is decided on (the player's first two cards and the dealer's up
-card, and for wagers paying on a dealer blackjack the dealer's hole card) are drawn from a full shoe;
-no other card is removed (no burn card, no other players' cards). This is the convention of the
-published analyses of these wagers (e.g. the Wizard of Odds' 21+3 and King's Bounty pages).
+card, and for wagers paying on a dealer blackjack the dealer's hole card) are drawn from a full
+shoe; no other card is removed (no burn card, no other players' cards). This is the convention of
+the published analyses of these wagers (e.g. the Wizard of Odds' 21+3 and King's Bounty pages).
 Every count is an integer and every ratio a Fraction.
 """
 
@@ -65,6 +65,8 @@ class LineResult:
     probability: Fraction
     returns: Fraction
     """probability × what the line wins per unit staked."""
+    combinations: int = 0
+    """Deals (or rounds played) that pay the line: probability × the analysis' combinations."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,9 @@ class Analysis:
     method: str = "exact"
     standard_error: float | None = None
     """Of the house edge, where it is estimated by simulation."""
+    nets: tuple[tuple[Fraction, int], ...] = ()
+    """Exact analyses: the deals counted by what they net per unit staked (-1 lost, 0 returned,
+    the sum of the lines paid otherwise), for the variance; highest first."""
 
 
 def analyse(
@@ -122,6 +127,7 @@ def analyse(
         for key in keys:
             paid[key] = paid.get(key, 0) + ways
     results = _line_results(lines, paid, total)
+    nets = _nets(counts, lines)
     lose = Fraction(counts.get((), 0), total)
     edge = lose - sum((line.returns for line in results), Fraction(0))
     # a line that pays "Push" returns the wager (30-2115¶3 TRI-05's Pair)
@@ -144,6 +150,7 @@ def analyse(
         (DOWN_CARD_REMOVAL if wager in DOWN_CARD_OF else REMOVAL[hole])
         + ("; Spanish decks (48 cards, the 10s removed)" if spanish else ""),
         total,
+        nets=nets,
     )
 
 
@@ -154,14 +161,38 @@ def _line_results(
     results = []
     for line in lines:
         probability = Fraction(paid.get(line.outcome, 0), total)
-        if line.pays.basis is Basis.PUSH:  # the wager returned (30-2115¶3 TRI-05's Pair)
-            win = Fraction(0)
-        else:
-            win = line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
+        win = _win(line)
         results.append(
-            LineResult(line.outcome, line.label, str(line.pays), probability, probability * win)
+            LineResult(
+                line.outcome,
+                line.label,
+                str(line.pays),
+                probability,
+                probability * win,
+                paid.get(line.outcome, 0),
+            )
         )
     return tuple(results)
+
+
+def _win(line: PaytableLine) -> Fraction:
+    """What the line wins per unit staked: a push line (30-2115¶3 TRI-05's Pair) wins nothing."""
+    if line.pays.basis is Basis.PUSH:
+        return Fraction(0)
+    return line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
+
+
+def _nets(
+    paid: Mapping[tuple[str, ...], int], lines: Sequence[PaytableLine]
+) -> tuple[tuple[Fraction, int], ...]:
+    """The deals counted by their net per unit staked, from the deals counted by the lines they
+    pay: no line (and no push) loses the unit; a deal paying several lines wins their sum."""
+    wins = {line.outcome: _win(line) for line in lines}
+    nets: dict[Fraction, int] = {}
+    for keys, ways in paid.items():
+        net = sum((wins.get(k, Fraction(0)) for k in keys), Fraction(0)) if keys else Fraction(-1)
+        nets[net] = nets.get(net, 0) + ways
+    return tuple(sorted(((n, c) for n, c in nets.items() if c), reverse=True))
 
 
 def _refuse_unless_odds(line: PaytableLine) -> None:
@@ -350,7 +381,8 @@ DEALER_HAND = {
     "ace-buster",
 }
 """Wagers decided by the dealer's hand (and, for Hit and Run and Buster's Free Bonus, the
-player's blackjack): analysed exactly by enumerating the dealer's whole hand (engine/dealer_hands)."""
+player's blackjack): analysed exactly by enumerating the dealer's whole hand
+(engine/dealer_hands)."""
 
 _SETTLED_AT = {"optional-bonus": 3}
 """Wagers settled before the dealer's hand is complete: MA 25(e), on the third card."""
@@ -398,10 +430,22 @@ def analyse_dealer_hand(
         _SETTLED_AT.get(wager),
         wager in _SUIT_BLIND or blackjack,
     )
+    by_keys: dict[tuple[str, ...], int] = {}
+    for made, n in made_counts.items():
+        keys = tuple(paid_from(wager, made, outcomes))
+        by_keys[keys] = by_keys.get(keys, 0) + n
+    total = falling(shoe, longest)
+    if blackjack:
+        # P(player blackjack) = 2·aces·tens / falling(52N, 2); the dealer's hands above are of the
+        # shoe less those two cards. Every other player hand loses the wager.
+        pair_ways = 2 * (4 * decks) * (16 * decks)
+        pairs = falling(52 * decks, 2)
+        by_keys = {k: v * pair_ways for k, v in by_keys.items()}
+        by_keys[()] = by_keys.get((), 0) + (pairs - pair_ways) * total
+        total *= pairs
     paid: dict[str, int] = {}
     lose = push = 0
-    for made, n in made_counts.items():
-        keys = paid_from(wager, made, outcomes)
+    for keys, n in by_keys.items():
         if not keys:
             lose += n
         for key in keys:
@@ -409,16 +453,6 @@ def analyse_dealer_hand(
                 push += n
             else:
                 paid[key] = paid.get(key, 0) + n
-    total = falling(shoe, longest)
-    if blackjack:
-        # P(player blackjack) = 2·aces·tens / falling(52N, 2); the dealer's hands above are of the
-        # shoe less those two cards. Every other player hand loses the wager.
-        pair_ways = 2 * (4 * decks) * (16 * decks)
-        pairs = falling(52 * decks, 2)
-        paid = {k: v * pair_ways for k, v in paid.items()}
-        lose = lose * pair_ways + (pairs - pair_ways) * total
-        push *= pair_ways
-        total *= pairs
     results = _line_results(lines, paid, total)
     edge = Fraction(lose, total) - sum((r.returns for r in results), Fraction(0))
     rule = "hitting" if hits_soft_17 else "standing on"
@@ -439,6 +473,7 @@ def analyse_dealer_hand(
         edge,
         f"{removal}; the dealer {rule} soft 17{settled}",
         total,
+        nets=_nets(by_keys, lines),
     )
 
 
