@@ -10,6 +10,7 @@ Every count is an integer and every ratio a Fraction.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -17,6 +18,8 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache, lru_cache
+
+import numpy as np
 
 from engine.cards import Card, EngineError, Suit, deck
 from engine.odds import Basis
@@ -27,8 +30,11 @@ from engine.sidewagers import (
     DOWN_CARD_OF,
     EVALUATORS,
     ORDERED,
+    PAIR_ONLY,
     PUSH,
+    RANKS_ONLY,
     SPANISH_DECKS,
+    SUITS_READ,
     Deal,
     Evaluator,
     NotDecidable,
@@ -274,46 +280,164 @@ def _evaluated(
     """Every deal evaluated once per evaluator (21+3 and 21+3 Xtreme share one), grouped by
     class: what its weight depends on.
 
+    Deals that differ only by suits the evaluator cannot tell apart (`SUITS_READ`: 21+3 sees
+    whether suits are alike, not which; King's Bounty sees spades, the other three alike) make
+    the same outcomes: one deal of each such family is evaluated, and counted for all of them;
+    so are deals that differ only by the up card, for a wager that does not see it (`PAIR_ONLY`).
+
     A deal's pair is unordered; for a wager decided on which card came first (`ordered`), the
     pair is evaluated in both orders, each counted once (a pair of one kind twice): every count is
     then doubled alike, and each order weighs what it should."""
+    cards = deck(spanish)
     classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
-    for deal_class, deal in _deals(hole, spanish):
-        group = classes.setdefault(deal_class, {})
-        first, second = deal.player
-        orders = [deal, replace(deal, player=(second, first))] if ordered else [deal]
-        for dealt in orders if first != second else [deal] * len(orders):
-            made = tuple(evaluate(dealt))
-            group[made] = group.get(made, 0) + 1
+    read = SUITS_READ.get(evaluate, "")
+    for (i, j, u, bj), group in _families(hole, spanish, read, evaluate in PAIR_ONLY):
+        deal = Deal((cards[i], cards[j]), cards[u], bj, specified_suit=_SPADES)
+        made = [tuple(evaluate(deal))]
+        if ordered:
+            made.append(tuple(evaluate(replace(deal, player=(cards[j], cards[i])))))
+        for deal_class, count in group.items():
+            counted = classes.setdefault(deal_class, {})
+            for keys in made:
+                counted[keys] = counted.get(keys, 0) + count
     return classes
+
+
+@lru_cache(maxsize=32)
+def _families(
+    hole: bool, spanish: bool, read: str, pair_only: bool = False
+) -> list[tuple[tuple[int, int, int, bool], dict[DealClass, int]]]:
+    """The deals (`_deals`) by family for an evaluator that reads `read` of the suits
+    (`_suit_families`), and only the player's pair of the cards where `pair_only`: one deal of
+    each family, and how many deals of each class it holds."""
+    deals = _deals(hole, spanish)
+    apart, alike = (np.array(table) for table in _suit_families(read, pair_only))
+    suits = np.where(deals.one_rank, alike[deals.suits], apart[deals.suits])
+    ranks = deals.ranks // 16 if pair_only else deals.ranks
+    family = (ranks * 64 + suits) * 2 + deals.bj
+    # the first deal of each family, and each family's deals counted by class
+    families, first = np.unique(family, return_index=True)
+    pairs, counts = np.unique(family * len(deals.classes) + deals.klass, return_counts=True)
+    where = np.searchsorted(families, pairs // len(deals.classes))
+    groups: list[dict[DealClass, int]] = [{} for _ in families]
+    for at, klass, count in zip(
+        where.tolist(), (pairs % len(deals.classes)).tolist(), counts.tolist(), strict=True
+    ):
+        groups[at][deals.classes[klass]] = count
+    firsts = zip(
+        deals.i[first].tolist(),
+        deals.j[first].tolist(),
+        deals.u[first].tolist(),
+        (deals.bj[first] == 1).tolist(),
+        strict=True,
+    )
+    return list(zip(firsts, groups, strict=True))
 
 
 _SPADES = Suit("S")
 
 
+@dataclass(frozen=True)
+class _Deals:
+    """Every deal of distinct cards of one deck, as arrays of one entry a deal: the player's pair
+    unordered (`i` ≤ `j`, indices into `deck(spanish)`), the up card `u`, the dealer-blackjack flag
+    `bj`; its class (`klass`, an index into `classes`); and for `_suit_families`, its ranks (the
+    pair's lower rank first, then the up card's, base 16) and suits (in that order, base 4) and
+    whether the pair is of one rank."""
+
+    i: np.ndarray
+    j: np.ndarray
+    u: np.ndarray
+    bj: np.ndarray
+    klass: np.ndarray
+    classes: tuple[DealClass, ...]
+    ranks: np.ndarray
+    suits: np.ndarray
+    one_rank: np.ndarray
+
+
 @cache
-def _deals(hole: bool, spanish: bool = False) -> list[tuple[DealClass, Deal]]:
-    """Every deal of distinct card kinds (the player's pair unordered, the up card, and where the
-    hole card matters, with and without a dealer blackjack), with its class; from Spanish decks
-    where `spanish`."""
+def _deals(hole: bool, spanish: bool = False) -> _Deals:
+    """Every deal of distinct cards of one deck (the player's pair unordered, the up card, and
+    where the hole card matters, with and without a dealer blackjack), with its class."""
     cards = deck(spanish)
-    deals = []
-    for i, a in enumerate(cards):
-        for b in cards[i:]:
-            for up in cards:
-                need = "ten" if up.is_ace else "ace" if up.is_ten_value else ""
-                in_pair = (
-                    sum(1 for c in (a, b) if (c.is_ten_value if need == "ten" else c.is_ace))
-                    if need
-                    else 0
-                )
-                base = (a == b, (a == up) + (b == up), need if hole else "", in_pair if hole else 0)
-                for bj in (True, False) if hole else (False,):
-                    if bj and not need:
-                        continue
-                    # A suit-specific line names the table's suit: by symmetry, spades.
-                    deals.append(((*base, bj), Deal((a, b), up, bj, specified_suit=_SPADES)))
-    return deals
+    size = len(cards)
+    rank = np.array([c.number for c in cards])
+    suit = np.array([list(Suit).index(c.suit) for c in cards])
+    need = np.array([1 if c.is_ace else 2 if c.is_ten_value else 0 for c in cards])  # ten, ace
+    ten = np.array([c.is_ten_value for c in cards], dtype=int)
+    ace = np.array([c.is_ace for c in cards], dtype=int)
+    first, second = np.triu_indices(size)
+    i = np.repeat(first, size)
+    j = np.repeat(second, size)
+    u = np.tile(np.arange(size), len(first))
+    same = (i == j).astype(int)
+    matches = (i == u).astype(int) + (j == u)
+    needs = need[u] if hole else np.zeros_like(u)
+    holds = np.where(needs == 1, ten[i] + ten[j], np.where(needs == 2, ace[i] + ace[j], 0))
+    bj = np.zeros_like(u)
+    if hole:  # a deal whose up card could make a blackjack: once with it, once without
+        twice = needs > 0
+        i, j, u, same, matches, needs, holds = (
+            np.concatenate([a, a[twice]]) for a in (i, j, u, same, matches, needs, holds)
+        )
+        bj = np.concatenate([np.zeros(len(twice), dtype=int), np.ones(int(twice.sum()), dtype=int)])
+    klass = (((same * 3 + matches) * 3 + needs) * 3 + holds) * 2 + bj
+    classes = tuple(
+        (bool(a), b, ("", "ten", "ace")[c], d, bool(e))
+        for a in (0, 1)
+        for b in range(3)
+        for c in range(3)
+        for d in range(3)
+        for e in (0, 1)
+    )
+    lo = np.where(rank[i] <= rank[j], i, j)
+    hi = np.where(rank[i] <= rank[j], j, i)
+    return _Deals(
+        i,
+        j,
+        u,
+        bj,
+        klass,
+        classes,
+        (rank[lo] * 16 + rank[hi]) * 16 + rank[u],
+        (suit[lo] * 4 + suit[hi]) * 4 + suit[u],
+        rank[i] == rank[j],
+    )
+
+
+@cache
+def _suit_families(read: str, pair_only: bool = False) -> tuple[list[int], list[int]]:
+    """What a deal's suits (a code of `_deals`: the pair's lower rank's suit, the other's, the up
+    card's) count as for an evaluator that reads `read` (`SUITS_READ`): the same number for two
+    deals of the same ranks exactly when a relabelling of the suits the evaluator cannot see turns
+    one into the other. Two tables: for a pair of two ranks, and of one rank (whose cards may
+    then trade places).
+
+    "": every suit seen (no relabelling); RANKS_ONLY: no suit seen; otherwise the suits named
+    ("S") keep their place, the others may be exchanged (within a colour where "colour" is read).
+    `pair_only`: the up card's suit is not seen either (`PAIR_ONLY`).
+    """
+    suits = list(Suit)
+    named = {s for s in suits if s.value in read.replace("colour", "")}
+    relabellings = [
+        [suits.index(image[n]) for n in range(4)]
+        for image in itertools.permutations(suits)
+        if all(image[suits.index(s)] is s for s in named)
+        and ("colour" not in read or all(s.red == t.red for s, t in zip(suits, image, strict=True)))
+    ]
+    if not read:
+        relabellings = [[0, 1, 2, 3]]
+    codes = [(a, b, u) for a in range(4) for b in range(4) for u in range(4)]
+    if read == RANKS_ONLY:
+        return [0] * len(codes), [0] * len(codes)
+
+    def code(a: int, b: int, u: int) -> int:
+        return (a * 4 + b) * 4 + (0 if pair_only else u)
+
+    apart = [min(code(r[a], r[b], r[u]) for r in relabellings) for a, b, u in codes]
+    alike = [min(code(*sorted((r[a], r[b])), r[u]) for r in relabellings) for a, b, u in codes]
+    return apart, alike
 
 
 def simulate(
@@ -488,26 +612,56 @@ def _dealer_outcomes(
 ) -> tuple[dict[tuple[str, ...], int], int, int]:
     """What the evaluator makes of every final dealer hand, as numerators over falling(shoe,
     longest): computed once per evaluator, shoe and rule, shared by every paytable of the wager."""
-    from engine.dealer_hands import dealer_hands, numerator
+    from engine.dealer_hands import hand_numerators
 
-    player = (_card("A", "C"), _card("K", "C")) if blackjack else (_card("2", "C"), _card("3", "C"))
-    hands, shoe, longest = dealer_hands(
+    shoe = hand_numerators(
         decks, hits_soft_17, removed=("A", "T") if blackjack else (), max_cards=max_cards
     )
     counts: dict[tuple[str, ...], int] = {}
-    for hand in hands:
-        factor = numerator(hand, shoe, longest) // hand.ways
-        patterns = (
-            (("mixed", hand.ways),)
-            if suit_blind
-            else (("suited", hand.suited), ("colour", hand.colour), ("mixed", hand.mixed))
-        )
-        for pattern, ways in patterns:
-            if ways:
-                dealt = _dealer_cards(hand.ranks, pattern)
-                made = tuple(evaluate(Deal(player, dealt[0], _natural(hand.ranks), dealt)))
-                counts[made] = counts.get(made, 0) + factor * ways
-    return counts, shoe, longest
+    for pattern, made in _dealer_made(
+        evaluate, hits_soft_17, blackjack, max_cards, suit_blind
+    ).items():
+        numerators = getattr(shoe, pattern).__getitem__
+        for keys, hands in made.items():
+            n = sum(map(numerators, hands))
+            if n:
+                counts[keys] = counts.get(keys, 0) + n
+    return counts, shoe.cards, shoe.longest
+
+
+@lru_cache(maxsize=64)
+def _dealer_made(
+    evaluate: Evaluator,
+    hits_soft_17: bool,
+    blackjack: bool,
+    max_cards: int | None,
+    suit_blind: bool,
+) -> dict[str, dict[tuple[str, ...], list[int]]]:
+    """What the evaluator makes of each final dealer hand (engine/dealer_hands.hand_shapes) in
+    each suit pattern ("ways", all patterns as one, where the wager reads no suits): the hands by
+    pattern and outcome, as indices into hand_shapes. The same whatever the shoe, so evaluated
+    once for every deck count."""
+    from engine.dealer_hands import hand_shapes
+
+    player = (_card("A", "C"), _card("K", "C")) if blackjack else (_card("2", "C"), _card("3", "C"))
+    # A wager that sees whether suits are alike, not which, cannot tell one colour's two suits
+    # (hearts then diamonds) from two colours (hearts then spades).
+    alike = SUITS_READ.get(evaluate) == "alike"
+    patterns = ("ways",) if suit_blind else ("suited", "colour", "mixed")
+    made_by: dict[str, dict[tuple[str, ...], list[int]]] = {p: {} for p in patterns}
+    for at, (ranks, _, _) in enumerate(hand_shapes(hits_soft_17, max_cards)):
+        natural = _natural(ranks)
+        made = {}
+        for pattern in patterns:
+            if pattern == "colour" and alike:
+                continue
+            dealt = _dealer_cards(ranks, "mixed" if pattern == "ways" else pattern)
+            made[pattern] = tuple(evaluate(Deal(player, dealt[0], natural, dealt)))
+        if alike:
+            made["colour"] = made["mixed"]
+        for pattern, keys in made.items():
+            made_by[pattern].setdefault(keys, []).append(at)
+    return made_by
 
 
 @cache

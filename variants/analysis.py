@@ -101,7 +101,9 @@ def paytable_analysed(
     jurisdiction = paytable.wager.jurisdiction.code
     if simulated_only(paytable.wager.slug, jurisdiction) and not simulate_play:
         raise DomainError("not_analysable", f"{paytable.key} is analysed by simulation")
-    soft_17, dealing_rule = _dealer_soft_17(paytable)
+    played = stage(paytable.wager.slug, jurisdiction) is Stage.ROUND
+    # the dealer's soft-17 rule matters only to a wager decided by how the round plays out
+    soft_17, dealing_rule = _dealer_soft_17(paytable) if played else ("stand", "")
     analysed = lines_analysed(
         paytable.wager.slug,
         lines,
@@ -113,7 +115,7 @@ def paytable_analysed(
         stake=stake,
         meters=meters,
     )
-    if dealing_rule and stage(paytable.wager.slug, jurisdiction) is Stage.ROUND:
+    if dealing_rule:
         analysed = replace(analysed, method=f"{analysed.method}; {dealing_rule}")
     return analysed
 
