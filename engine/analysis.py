@@ -59,6 +59,24 @@ DOWN_CARD_REMOVAL = (
 )
 
 
+THIRD_CARD = {
+    "sevens": "MA 17(a)(3), (b)(4), (e)(3): a player dealt two sevens takes a third card on that "
+    "hand (draws or doubles) for the three-sevens lines. The rules let the player stand, "
+    "surrender or split instead (17(e); 12(f): splitting forfeits the three-sevens pay), which "
+    "only lowers the wager's return: the figure is the return to a player who always draws",
+}
+"""Wagers decided by the player's third card where the play is fixed, analysed exactly: the
+third card, unseen cards dealt before it or not, is distributed as the shoe less the player's two
+cards (a shuffled shoe's cards are exchangeable), so it is counted as the up card is. The value:
+the play assumed, and the rule."""
+
+THIRD_CARD_REMOVAL = (
+    "the player's first two cards and the player's third card drawn from a full shoe; the "
+    "dealer's and other players' cards, unseen by the wager, leave the third card distributed as "
+    "the rest of the shoe, so none is removed"
+)
+
+
 class NotAnalysable(EngineError):
     """The engine has no exact analysis for this wager or paytable."""
 
@@ -113,7 +131,7 @@ def analyse(
         raise NotAnalysable(f"the engine has no exact analysis of {wager} yet")
     for line in lines:
         _refuse_unless_odds(line)
-    if stage(wager, jurisdiction) is Stage.ROUND:
+    if stage(wager, jurisdiction) is Stage.ROUND and wager not in THIRD_CARD:
         raise NotAnalysable(
             f"{wager} depends on {Stage.ROUND.value}, which depend on how the hand is played: "
             f"it needs a simulation with a stated strategy"
@@ -153,7 +171,13 @@ def analyse(
         lose,
         Fraction(counts.get((PUSH,), 0), total) + pushed,
         edge,
-        (DOWN_CARD_REMOVAL if wager in DOWN_CARD_OF else REMOVAL[hole])
+        (
+            THIRD_CARD_REMOVAL
+            if wager in THIRD_CARD
+            else DOWN_CARD_REMOVAL
+            if wager in DOWN_CARD_OF
+            else REMOVAL[hole]
+        )
         + ("; Spanish decks (48 cards, the 10s removed)" if spanish else ""),
         total,
         nets=nets,
@@ -270,7 +294,21 @@ def _evaluations(
     wager: str, hole: bool, jurisdiction: str | None, spanish: bool
 ) -> dict[DealClass, dict[tuple[str, ...], int]]:
     evaluate = evaluator(DOWN_CARD_OF.get(wager, wager), jurisdiction)
+    if wager in THIRD_CARD:
+        evaluate = _third_card_up(evaluate)
     return _evaluated(evaluate, hole, spanish, wager in ORDERED)
+
+
+@cache
+def _third_card_up(evaluate: Evaluator) -> Evaluator:
+    """`evaluate` reading the player's third card from where the analysis deals the up card:
+    both are one card drawn from the shoe less the player's two, weighed alike (THIRD_CARD)."""
+
+    def on_third_card(deal: Deal) -> list[str]:
+        return evaluate(replace(deal, player_cards=(*deal.player, deal.up)))
+
+    SUITS_READ[on_third_card] = SUITS_READ.get(evaluate, "")
+    return on_third_card
 
 
 @lru_cache(maxsize=128)

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.analysis import (
     DEALER_HAND,
+    THIRD_CARD,
     Analysis,
     NotAnalysable,
     analyse,
@@ -122,7 +123,11 @@ def paytable_analysed(
 
 def simulated_only(wager: str, jurisdiction: str | None) -> bool:
     """Whether the wager depends on how the hand is played: analysed only by simulation."""
-    return stage(wager, jurisdiction) is Stage.ROUND and wager not in DEALER_HAND
+    return (
+        stage(wager, jurisdiction) is Stage.ROUND
+        and wager not in DEALER_HAND
+        and wager not in THIRD_CARD
+    )
 
 
 def _dealer_soft_17(paytable: Paytable) -> tuple[str, str]:
@@ -242,6 +247,8 @@ def lines_analysed(
         if simulated
         else "exact: every final dealer hand enumerated from the shoe"
         if dealer_hand
+        else f"exact, the player's third card enumerated from the shoe; {THIRD_CARD[wager]}"
+        if wager in THIRD_CARD
         else "exact"
     )
     return Analysed(wager, method, results, skipped, set_aside)

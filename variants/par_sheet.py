@@ -59,7 +59,14 @@ def paytable_par_sheet(
             f"analysed by simulation only, and a par sheet needs exact counts",
             fields={"paytable": "a wager decided by the cards or the dealer's hand"},
         )
-    analysed = paytable_analysed(paytable, decks, simulate_play=False, stake=stake, meters=meters)
+    try:
+        analysed = paytable_analysed(
+            paytable, decks, simulate_play=False, stake=stake, meters=meters
+        )
+    except DomainError as exc:  # the wager has no exact analysis: say so of the paytable
+        raise DomainError(
+            exc.code, exc.message, exc.status, exc.fields or {"paytable": exc.message}
+        ) from exc
     if not analysed.results:
         raise DomainError(
             "not_analysable",

@@ -287,3 +287,41 @@ def test_lucky_ladies_line_probabilities_match_the_published_analysis() -> None:
         "suited-20": "0.020777",
         "any-20": "0.080139",
     }
+
+
+SEVENS = [
+    ("three-7s-suited", "5000 to 1"),
+    ("three-7s", "500 to 1"),
+    ("two-7s-suited", "100 to 1"),
+    ("two-7s", "50 to 1"),
+    ("one-7", "3 to 1"),
+]
+
+
+@pytest.mark.parametrize("decks", [4, 6, 8])
+def test_the_sevens_wager_is_counted_exactly_with_the_third_card_to_two_sevens(
+    decks: int,
+) -> None:
+    """MA 17(a)(3), (e)(3) with a player dealt two sevens taking a third card: counted here from
+    the shoe's sevens alone (S of M cards, N of each suit), the third card drawn from the M - 2
+    left whatever else is dealt, each hand paid its highest line."""
+    n, s, m = decks, 4 * decks, 52 * decks
+    pairs = Fraction(1, m * (m - 1))
+    one = 2 * s * (m - s) * pairs
+    two = s * (s - 1) * pairs
+    two_suited = s * (n - 1) * pairs
+    third = Fraction(s - 2, m - 2)
+    three_suited = two_suited * Fraction(n - 2, m - 2)
+    expected = {
+        "three-7s-suited": three_suited,
+        "three-7s": two * third - three_suited,
+        "two-7s-suited": two_suited * (1 - third),
+        "two-7s": (two - two_suited) * (1 - third),
+        "one-7": one,
+    }
+    result = analyse("sevens", _lines(SEVENS), decks, "US-MA")
+    assert {line.outcome: line.probability for line in result.lines} == expected
+    pays = {"three-7s-suited": 5000, "three-7s": 500, "two-7s-suited": 100, "two-7s": 50}
+    lose = 1 - one - two
+    assert result.house_edge == lose - sum(p * pays.get(k, 3) for k, p in expected.items())
+    assert "third card" in result.card_removal

@@ -271,7 +271,8 @@ def test_the_pdf_par_sheet_prints_the_lines_and_the_house_edge(
     assert column["house_edge"] in text
     assert column["standard_deviation"] in text
     for line in column["lines"]:
-        assert f"{line['label']} {line['pays']} {line['combinations']} {line['probability']}" in text
+        row = f"{line['label']} {line['pays']} {line['combinations']} {line['probability']}"
+        assert row in text
     assert body["citations"][0]["citation"] in text
     # one page, rendered: the check a person makes by eye (the PNG is kept next to the PDF)
     subprocess.run(["pdftoppm", "-png", "-r", "60", str(pdf), str(tmp_path / "page")], check=True)
@@ -287,3 +288,34 @@ def test_the_par_sheet_is_in_the_openapi_schema(anon_client: APIClient) -> None:
         "text/csv",
         "application/pdf",
     }
+
+
+def test_every_catalog_paytable_with_an_exact_analysis_has_a_par_sheet_that_adds_up() -> None:
+    """Every paytable at every deck count it is approved for (1, 2, 4, 6, 8 where any): a par
+    sheet whose rows count every deal of the cycle once (or, where a deal pays several lines,
+    whose returns still add up to minus the house edge), or a 400 that says why not."""
+    from pitboss.errors import DomainError
+    from variants.analysis import DEFAULT_DECKS
+    from variants.models import Paytable
+    from variants.par_sheet import paytable_par_sheet
+
+    made, refused = 0, set()
+    for paytable in Paytable.objects.select_related("wager__jurisdiction"):
+        for decks in paytable.decks or DEFAULT_DECKS:
+            try:
+                body = paytable_par_sheet(paytable, decks)
+            except DomainError as exc:
+                refused.add(exc.code)
+                assert exc.status == 400 and exc.fields
+                continue
+            made += 1
+            for column in body["sheets"]:
+                lines = column["lines"]
+                edge = fraction(column["house_edge_fraction"])
+                assert sum(fraction(line["return_fraction"]) for line in lines) == -edge
+                assert edge > 0
+                if column["lines_exclusive"]:
+                    assert sum(line["combinations"] for line in lines) == column["combinations"]
+                assert fraction(column["variance_fraction"]) >= 0
+    assert made > 300
+    assert refused == {"not_analysable", "player_edge"}
