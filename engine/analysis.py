@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, lru_cache, wraps
 
 import numpy as np
 
@@ -304,10 +304,10 @@ def _third_card_up(evaluate: Evaluator) -> Evaluator:
     """`evaluate` reading the player's third card from where the analysis deals the up card:
     both are one card drawn from the shoe less the player's two, weighed alike (THIRD_CARD)."""
 
+    @wraps(evaluate)  # sees the suits as `evaluate` does (SUITS_READ)
     def on_third_card(deal: Deal) -> list[str]:
         return evaluate(replace(deal, player_cards=(*deal.player, deal.up)))
 
-    SUITS_READ[on_third_card] = SUITS_READ.get(evaluate, "")
     return on_third_card
 
 
@@ -328,7 +328,7 @@ def _evaluated(
     then doubled alike, and each order weighs what it should."""
     cards = deck(spanish)
     classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
-    read = SUITS_READ.get(evaluate, "")
+    read = SUITS_READ.get(getattr(evaluate, "__wrapped__", evaluate), "")
     for (i, j, u, bj), group in _families(hole, spanish, read, evaluate in PAIR_ONLY):
         deal = Deal((cards[i], cards[j]), cards[u], bj, specified_suit=_SPADES)
         made = [tuple(evaluate(deal))]

@@ -195,6 +195,7 @@ SUITS_READ: dict[Evaluator, str] = {
     cards.match_each_card: "alike",
     cards.match_the_dealer: "alike",
     cards.match_combination: "alike",
+    cards.sevens: "alike",  # three 7s of one suit, two of one suit
     # a suit by name: the others alike
     cards.kings_bounty: "S",  # the kings of spades
     poker.ante_up_poker_bonus: "S",  # three aces of spades

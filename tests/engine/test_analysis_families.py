@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from engine.analysis import _evaluated
+from engine.analysis import _evaluated, _third_card_up
 from engine.cards import RANKS, Card, Suit, deck
 from engine.dealer_hands import CLASSES, dealer_hands
 from engine.sidewagers import (
@@ -83,9 +83,14 @@ def _outcome(evaluate, deal: Deal):  # type: ignore[no-untyped-def]
         return "not decidable"
 
 
-FIRST_CARDS = sorted(
-    {e for e in SUITS_READ if e.__module__ != dealer_wagers.__name__}, key=lambda e: e.__name__
-)
+FIRST_CARDS = [
+    *sorted(
+        {e for e in SUITS_READ if e.__module__ != dealer_wagers.__name__},
+        key=lambda e: e.__name__,
+    ),
+    # the sevens wager read with the player's third card where the up card is dealt
+    _third_card_up(EVALUATORS["sevens"]),
+]
 
 
 @pytest.mark.parametrize("evaluate", FIRST_CARDS, ids=lambda e: e.__name__)
@@ -96,7 +101,7 @@ def test_an_evaluator_cannot_tell_apart_the_deals_its_declaration_says_it_cannot
     the same deal with its suits relabelled as the declaration allows (any suits at all for
     RANKS_ONLY), its pair swapped (unless the order is the wager's: War), and for PAIR_ONLY
     another up card."""
-    read = SUITS_READ[evaluate]
+    read = SUITS_READ[getattr(evaluate, "__wrapped__", evaluate)]
     ordered = any(EVALUATORS[wager] is evaluate for wager in ORDERED)
     relabellings = _relabellings(read)
     rng = random.Random(13)
