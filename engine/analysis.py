@@ -653,7 +653,11 @@ def _dealer_outcomes(
     from engine.dealer_hands import hand_numerators
 
     shoe = hand_numerators(
-        decks, hits_soft_17, removed=("A", "T") if blackjack else (), max_cards=max_cards
+        decks,
+        hits_soft_17,
+        removed=("A", "T") if blackjack else (),
+        max_cards=max_cards,
+        suits=not suit_blind,
     )
     counts: dict[tuple[str, ...], int] = {}
     for pattern, made in _dealer_made(

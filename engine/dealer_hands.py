@@ -124,7 +124,7 @@ def dealer_hands(
     their suits (the hands' suit patterns are then left at zero: use it only for wagers that
     read no suits). `max_cards`: stop a hand there (MA 25 is settled on the third card).
     """
-    shoe = _shoe(decks, hits_soft_17, spanish, removed, max_cards)
+    shoe = _shoe(decks, hits_soft_17, spanish, removed, max_cards, not removed)
     hands = tuple(
         DealerHand(ranks, ways, suited, colour)
         for (ranks, _, _), ways, suited, colour in zip(
@@ -157,16 +157,20 @@ def hand_numerators(
     spanish: bool = False,
     removed: tuple[str, ...] = (),
     max_cards: int | None = None,
+    suits: bool = True,
 ) -> HandNumerators:
     """`dealer_hands` as numerators over one denominator, aligned with `hand_shapes`: shared by
-    every wager on the hands of one shoe and rule."""
-    shoe = _shoe(decks, hits_soft_17, spanish, removed, max_cards)
+    every wager on the hands of one shoe and rule. Without `suits`, all ways only (the suit
+    patterns' lists are left empty)."""
+    shoe = _shoe(decks, hits_soft_17, spanish, removed, max_cards, suits and not removed)
     rest = [falling(shoe.cards - k, shoe.longest - k) for k in range(shoe.longest + 1)]
     after = [
         rest[len(ranks)] if len(ranks) <= shoe.longest else 0
         for ranks, _, _ in hand_shapes(hits_soft_17, max_cards)
     ]
     ways = [n * r for n, r in zip(shoe.ways, after, strict=True)]
+    if not suits:
+        return HandNumerators(shoe.cards, shoe.longest, ways, [], [], [])
     suited = [n * r for n, r in zip(shoe.suited, after, strict=True)]
     colour = [n * r for n, r in zip(shoe.colour, after, strict=True)]
     mixed = [w - s - c for w, s, c in zip(ways, suited, colour, strict=True)]
@@ -189,10 +193,11 @@ def _shoe(
     spanish: bool,
     removed: tuple[str, ...],
     max_cards: int | None,
+    suits: bool = True,
 ) -> _Shoe:
-    """Each hand of `hand_shapes`' ways from this shoe (0: impossible), and (no card removed)
-    its ways all of one suit and all of one colour but not one suit; the shoe's cards; the
-    longest possible hand."""
+    """Each hand of `hand_shapes`' ways from this shoe (0: impossible), and (with `suits`, no
+    card removed) its ways all of one suit and all of one colour but not one suit (else 0); the
+    shoe's cards; the longest possible hand."""
     per_suit = [decks * (3 if spanish else 4) if c == "T" else decks for c in CLASSES]
     counts = [4 * n for n in per_suit]
     for c in removed:
@@ -215,7 +220,7 @@ def _shoe(
         if ways:
             if len(ranks) > longest:
                 longest = len(ranks)
-            if not removed:
+            if suits and not removed:
                 suit = colour = 1
                 for i, k in held:
                     suit *= one_suit[i][k]
