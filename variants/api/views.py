@@ -293,10 +293,16 @@ class PaytableParSheetApi(APIView):
             (200, "text/csv"): str,
             (200, "application/pdf"): bytes,
         },
-        description="400 with `fields` naming `decks` (missing, not an integer, not approved "
-        "for the paytable), `paytable` (a wager analysed only by simulation, or a paytable "
-        "the player beats: a catalog finding) or `stake` (a paytable of meter or dollar lines "
-        "only).",
+        description="The par sheet of a catalog paytable at one deck count, as testing labs "
+        "file it: per pay column each line's combinations, probability (fraction and decimal), "
+        "pays and return, a lose row and the rules' push; the hit frequency, house edge, "
+        "variance (exact) and standard deviation per unit staked; the combinations of the "
+        "cycle, the card-removal convention and the citation of the approving rule. "
+        "?format=csv or pdf, or Accept: text/csv or application/pdf. A 400 with `fields` "
+        "names `decks` (missing, not an integer, not approved for the paytable), `format`, "
+        "`paytable` (a wager without an exact analysis, one analysed only by simulation, or a "
+        "paytable the player beats: a catalog finding) or `stake` (a paytable of meter or "
+        "dollar lines only).",
     )
     def get(self, request: Request, pk: str) -> HttpResponse:
         query = ParSheetQuery(data=request.query_params)
