@@ -64,11 +64,24 @@ THIRD_CARD = {
     "hand (draws or doubles) for the three-sevens lines. The rules let the player stand, "
     "surrender or split instead (17(e); 12(f): splitting forfeits the three-sevens pay), which "
     "only lowers the wager's return: the figure is the return to a player who always draws",
+    "blazing-7s": "30-899.21(7)-(9): the player's first two cards and the third card dealt to "
+    "that player (to the first hand of a split pair of 7's, (8); a bust card does not count, "
+    "(9)); a player dealt two 7's receives a third card by drawing, doubling or splitting. "
+    "Standing or surrendering on the two 7's forfeits the three-7's lines, which only lowers the "
+    "wager's return: the figure is the return to a player who takes a third card",
 }
-"""Wagers decided by the player's third card where the play is fixed, analysed exactly: the
-third card, unseen cards dealt before it or not, is distributed as the shoe less the player's two
-cards (a shuffled shoe's cards are exchangeable), so it is counted as the up card is. The value:
-the play assumed, and the rule."""
+"""Wagers decided by the player's third card where the play is fixed (in the form of the
+jurisdiction that decides them so: Colorado's Blazing 7's, not Massachusetts' on the up card),
+analysed exactly: the third card, unseen cards dealt before it or not, is distributed as the shoe
+less the player's two cards (a shuffled shoe's cards are exchangeable), so it is counted as the
+up card is. The value: the play assumed, and the rule."""
+
+
+def third_card(wager: str, jurisdiction: str | None = None) -> bool:
+    """Whether the wager is decided by the player's third card with the play fixed (THIRD_CARD)
+    where `jurisdiction` defines it."""
+    return wager in THIRD_CARD and stage(wager, jurisdiction) is Stage.ROUND
+
 
 THIRD_CARD_REMOVAL = (
     "the player's first two cards and the player's third card drawn from a full shoe; the "
@@ -131,7 +144,7 @@ def analyse(
         raise NotAnalysable(f"the engine has no exact analysis of {wager} yet")
     for line in lines:
         _refuse_unless_odds(line)
-    if stage(wager, jurisdiction) is Stage.ROUND and wager not in THIRD_CARD:
+    if stage(wager, jurisdiction) is Stage.ROUND and not third_card(wager, jurisdiction):
         raise NotAnalysable(
             f"{wager} depends on {Stage.ROUND.value}, which depend on how the hand is played: "
             f"it needs a simulation with a stated strategy"
@@ -173,7 +186,7 @@ def analyse(
         edge,
         (
             THIRD_CARD_REMOVAL
-            if wager in THIRD_CARD
+            if third_card(wager, jurisdiction)
             else DOWN_CARD_REMOVAL
             if wager in DOWN_CARD_OF
             else REMOVAL[hole]
@@ -294,7 +307,7 @@ def _evaluations(
     wager: str, hole: bool, jurisdiction: str | None, spanish: bool
 ) -> dict[DealClass, dict[tuple[str, ...], int]]:
     evaluate = evaluator(DOWN_CARD_OF.get(wager, wager), jurisdiction)
-    if wager in THIRD_CARD:
+    if third_card(wager, jurisdiction):
         evaluate = _third_card_up(evaluate)
     return _evaluated(evaluate, hole, spanish, wager in ORDERED)
 

@@ -18,6 +18,7 @@ from engine.analysis import (
     analyse,
     analyse_dealer_hand,
     simulate,
+    third_card,
 )
 from engine.odds import Basis, Pays, decimal_string
 from engine.rules import PaytableLine, RuleSet
@@ -126,7 +127,7 @@ def simulated_only(wager: str, jurisdiction: str | None) -> bool:
     return (
         stage(wager, jurisdiction) is Stage.ROUND
         and wager not in DEALER_HAND
-        and wager not in THIRD_CARD
+        and not third_card(wager, jurisdiction)
     )
 
 
@@ -248,7 +249,7 @@ def lines_analysed(
         else "exact: every final dealer hand enumerated from the shoe"
         if dealer_hand
         else f"exact, the player's third card enumerated from the shoe; {THIRD_CARD[wager]}"
-        if wager in THIRD_CARD
+        if third_card(wager, jurisdiction)
         else "exact"
     )
     return Analysed(wager, method, results, skipped, set_aside)

@@ -203,6 +203,7 @@ SUITS_READ: dict[Evaluator, str] = {
     poker.progressive_21_plus_3: "S",  # the suit-specific lines: the analysis specifies spades
     cards.twenty_point_bonus: "H",  # the queen of hearts pair
     cards.blazing_7s_up_card: "D colour",  # three 7s of diamonds, of one colour
+    cards.blazing_7s: "D colour",
     cards.bet_the_set_progressive: "colour",  # four of a kind of one colour
     # the dealer's hand
     dealer.buster: RANKS_ONLY,
