@@ -69,8 +69,11 @@ THIRD_CARD = {
     "(9)); a player dealt two 7's receives a third card by drawing, doubling or splitting. "
     "Standing or surrendering on the two 7's forfeits the three-7's lines, which only lowers the "
     "wager's return: the figure is the return to a player who takes a third card",
+    "3-card-21-n-done": "30-2111(3), (4): each player receives three cards to start the game, "
+    "the third after the dealer's second card, whatever the play; the Three Card Bonus is "
+    "decided on them",
 }
-"""Wagers decided by the player's third card where the play is fixed (in the form of the
+"""Wagers decided by the player's third card where the play or the deal fixes it (in the form of the
 jurisdiction that decides them so: Colorado's Blazing 7's, not Massachusetts' on the up card),
 analysed exactly: the third card, unseen cards dealt before it or not, is distributed as the shoe
 less the player's two cards (a shuffled shoe's cards are exchangeable), so it is counted as the

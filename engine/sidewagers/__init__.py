@@ -204,6 +204,7 @@ SUITS_READ: dict[Evaluator, str] = {
     cards.twenty_point_bonus: "H",  # the queen of hearts pair
     cards.blazing_7s_up_card: "D colour",  # three 7s of diamonds, of one colour
     cards.blazing_7s: "D colour",
+    poker.three_card_bonus: "D",  # the Diamond Royal
     cards.bet_the_set_progressive: "colour",  # four of a kind of one colour
     # the dealer's hand
     dealer.buster: RANKS_ONLY,

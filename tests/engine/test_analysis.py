@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 
@@ -372,3 +373,50 @@ def test_colorado_blazing_7s_exact_agrees_with_rounds_played_by_the_engine() -> 
     )
     assert played.standard_error is not None
     assert abs(float(exact.house_edge - played.house_edge)) < 4 * played.standard_error
+
+
+def test_3_card_21_n_done_counts_the_player_s_three_cards_as_dealt() -> None:
+    """30-2111(3), (4): every player receives three cards whatever the play; the Three Card Bonus
+    pays the best of them. One deck, every three-card set classified here (C(52,3) = 22,100)."""
+    lines = _lines(
+        [
+            ("mini-royal", "50 to 1"),
+            ("straight-flush", "15 to 1"),
+            ("three-of-a-kind", "5 to 1"),
+            ("straight", "2 to 1"),
+            ("flush", "3 to 2"),
+            ("pair", "1 to 1"),
+            ("total-21", "1 to 1"),
+        ]
+    )
+    counts: dict[str, int] = {}
+    for cards in itertools.combinations(deck(), 3):
+        ranks = sorted(c.number for c in cards)
+        high = sorted(14 if r == 1 else r for r in ranks)
+        run = any(b == a + 1 and c == b + 1 for a, b, c in (ranks, high))
+        flush = len({c.suit for c in cards}) == 1
+        points = sum(min(r, 10) for r in ranks)
+        points += 10 if 1 in ranks and points <= 11 else 0
+        hand = (
+            "mini-royal"
+            if flush and high == [12, 13, 14]
+            else "straight-flush"
+            if run and flush
+            else "three-of-a-kind"
+            if ranks[0] == ranks[2]
+            else "straight"
+            if run
+            else "flush"
+            if flush
+            else "pair"
+            if len(set(ranks)) == 2
+            else "total-21"
+            if points == 21
+            else "lose"
+        )
+        counts[hand] = counts.get(hand, 0) + 1
+    result = analyse("3-card-21-n-done", lines, 1, "US-CO")
+    assert {line.outcome: line.probability for line in result.lines} == {
+        line.outcome: Fraction(counts.get(line.outcome, 0), 22100) for line in lines
+    }
+    assert counts["mini-royal"] == 4 and counts["straight-flush"] == 44

@@ -88,8 +88,10 @@ FIRST_CARDS = [
         {e for e in SUITS_READ if e.__module__ != dealer_wagers.__name__},
         key=lambda e: e.__name__,
     ),
-    # the sevens wager read with the player's third card where the up card is dealt
+    # read with the player's third card where the up card is dealt
     _third_card_up(EVALUATORS["sevens"]),
+    _third_card_up(EVALUATORS["blazing-7s"]),
+    _third_card_up(EVALUATORS["3-card-21-n-done"]),
 ]
 
 
