@@ -35,6 +35,7 @@ from engine.sidewagers import (
     RANKS_ONLY,
     SPANISH_DECKS,
     SUITS_READ,
+    WHOLE_HAND,
     Deal,
     Evaluator,
     NotDecidable,
@@ -343,41 +344,55 @@ def _evaluated(
     pair is evaluated in both orders, each counted once (a pair of one kind twice): every count is
     then doubled alike, and each order weighs what it should."""
     cards = deck(spanish)
-    classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
-    read = SUITS_READ.get(getattr(evaluate, "__wrapped__", evaluate), "")
-    for (i, j, u, bj), group in _families(hole, spanish, read, evaluate in PAIR_ONLY):
+    seen = getattr(evaluate, "__wrapped__", evaluate)  # a third-card reading sees as its wager
+    families = _families(
+        hole, spanish, SUITS_READ.get(seen, ""), evaluate in PAIR_ONLY, seen in WHOLE_HAND
+    )
+    outcomes: dict[tuple[str, ...], int] = {}  # what a deal makes, numbered
+    made = []  # of each family's deal: for each order it is evaluated in
+    for i, j, u, bj in families.first:
         deal = Deal((cards[i], cards[j]), cards[u], bj, specified_suit=_SPADES)
-        made = [tuple(evaluate(deal))]
-        if ordered:
-            made.append(tuple(evaluate(replace(deal, player=(cards[j], cards[i])))))
-        for deal_class, count in group.items():
-            counted = classes.setdefault(deal_class, {})
-            for keys in made:
-                counted[keys] = counted.get(keys, 0) + count
+        orders = [deal, replace(deal, player=(cards[j], cards[i]))] if ordered else [deal]
+        made.append([outcomes.setdefault(tuple(evaluate(d)), len(outcomes)) for d in orders])
+    # every deal of a family counted by its class, for each order its family's deal makes
+    deals = _deals(hole, spanish)
+    counted = np.zeros((len(outcomes), len(deals.classes)), dtype=np.int64)
+    for order in range(len(made[0])):
+        made_by = np.array([m[order] for m in made])[families.of_deal]
+        np.add.at(counted, (made_by, deals.klass), 1)
+    keys = list(outcomes)
+    classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
+    for k, c in zip(*np.nonzero(counted), strict=True):
+        classes.setdefault(deals.classes[c], {})[keys[k]] = int(counted[k, c])
     return classes
+
+
+@dataclass(frozen=True)
+class _Families:
+    first: list[tuple[int, int, int, bool]]
+    """One deal of each family: the pair's cards and the up card (indices into the deck), and
+    whether the dealer has blackjack."""
+    of_deal: np.ndarray
+    """Each deal's family (an index into `first`), in the order of `_deals`."""
 
 
 @lru_cache(maxsize=32)
 def _families(
-    hole: bool, spanish: bool, read: str, pair_only: bool = False
-) -> list[tuple[tuple[int, int, int, bool], dict[DealClass, int]]]:
+    hole: bool, spanish: bool, read: str, pair_only: bool = False, whole_hand: bool = False
+) -> _Families:
     """The deals (`_deals`) by family for an evaluator that reads `read` of the suits
-    (`_suit_families`), and only the player's pair of the cards where `pair_only`: one deal of
-    each family, and how many deals of each class it holds."""
+    (`_suit_families`), only the player's pair of the cards where `pair_only`, and the three
+    cards as one hand, in no order, where `whole_hand` (`WHOLE_HAND`): one deal of each family,
+    and each deal's family."""
     deals = _deals(hole, spanish)
-    apart, alike = (np.array(table) for table in _suit_families(read, pair_only))
-    suits = np.where(deals.one_rank, alike[deals.suits], apart[deals.suits])
-    ranks = deals.ranks // 16 if pair_only else deals.ranks
-    family = (ranks * 64 + suits) * 2 + deals.bj
-    # the first deal of each family, and each family's deals counted by class
-    families, first = np.unique(family, return_index=True)
-    pairs, counts = np.unique(family * len(deals.classes) + deals.klass, return_counts=True)
-    where = np.searchsorted(families, pairs // len(deals.classes))
-    groups: list[dict[DealClass, int]] = [{} for _ in families]
-    for at, klass, count in zip(
-        where.tolist(), (pairs % len(deals.classes)).tolist(), counts.tolist(), strict=True
-    ):
-        groups[at][deals.classes[klass]] = count
+    if whole_hand:
+        family = _whole_hand(deals, spanish, read) * 2 + deals.bj
+    else:
+        apart, alike = (np.array(table) for table in _suit_families(read, pair_only))
+        suits = np.where(deals.one_rank, alike[deals.suits], apart[deals.suits])
+        ranks = deals.ranks // 16 if pair_only else deals.ranks
+        family = (ranks * 64 + suits) * 2 + deals.bj
+    _, first, of_deal = np.unique(family, return_index=True, return_inverse=True)
     firsts = zip(
         deals.i[first].tolist(),
         deals.j[first].tolist(),
@@ -385,7 +400,24 @@ def _families(
         (deals.bj[first] == 1).tolist(),
         strict=True,
     )
-    return list(zip(firsts, groups, strict=True))
+    return _Families(list(firsts), of_deal)
+
+
+def _whole_hand(deals: _Deals, spanish: bool, read: str) -> np.ndarray:
+    """Each deal's three cards as one hand: the least, over the relabellings of the suits the
+    evaluator cannot see (`_relabellings`), of its cards (rank and suit) in order; the same for
+    two deals exactly when relabelling and reordering the three cards turns one into the other."""
+    cards = deck(spanish)
+    rank = np.array([c.number for c in cards])
+    suit = np.array([list(Suit).index(c.suit) for c in cards])
+    least = np.full(len(deals.i), 64**3)
+    for relabel in _relabellings(read):
+        image = np.array(relabel)
+        codes = np.sort(
+            np.stack([rank[x] * 4 + image[suit[x]] for x in (deals.i, deals.j, deals.u)]), axis=0
+        )
+        least = np.minimum(least, (codes[0] * 64 + codes[1]) * 64 + codes[2])
+    return least
 
 
 _SPADES = Suit("S")
@@ -461,6 +493,24 @@ def _deals(hole: bool, spanish: bool = False) -> _Deals:
 
 
 @cache
+def _relabellings(read: str) -> list[list[int]]:
+    """The relabellings of the suits (as indices into `Suit`) that an evaluator reading `read`
+    (`SUITS_READ`) cannot tell from none; RANKS_ONLY: every suit to one."""
+    suits = list(Suit)
+    if not read:
+        return [[0, 1, 2, 3]]
+    if read == RANKS_ONLY:
+        return [[0, 0, 0, 0]]
+    named = {s for s in suits if s.value in read.replace("colour", "")}
+    return [
+        [suits.index(image[n]) for n in range(4)]
+        for image in itertools.permutations(suits)
+        if all(image[suits.index(s)] is s for s in named)
+        and ("colour" not in read or all(s.red == t.red for s, t in zip(suits, image, strict=True)))
+    ]
+
+
+@cache
 def _suit_families(read: str, pair_only: bool = False) -> tuple[list[int], list[int]]:
     """What a deal's suits (a code of `_deals`: the pair's lower rank's suit, the other's, the up
     card's) count as for an evaluator that reads `read` (`SUITS_READ`): the same number for two
@@ -472,16 +522,7 @@ def _suit_families(read: str, pair_only: bool = False) -> tuple[list[int], list[
     ("S") keep their place, the others may be exchanged (within a colour where "colour" is read).
     `pair_only`: the up card's suit is not seen either (`PAIR_ONLY`).
     """
-    suits = list(Suit)
-    named = {s for s in suits if s.value in read.replace("colour", "")}
-    relabellings = [
-        [suits.index(image[n]) for n in range(4)]
-        for image in itertools.permutations(suits)
-        if all(image[suits.index(s)] is s for s in named)
-        and ("colour" not in read or all(s.red == t.red for s, t in zip(suits, image, strict=True)))
-    ]
-    if not read:
-        relabellings = [[0, 1, 2, 3]]
+    relabellings = _relabellings(read)
     codes = [(a, b, u) for a in range(4) for b in range(4) for u in range(4)]
     if read == RANKS_ONLY:
         return [0] * len(codes), [0] * len(codes)

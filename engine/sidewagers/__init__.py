@@ -30,6 +30,7 @@ __all__ = [
     "RANKS_ONLY",
     "SPANISH_DECKS",
     "SUITS_READ",
+    "WHOLE_HAND",
     "STAGES",
     "Deal",
     "Evaluator",
@@ -235,6 +236,17 @@ PAIR_ONLY: set[Evaluator] = {
 }
 """Evaluators that read, of the first cards, only the player's two (and whether the dealer has
 blackjack), never the up card: the exact analysis evaluates one deal for every up card."""
+
+WHOLE_HAND: set[Evaluator] = {
+    poker.three_card_poker,
+    poker.progressive_21_plus_3,
+    poker.top_3,
+    poker.trilux_bonus,
+    poker.three_card_bonus,  # the player's three cards
+    cards.lucky_lucky,
+}
+"""Evaluators that read the player's two cards and the dealer's up card (or the player's three
+cards) as one hand, in no order: the exact analysis evaluates one deal for every order."""
 
 _NO_OUTCOMES = "the catalog lists no outcomes for it, so no paytable line can be settled"
 NOT_FROM_CARDS: dict[str, str] = {

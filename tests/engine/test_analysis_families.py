@@ -21,6 +21,7 @@ from engine.sidewagers import (
     PAIR_ONLY,
     RANKS_ONLY,
     SUITS_READ,
+    WHOLE_HAND,
     Deal,
     NotDecidable,
 )
@@ -101,8 +102,8 @@ def test_an_evaluator_cannot_tell_apart_the_deals_its_declaration_says_it_cannot
 ) -> None:
     """Random deals from few ranks (so pairs, trips, runs and suited hands come often), against
     the same deal with its suits relabelled as the declaration allows (any suits at all for
-    RANKS_ONLY), its pair swapped (unless the order is the wager's: War), and for PAIR_ONLY
-    another up card."""
+    RANKS_ONLY), its pair swapped (unless the order is the wager's: War), for PAIR_ONLY another
+    up card, and for WHOLE_HAND the three cards in any order."""
     read = SUITS_READ[getattr(evaluate, "__wrapped__", evaluate)]
     ordered = any(EVALUATORS[wager] is evaluate for wager in ORDERED)
     relabellings = _relabellings(read)
@@ -127,6 +128,9 @@ def test_an_evaluator_cannot_tell_apart_the_deals_its_declaration_says_it_cannot
         )
         if evaluate in PAIR_ONLY:
             other = replace(other, up=Card(rng.choice(RANKS), rng.choice(list(Suit))))
+        if getattr(evaluate, "__wrapped__", evaluate) in WHOLE_HAND:  # the three in any order
+            first, second, third = rng.sample([*other.player, other.up], 3)
+            other = replace(other, player=(first, second), up=third)
         assert _outcome(evaluate, other) == made, (deal, other)
 
 
