@@ -199,7 +199,7 @@ def bench_analysis() -> None:
         _families,
         _suit_families,
     )
-    from engine.dealer_hands import _shoe, dealer_hands, hand_numerators, hand_shapes
+    from engine.dealer_hands import _lengths, _shoe, dealer_hands, hand_numerators, hand_shapes
     from pitboss.errors import DomainError
     from variants.analysis import paytable_analysis
     from variants.models import Paytable
@@ -218,6 +218,7 @@ def bench_analysis() -> None:
         dealer_hands,
         hand_numerators,
         _shoe,
+        _lengths,
         hand_shapes,
     ):
         cached.cache_clear()  # cold: nothing computed before

@@ -164,10 +164,8 @@ def hand_numerators(
     patterns' lists are left empty)."""
     shoe = _shoe(decks, hits_soft_17, spanish, removed, max_cards, suits and not removed)
     rest = [falling(shoe.cards - k, shoe.longest - k) for k in range(shoe.longest + 1)]
-    after = [
-        rest[len(ranks)] if len(ranks) <= shoe.longest else 0
-        for ranks, _, _ in hand_shapes(hits_soft_17, max_cards)
-    ]
+    rest += [0] * (_lengths(hits_soft_17, max_cards)[1] - shoe.longest)  # impossible hands
+    after = [rest[k] for k in _lengths(hits_soft_17, max_cards)[0]]
     ways = [n * r for n, r in zip(shoe.ways, after, strict=True)]
     if not suits:
         return HandNumerators(shoe.cards, shoe.longest, ways, [], [], [])
@@ -205,32 +203,37 @@ def _shoe(
     if any(n < 0 for n in counts):
         raise ValueError(f"cannot remove {removed} from {decks} decks")
     shapes = hand_shapes(hits_soft_17, max_cards)
-    most = max(len(ranks) for ranks, _, _ in shapes)
+    lengths, most = _lengths(hits_soft_17, max_cards)
     # falling(n, k) of each class's count, one colour's, one suit's, for every k a hand can hold
     draws = [[falling(n, k) for k in range(most + 1)] for n in counts]
     colours = [[falling(2 * n, k) for k in range(most + 1)] for n in per_suit]
     one_suit = [[falling(n, k) for k in range(most + 1)] for n in per_suit]
-    all_ways, all_suited, all_colour = [], [], []
-    longest = 0
-    for ranks, orders, held in shapes:
+    all_ways = []
+    for _, orders, held in shapes:
         ways = orders
         for i, k in held:
             ways *= draws[i][k]
-        suited = same_colour = 0
-        if ways:
-            if len(ranks) > longest:
-                longest = len(ranks)
-            if suits and not removed:
+        all_ways.append(ways)
+    longest = max(k for k, ways in zip(lengths, all_ways, strict=True) if ways)
+    all_suited = [0] * len(shapes)
+    all_colour = [0] * len(shapes)
+    if suits and not removed:
+        for at, (_, orders, held) in enumerate(shapes):
+            if all_ways[at]:
                 suit = colour = 1
                 for i, k in held:
                     suit *= one_suit[i][k]
                     colour *= colours[i][k]
-                suited = 4 * orders * suit
-                same_colour = 2 * orders * colour - suited
-        all_ways.append(ways)
-        all_suited.append(suited)
-        all_colour.append(same_colour)
+                all_suited[at] = 4 * orders * suit
+                all_colour[at] = 2 * orders * colour - all_suited[at]
     return _Shoe(sum(counts), longest, all_ways, all_suited, all_colour)
+
+
+@lru_cache(maxsize=16)
+def _lengths(hits_soft_17: bool, max_cards: int | None) -> tuple[list[int], int]:
+    """Each hand of `hand_shapes`' number of cards, and the most any holds."""
+    lengths = [len(ranks) for ranks, _, _ in hand_shapes(hits_soft_17, max_cards)]
+    return lengths, max(lengths)
 
 
 def numerator(hand: DealerHand, shoe: int, longest: int) -> int:
