@@ -239,22 +239,44 @@ def bench_analysis() -> None:
     """Exact analysis of every catalog paytable the engine can analyse, at every deck count it
     is approved for (1, 2, 4, 6, 8 where any)."""
     from engine.analysis import (
+        _card,
         _deal_classes,
+        _dealer_cards,
+        _dealer_made,
         _dealer_outcomes,
         _deals,
         _evaluated,
         _evaluations,
+        _families,
+        _suit_families,
     )
-    from engine.dealer_hands import dealer_hands
+    from engine.dealer_hands import _lengths, _shoe, dealer_hands, hand_numerators, hand_shapes
     from pitboss.errors import DomainError
     from variants.analysis import paytable_analysis
     from variants.models import Paytable
 
-    for cached in (_deal_classes, _evaluations, _evaluated, _deals, _dealer_outcomes, dealer_hands):
-        cached.cache_clear()
+    for cached in (
+        _deal_classes,
+        _evaluations,
+        _evaluated,
+        _deals,
+        _families,
+        _suit_families,
+        _dealer_outcomes,
+        _dealer_made,
+        _dealer_cards,
+        _card,
+        dealer_hands,
+        hand_numerators,
+        _shoe,
+        _lengths,
+        hand_shapes,
+    ):
+        cached.cache_clear()  # cold: nothing computed before
     done, findings, partial, skipped = 0, 0, 0, 0
     start = time.perf_counter()
-    for paytable in Paytable.objects.select_related("wager").prefetch_related("entries"):
+    paytables = Paytable.objects.select_related("wager__jurisdiction").prefetch_related("entries")
+    for paytable in paytables:
         try:
             body = paytable_analysis(paytable, simulate_play=False)
         except DomainError:

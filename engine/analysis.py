@@ -2,21 +2,24 @@
 house edge as an exact fraction, for a shoe of N decks.
 
 Card removal: the cards the wager is decided on (the player's first two cards and the dealer's up
-card, and for wagers paying on a dealer blackjack the dealer's hole card) are drawn from a full shoe;
-no other card is removed (no burn card, no other players' cards). This is the convention of the
-published analyses of these wagers (e.g. the Wizard of Odds' 21+3 and King's Bounty pages).
+card, and for wagers paying on a dealer blackjack the dealer's hole card) are drawn from a full
+shoe; no other card is removed (no burn card, no other players' cards). This is the convention of
+the published analyses of these wagers (e.g. the Wizard of Odds' 21+3 and King's Bounty pages).
 Every count is an integer and every ratio a Fraction.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, lru_cache, wraps
+
+import numpy as np
 
 from engine.cards import Card, EngineError, Suit, deck
 from engine.odds import Basis
@@ -27,8 +30,12 @@ from engine.sidewagers import (
     DOWN_CARD_OF,
     EVALUATORS,
     ORDERED,
+    PAIR_ONLY,
     PUSH,
+    RANKS_ONLY,
     SPANISH_DECKS,
+    SUITS_READ,
+    WHOLE_HAND,
     Deal,
     Evaluator,
     NotDecidable,
@@ -53,6 +60,40 @@ DOWN_CARD_REMOVAL = (
 )
 
 
+THIRD_CARD = {
+    "sevens": "MA 17(a)(3), (b)(4), (e)(3): a player dealt two sevens takes a third card on that "
+    "hand (draws or doubles) for the three-sevens lines. The rules let the player stand, "
+    "surrender or split instead (17(e); 12(f): splitting forfeits the three-sevens pay), which "
+    "only lowers the wager's return: the figure is the return to a player who always draws",
+    "blazing-7s": "30-899.21(7)-(9): the player's first two cards and the third card dealt to "
+    "that player (to the first hand of a split pair of 7's, (8); a bust card does not count, "
+    "(9)); a player dealt two 7's receives a third card by drawing, doubling or splitting. "
+    "Standing or surrendering on the two 7's forfeits the three-7's lines, which only lowers the "
+    "wager's return: the figure is the return to a player who takes a third card",
+    "3-card-21-n-done": "30-2111(3), (4): each player receives three cards to start the game, "
+    "the third after the dealer's second card, whatever the play; the Three Card Bonus is "
+    "decided on them",
+}
+"""Wagers decided by the player's third card where the play or the deal fixes it (in the form of the
+jurisdiction that decides them so: Colorado's Blazing 7's, not Massachusetts' on the up card),
+analysed exactly: the third card, unseen cards dealt before it or not, is distributed as the shoe
+less the player's two cards (a shuffled shoe's cards are exchangeable), so it is counted as the
+up card is. The value: the play assumed, and the rule."""
+
+
+def third_card(wager: str, jurisdiction: str | None = None) -> bool:
+    """Whether the wager is decided by the player's third card with the play fixed (THIRD_CARD)
+    where `jurisdiction` defines it."""
+    return wager in THIRD_CARD and stage(wager, jurisdiction) is Stage.ROUND
+
+
+THIRD_CARD_REMOVAL = (
+    "the player's first two cards and the player's third card drawn from a full shoe; the "
+    "dealer's and other players' cards, unseen by the wager, leave the third card distributed as "
+    "the rest of the shoe, so none is removed"
+)
+
+
 class NotAnalysable(EngineError):
     """The engine has no exact analysis for this wager or paytable."""
 
@@ -65,6 +106,8 @@ class LineResult:
     probability: Fraction
     returns: Fraction
     """probability × what the line wins per unit staked."""
+    combinations: int = 0
+    """Deals (or rounds played) that pay the line: probability × the analysis' combinations."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +126,9 @@ class Analysis:
     method: str = "exact"
     standard_error: float | None = None
     """Of the house edge, where it is estimated by simulation."""
+    nets: tuple[tuple[Fraction, int], ...] = ()
+    """Exact analyses: the deals counted by what they net per unit staked (-1 lost, 0 returned,
+    the sum of the lines paid otherwise), for the variance; highest first."""
 
 
 def analyse(
@@ -102,7 +148,7 @@ def analyse(
         raise NotAnalysable(f"the engine has no exact analysis of {wager} yet")
     for line in lines:
         _refuse_unless_odds(line)
-    if stage(wager, jurisdiction) is Stage.ROUND:
+    if stage(wager, jurisdiction) is Stage.ROUND and not third_card(wager, jurisdiction):
         raise NotAnalysable(
             f"{wager} depends on {Stage.ROUND.value}, which depend on how the hand is played: "
             f"it needs a simulation with a stated strategy"
@@ -122,6 +168,7 @@ def analyse(
         for key in keys:
             paid[key] = paid.get(key, 0) + ways
     results = _line_results(lines, paid, total)
+    nets = _nets(counts, lines)
     lose = Fraction(counts.get((), 0), total)
     edge = lose - sum((line.returns for line in results), Fraction(0))
     # a line that pays "Push" returns the wager (30-2115¶3 TRI-05's Pair)
@@ -141,9 +188,16 @@ def analyse(
         lose,
         Fraction(counts.get((PUSH,), 0), total) + pushed,
         edge,
-        (DOWN_CARD_REMOVAL if wager in DOWN_CARD_OF else REMOVAL[hole])
+        (
+            THIRD_CARD_REMOVAL
+            if third_card(wager, jurisdiction)
+            else DOWN_CARD_REMOVAL
+            if wager in DOWN_CARD_OF
+            else REMOVAL[hole]
+        )
         + ("; Spanish decks (48 cards, the 10s removed)" if spanish else ""),
         total,
+        nets=nets,
     )
 
 
@@ -154,14 +208,38 @@ def _line_results(
     results = []
     for line in lines:
         probability = Fraction(paid.get(line.outcome, 0), total)
-        if line.pays.basis is Basis.PUSH:  # the wager returned (30-2115¶3 TRI-05's Pair)
-            win = Fraction(0)
-        else:
-            win = line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
+        win = _win(line)
         results.append(
-            LineResult(line.outcome, line.label, str(line.pays), probability, probability * win)
+            LineResult(
+                line.outcome,
+                line.label,
+                str(line.pays),
+                probability,
+                probability * win,
+                paid.get(line.outcome, 0),
+            )
         )
     return tuple(results)
+
+
+def _win(line: PaytableLine) -> Fraction:
+    """What the line wins per unit staked: a push line (30-2115¶3 TRI-05's Pair) wins nothing."""
+    if line.pays.basis is Basis.PUSH:
+        return Fraction(0)
+    return line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
+
+
+def _nets(
+    paid: Mapping[tuple[str, ...], int], lines: Sequence[PaytableLine]
+) -> tuple[tuple[Fraction, int], ...]:
+    """The deals counted by their net per unit staked, from the deals counted by the lines they
+    pay: no line (and no push) loses the unit; a deal paying several lines wins their sum."""
+    wins = {line.outcome: _win(line) for line in lines}
+    nets: dict[Fraction, int] = {}
+    for keys, ways in paid.items():
+        net = sum((wins.get(k, Fraction(0)) for k in keys), Fraction(0)) if keys else Fraction(-1)
+        nets[net] = nets.get(net, 0) + ways
+    return tuple(sorted(((n, c) for n, c in nets.items() if c), reverse=True))
 
 
 def _refuse_unless_odds(line: PaytableLine) -> None:
@@ -233,7 +311,21 @@ def _evaluations(
     wager: str, hole: bool, jurisdiction: str | None, spanish: bool
 ) -> dict[DealClass, dict[tuple[str, ...], int]]:
     evaluate = evaluator(DOWN_CARD_OF.get(wager, wager), jurisdiction)
+    if third_card(wager, jurisdiction):
+        evaluate = _third_card_up(evaluate)
     return _evaluated(evaluate, hole, spanish, wager in ORDERED)
+
+
+@cache
+def _third_card_up(evaluate: Evaluator) -> Evaluator:
+    """`evaluate` reading the player's third card from where the analysis deals the up card:
+    both are one card drawn from the shoe less the player's two, weighed alike (THIRD_CARD)."""
+
+    @wraps(evaluate)  # sees the suits as `evaluate` does (SUITS_READ)
+    def on_third_card(deal: Deal) -> list[str]:
+        return evaluate(replace(deal, player_cards=(*deal.player, deal.up)))
+
+    return on_third_card
 
 
 @lru_cache(maxsize=128)
@@ -243,46 +335,204 @@ def _evaluated(
     """Every deal evaluated once per evaluator (21+3 and 21+3 Xtreme share one), grouped by
     class: what its weight depends on.
 
+    Deals that differ only by suits the evaluator cannot tell apart (`SUITS_READ`: 21+3 sees
+    whether suits are alike, not which; King's Bounty sees spades, the other three alike) make
+    the same outcomes: one deal of each such family is evaluated, and counted for all of them;
+    so are deals that differ only by the up card, for a wager that does not see it (`PAIR_ONLY`).
+
     A deal's pair is unordered; for a wager decided on which card came first (`ordered`), the
     pair is evaluated in both orders, each counted once (a pair of one kind twice): every count is
     then doubled alike, and each order weighs what it should."""
+    cards = deck(spanish)
+    seen = getattr(evaluate, "__wrapped__", evaluate)  # a third-card reading sees as its wager
+    families = _families(
+        hole, spanish, SUITS_READ.get(seen, ""), evaluate in PAIR_ONLY, seen in WHOLE_HAND
+    )
+    outcomes: dict[tuple[str, ...], int] = {}  # what a deal makes, numbered
+    made = []  # of each family's deal: for each order it is evaluated in
+    for i, j, u, bj in families.first:
+        deal = Deal((cards[i], cards[j]), cards[u], bj, specified_suit=_SPADES)
+        orders = [deal, replace(deal, player=(cards[j], cards[i]))] if ordered else [deal]
+        made.append([outcomes.setdefault(tuple(evaluate(d)), len(outcomes)) for d in orders])
+    # every deal of a family counted by its class, for each order its family's deal makes
+    deals = _deals(hole, spanish)
+    counted = np.zeros((len(outcomes), len(deals.classes)), dtype=np.int64)
+    for order in range(len(made[0])):
+        made_by = np.array([m[order] for m in made])[families.of_deal]
+        np.add.at(counted, (made_by, deals.klass), 1)
+    keys = list(outcomes)
     classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
-    for deal_class, deal in _deals(hole, spanish):
-        group = classes.setdefault(deal_class, {})
-        first, second = deal.player
-        orders = [deal, replace(deal, player=(second, first))] if ordered else [deal]
-        for dealt in orders if first != second else [deal] * len(orders):
-            made = tuple(evaluate(dealt))
-            group[made] = group.get(made, 0) + 1
+    for k, c in zip(*np.nonzero(counted), strict=True):
+        classes.setdefault(deals.classes[c], {})[keys[k]] = int(counted[k, c])
     return classes
+
+
+@dataclass(frozen=True)
+class _Families:
+    first: list[tuple[int, int, int, bool]]
+    """One deal of each family: the pair's cards and the up card (indices into the deck), and
+    whether the dealer has blackjack."""
+    of_deal: np.ndarray
+    """Each deal's family (an index into `first`), in the order of `_deals`."""
+
+
+@lru_cache(maxsize=32)
+def _families(
+    hole: bool, spanish: bool, read: str, pair_only: bool = False, whole_hand: bool = False
+) -> _Families:
+    """The deals (`_deals`) by family for an evaluator that reads `read` of the suits
+    (`_suit_families`), only the player's pair of the cards where `pair_only`, and the three
+    cards as one hand, in no order, where `whole_hand` (`WHOLE_HAND`): one deal of each family,
+    and each deal's family."""
+    deals = _deals(hole, spanish)
+    if whole_hand:
+        family = _whole_hand(deals, spanish, read) * 2 + deals.bj
+    else:
+        apart, alike = (np.array(table) for table in _suit_families(read, pair_only))
+        suits = np.where(deals.one_rank, alike[deals.suits], apart[deals.suits])
+        ranks = deals.ranks // 16 if pair_only else deals.ranks
+        family = (ranks * 64 + suits) * 2 + deals.bj
+    _, first, of_deal = np.unique(family, return_index=True, return_inverse=True)
+    firsts = zip(
+        deals.i[first].tolist(),
+        deals.j[first].tolist(),
+        deals.u[first].tolist(),
+        (deals.bj[first] == 1).tolist(),
+        strict=True,
+    )
+    return _Families(list(firsts), of_deal)
+
+
+def _whole_hand(deals: _Deals, spanish: bool, read: str) -> np.ndarray:
+    """Each deal's three cards as one hand: the least, over the relabellings of the suits the
+    evaluator cannot see (`_relabellings`), of its cards (rank and suit) in order; the same for
+    two deals exactly when relabelling and reordering the three cards turns one into the other."""
+    cards = deck(spanish)
+    rank = np.array([c.number for c in cards])
+    suit = np.array([list(Suit).index(c.suit) for c in cards])
+    least = np.full(len(deals.i), 64**3)
+    for relabel in _relabellings(read):
+        image = np.array(relabel)
+        codes = np.sort(
+            np.stack([rank[x] * 4 + image[suit[x]] for x in (deals.i, deals.j, deals.u)]), axis=0
+        )
+        least = np.minimum(least, (codes[0] * 64 + codes[1]) * 64 + codes[2])
+    return least
 
 
 _SPADES = Suit("S")
 
 
+@dataclass(frozen=True)
+class _Deals:
+    """Every deal of distinct cards of one deck, as arrays of one entry a deal: the player's pair
+    unordered (`i` ≤ `j`, indices into `deck(spanish)`), the up card `u`, the dealer-blackjack flag
+    `bj`; its class (`klass`, an index into `classes`); and for `_suit_families`, its ranks (the
+    pair's lower rank first, then the up card's, base 16) and suits (in that order, base 4) and
+    whether the pair is of one rank."""
+
+    i: np.ndarray
+    j: np.ndarray
+    u: np.ndarray
+    bj: np.ndarray
+    klass: np.ndarray
+    classes: tuple[DealClass, ...]
+    ranks: np.ndarray
+    suits: np.ndarray
+    one_rank: np.ndarray
+
+
 @cache
-def _deals(hole: bool, spanish: bool = False) -> list[tuple[DealClass, Deal]]:
-    """Every deal of distinct card kinds (the player's pair unordered, the up card, and where the
-    hole card matters, with and without a dealer blackjack), with its class; from Spanish decks
-    where `spanish`."""
+def _deals(hole: bool, spanish: bool = False) -> _Deals:
+    """Every deal of distinct cards of one deck (the player's pair unordered, the up card, and
+    where the hole card matters, with and without a dealer blackjack), with its class."""
     cards = deck(spanish)
-    deals = []
-    for i, a in enumerate(cards):
-        for b in cards[i:]:
-            for up in cards:
-                need = "ten" if up.is_ace else "ace" if up.is_ten_value else ""
-                in_pair = (
-                    sum(1 for c in (a, b) if (c.is_ten_value if need == "ten" else c.is_ace))
-                    if need
-                    else 0
-                )
-                base = (a == b, (a == up) + (b == up), need if hole else "", in_pair if hole else 0)
-                for bj in (True, False) if hole else (False,):
-                    if bj and not need:
-                        continue
-                    # A suit-specific line names the table's suit: by symmetry, spades.
-                    deals.append(((*base, bj), Deal((a, b), up, bj, specified_suit=_SPADES)))
-    return deals
+    size = len(cards)
+    rank = np.array([c.number for c in cards])
+    suit = np.array([list(Suit).index(c.suit) for c in cards])
+    need = np.array([1 if c.is_ace else 2 if c.is_ten_value else 0 for c in cards])  # ten, ace
+    ten = np.array([c.is_ten_value for c in cards], dtype=int)
+    ace = np.array([c.is_ace for c in cards], dtype=int)
+    first, second = np.triu_indices(size)
+    i = np.repeat(first, size)
+    j = np.repeat(second, size)
+    u = np.tile(np.arange(size), len(first))
+    same = (i == j).astype(int)
+    matches = (i == u).astype(int) + (j == u)
+    needs = need[u] if hole else np.zeros_like(u)
+    holds = np.where(needs == 1, ten[i] + ten[j], np.where(needs == 2, ace[i] + ace[j], 0))
+    bj = np.zeros_like(u)
+    if hole:  # a deal whose up card could make a blackjack: once with it, once without
+        twice = needs > 0
+        i, j, u, same, matches, needs, holds = (
+            np.concatenate([a, a[twice]]) for a in (i, j, u, same, matches, needs, holds)
+        )
+        bj = np.concatenate([np.zeros(len(twice), dtype=int), np.ones(int(twice.sum()), dtype=int)])
+    klass = (((same * 3 + matches) * 3 + needs) * 3 + holds) * 2 + bj
+    classes = tuple(
+        (bool(a), b, ("", "ten", "ace")[c], d, bool(e))
+        for a in (0, 1)
+        for b in range(3)
+        for c in range(3)
+        for d in range(3)
+        for e in (0, 1)
+    )
+    lo = np.where(rank[i] <= rank[j], i, j)
+    hi = np.where(rank[i] <= rank[j], j, i)
+    return _Deals(
+        i,
+        j,
+        u,
+        bj,
+        klass,
+        classes,
+        (rank[lo] * 16 + rank[hi]) * 16 + rank[u],
+        (suit[lo] * 4 + suit[hi]) * 4 + suit[u],
+        rank[i] == rank[j],
+    )
+
+
+@cache
+def _relabellings(read: str) -> list[list[int]]:
+    """The relabellings of the suits (as indices into `Suit`) that an evaluator reading `read`
+    (`SUITS_READ`) cannot tell from none; RANKS_ONLY: every suit to one."""
+    suits = list(Suit)
+    if not read:
+        return [[0, 1, 2, 3]]
+    if read == RANKS_ONLY:
+        return [[0, 0, 0, 0]]
+    named = {s for s in suits if s.value in read.replace("colour", "")}
+    return [
+        [suits.index(image[n]) for n in range(4)]
+        for image in itertools.permutations(suits)
+        if all(image[suits.index(s)] is s for s in named)
+        and ("colour" not in read or all(s.red == t.red for s, t in zip(suits, image, strict=True)))
+    ]
+
+
+@cache
+def _suit_families(read: str, pair_only: bool = False) -> tuple[list[int], list[int]]:
+    """What a deal's suits (a code of `_deals`: the pair's lower rank's suit, the other's, the up
+    card's) count as for an evaluator that reads `read` (`SUITS_READ`): the same number for two
+    deals of the same ranks exactly when a relabelling of the suits the evaluator cannot see turns
+    one into the other. Two tables: for a pair of two ranks, and of one rank (whose cards may
+    then trade places).
+
+    "": every suit seen (no relabelling); RANKS_ONLY: no suit seen; otherwise the suits named
+    ("S") keep their place, the others may be exchanged (within a colour where "colour" is read).
+    `pair_only`: the up card's suit is not seen either (`PAIR_ONLY`).
+    """
+    relabellings = _relabellings(read)
+    codes = [(a, b, u) for a in range(4) for b in range(4) for u in range(4)]
+    if read == RANKS_ONLY:
+        return [0] * len(codes), [0] * len(codes)
+
+    def code(a: int, b: int, u: int) -> int:
+        return (a * 4 + b) * 4 + (0 if pair_only else u)
+
+    apart = [min(code(r[a], r[b], r[u]) for r in relabellings) for a, b, u in codes]
+    alike = [min(code(*sorted((r[a], r[b])), r[u]) for r in relabellings) for a, b, u in codes]
+    return apart, alike
 
 
 def simulate(
@@ -350,7 +600,8 @@ DEALER_HAND = {
     "ace-buster",
 }
 """Wagers decided by the dealer's hand (and, for Hit and Run and Buster's Free Bonus, the
-player's blackjack): analysed exactly by enumerating the dealer's whole hand (engine/dealer_hands)."""
+player's blackjack): analysed exactly by enumerating the dealer's whole hand
+(engine/dealer_hands)."""
 
 _SETTLED_AT = {"optional-bonus": 3}
 """Wagers settled before the dealer's hand is complete: MA 25(e), on the third card."""
@@ -398,10 +649,22 @@ def analyse_dealer_hand(
         _SETTLED_AT.get(wager),
         wager in _SUIT_BLIND or blackjack,
     )
+    by_keys: dict[tuple[str, ...], int] = {}
+    for made, n in made_counts.items():
+        keys = tuple(paid_from(wager, made, outcomes))
+        by_keys[keys] = by_keys.get(keys, 0) + n
+    total = falling(shoe, longest)
+    if blackjack:
+        # P(player blackjack) = 2·aces·tens / falling(52N, 2); the dealer's hands above are of the
+        # shoe less those two cards. Every other player hand loses the wager.
+        pair_ways = 2 * (4 * decks) * (16 * decks)
+        pairs = falling(52 * decks, 2)
+        by_keys = {k: v * pair_ways for k, v in by_keys.items()}
+        by_keys[()] = by_keys.get((), 0) + (pairs - pair_ways) * total
+        total *= pairs
     paid: dict[str, int] = {}
     lose = push = 0
-    for made, n in made_counts.items():
-        keys = paid_from(wager, made, outcomes)
+    for keys, n in by_keys.items():
         if not keys:
             lose += n
         for key in keys:
@@ -409,16 +672,6 @@ def analyse_dealer_hand(
                 push += n
             else:
                 paid[key] = paid.get(key, 0) + n
-    total = falling(shoe, longest)
-    if blackjack:
-        # P(player blackjack) = 2·aces·tens / falling(52N, 2); the dealer's hands above are of the
-        # shoe less those two cards. Every other player hand loses the wager.
-        pair_ways = 2 * (4 * decks) * (16 * decks)
-        pairs = falling(52 * decks, 2)
-        paid = {k: v * pair_ways for k, v in paid.items()}
-        lose = lose * pair_ways + (pairs - pair_ways) * total
-        push *= pair_ways
-        total *= pairs
     results = _line_results(lines, paid, total)
     edge = Fraction(lose, total) - sum((r.returns for r in results), Fraction(0))
     rule = "hitting" if hits_soft_17 else "standing on"
@@ -439,6 +692,7 @@ def analyse_dealer_hand(
         edge,
         f"{removal}; the dealer {rule} soft 17{settled}",
         total,
+        nets=_nets(by_keys, lines),
     )
 
 
@@ -453,26 +707,60 @@ def _dealer_outcomes(
 ) -> tuple[dict[tuple[str, ...], int], int, int]:
     """What the evaluator makes of every final dealer hand, as numerators over falling(shoe,
     longest): computed once per evaluator, shoe and rule, shared by every paytable of the wager."""
-    from engine.dealer_hands import dealer_hands, numerator
+    from engine.dealer_hands import hand_numerators
 
-    player = (_card("A", "C"), _card("K", "C")) if blackjack else (_card("2", "C"), _card("3", "C"))
-    hands, shoe, longest = dealer_hands(
-        decks, hits_soft_17, removed=("A", "T") if blackjack else (), max_cards=max_cards
+    shoe = hand_numerators(
+        decks,
+        hits_soft_17,
+        removed=("A", "T") if blackjack else (),
+        max_cards=max_cards,
+        suits=not suit_blind,
     )
     counts: dict[tuple[str, ...], int] = {}
-    for hand in hands:
-        factor = numerator(hand, shoe, longest) // hand.ways
-        patterns = (
-            (("mixed", hand.ways),)
-            if suit_blind
-            else (("suited", hand.suited), ("colour", hand.colour), ("mixed", hand.mixed))
-        )
-        for pattern, ways in patterns:
-            if ways:
-                dealt = _dealer_cards(hand.ranks, pattern)
-                made = tuple(evaluate(Deal(player, dealt[0], _natural(hand.ranks), dealt)))
-                counts[made] = counts.get(made, 0) + factor * ways
-    return counts, shoe, longest
+    for pattern, made in _dealer_made(
+        evaluate, hits_soft_17, blackjack, max_cards, suit_blind
+    ).items():
+        numerators = getattr(shoe, pattern).__getitem__
+        for keys, hands in made.items():
+            n = sum(map(numerators, hands))
+            if n:
+                counts[keys] = counts.get(keys, 0) + n
+    return counts, shoe.cards, shoe.longest
+
+
+@lru_cache(maxsize=64)
+def _dealer_made(
+    evaluate: Evaluator,
+    hits_soft_17: bool,
+    blackjack: bool,
+    max_cards: int | None,
+    suit_blind: bool,
+) -> dict[str, dict[tuple[str, ...], list[int]]]:
+    """What the evaluator makes of each final dealer hand (engine/dealer_hands.hand_shapes) in
+    each suit pattern ("ways", all patterns as one, where the wager reads no suits): the hands by
+    pattern and outcome, as indices into hand_shapes. The same whatever the shoe, so evaluated
+    once for every deck count."""
+    from engine.dealer_hands import hand_shapes
+
+    player = (_card("A", "C"), _card("K", "C")) if blackjack else (_card("2", "C"), _card("3", "C"))
+    # A wager that sees whether suits are alike, not which, cannot tell one colour's two suits
+    # (hearts then diamonds) from two colours (hearts then spades).
+    alike = SUITS_READ.get(evaluate) == "alike"
+    patterns = ("ways",) if suit_blind else ("suited", "colour", "mixed")
+    made_by: dict[str, dict[tuple[str, ...], list[int]]] = {p: {} for p in patterns}
+    for at, (ranks, _, _) in enumerate(hand_shapes(hits_soft_17, max_cards)):
+        natural = _natural(ranks)
+        made = {}
+        for pattern in patterns:
+            if pattern == "colour" and alike:
+                continue
+            dealt = _dealer_cards(ranks, "mixed" if pattern == "ways" else pattern)
+            made[pattern] = tuple(evaluate(Deal(player, dealt[0], natural, dealt)))
+        if alike:
+            made["colour"] = made["mixed"]
+        for pattern, keys in made.items():
+            made_by[pattern].setdefault(keys, []).append(at)
+    return made_by
 
 
 @cache

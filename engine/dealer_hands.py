@@ -3,9 +3,15 @@ the dealer's hand (Buster Blackjack, the Bust Bonus tables, TriLux Bust Bonanza,
 25's optional bonus on the third card, Hit and Run's dealer card count).
 
 Reads: a shoe (decks, Spanish or not, cards removed by rank class), the dealer's soft-17 rule.
-Writes: `DealerHand`s: an ordered sequence of rank classes (A, 2-9, T for any ten-value card) and
-how many ordered sequences of physical cards make it, split by suit pattern (all one suit, all one
-colour but not one suit, mixed), so a wager reading suits is counted exactly too.
+Writes: `DealerHand`s: the rank classes a final hand holds (A, 2-9, T for any ten-value card; the
+up card first, the card it stopped on last) and how many ordered sequences of physical cards make
+it, split by suit pattern (all one suit, all one colour but not one suit, mixed), so a wager
+reading suits is counted exactly too; or the same as numerators over one denominator.
+
+Whether the dealer draws depends only on the cards held, so the hands are counted by holding
+(`hand_shapes`: each holding reached by so many orders of its cards), once for every shoe; a
+shoe then gives each hand its ways. Walking every order card by card (six decks: about 48,000
+sequences a rule) gives the same counts (tests/engine/test_analysis_families.py).
 
 The dealer draws to a hard 17 or a soft 18 (a soft 17 too where the dealer hits it) and stands on
 two-card 21; no card is drawn for the players (no burn card, no player's hand played out): the
@@ -25,9 +31,13 @@ CLASSES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 @dataclass(frozen=True)
 class DealerHand:
     ranks: tuple[str, ...]
-    """The dealer's cards in the order dealt, up card first, by rank class."""
+    """The dealer's cards by rank class: the up card first and the card the dealer stopped on
+    last; the cards between in class order, standing for every order they can be drawn in (a
+    wager on the dealer's hand reads its up card, its last card and what it holds, never the
+    order of the cards between)."""
     ways: int
-    """Ordered sequences of physical cards with these rank classes."""
+    """Ordered sequences of physical cards the dealer can draw to make this hand: every order of
+    the cards between that does not stop the dealer early."""
     suited: int
     """Of them, all of one suit."""
     colour: int
@@ -46,20 +56,56 @@ def falling(n: int, k: int) -> int:
     return out
 
 
-def _points(ranks: tuple[str, ...]) -> tuple[int, bool]:
-    """The hand's total and whether it is soft (an ace counted 11)."""
-    hard = sum(1 if r == "A" else 10 if r == "T" else int(r) for r in ranks)
-    soft = "A" in ranks and hard + 10 <= 21
-    return (hard + 10, True) if soft else (hard, False)
+def _stands(hard: int, ace: bool, hits_soft_17: bool) -> bool:
+    """Whether a hand of `hard` points (aces counted 1), holding an ace or not, stops drawing."""
+    if ace and 7 <= hard <= 11:  # soft 17-21
+        return hard > 7 or not hits_soft_17
+    return hard >= 17
 
 
-def _stands(ranks: tuple[str, ...], hits_soft_17: bool) -> bool:
-    points, soft = _points(ranks)
-    if points > 17:
-        return True
-    if points == 17:
-        return not (soft and hits_soft_17)
-    return False
+_VALUE = {c: 1 if c == "A" else 10 if c == "T" else int(c) for c in CLASSES}
+
+Shape = tuple[tuple[str, ...], int, tuple[tuple[int, int], ...]]
+"""A final hand: its ranks (see DealerHand), the orders of its middle cards that keep the dealer
+drawing to the last card, and how many cards of each class it holds ((index in CLASSES, count)
+for each class it holds)."""
+
+
+@lru_cache(maxsize=16)
+def hand_shapes(hits_soft_17: bool, max_cards: int | None = None) -> tuple[Shape, ...]:
+    """Every final dealer hand from an unlimited supply of each class (a finite shoe gives the
+    impossible ones no ways). Whether the dealer stops depends only on the cards held, not their
+    order: so the hands are counted by what they hold, each holding reached by some number of
+    orders, card by card, without walking every order (a six-deck hand of eight cards has
+    thousands)."""
+    index = {c: i for i, c in enumerate(CLASSES)}
+    final: dict[tuple[str, ...], list] = {}
+    # drawing: (up card, the classes drawn after it, sorted) -> orders, hard points, holds an ace
+    drawing: dict[tuple[str, tuple[str, ...]], int] = {(c, ()): 1 for c in CLASSES}
+    cards = 1
+    while drawing:
+        cards += 1
+        following: dict[tuple[str, tuple[str, ...]], int] = {}
+        for (up, middle), orders in drawing.items():
+            held = (up, *middle)
+            hard = sum(_VALUE[c] for c in held)
+            ace = "A" in held
+            for c in CLASSES:
+                new_hard, new_ace = hard + _VALUE[c], ace or c == "A"
+                if _stands(new_hard, new_ace, hits_soft_17) or cards == max_cards:
+                    ranks = (*held, c)
+                    if ranks in final:
+                        final[ranks][1] += orders
+                    else:
+                        held_counts = tuple(
+                            (i, ranks.count(r)) for i, r in enumerate(CLASSES) if r in ranks
+                        )
+                        final[ranks] = [ranks, orders, held_counts]
+                else:
+                    key = (up, tuple(sorted((*middle, c), key=index.__getitem__)))
+                    following[key] = following.get(key, 0) + orders
+        drawing = following
+    return tuple((ranks, orders, counts) for ranks, orders, counts in final.values())
 
 
 @lru_cache(maxsize=64)
@@ -78,40 +124,116 @@ def dealer_hands(
     their suits (the hands' suit patterns are then left at zero: use it only for wagers that
     read no suits). `max_cards`: stop a hand there (MA 25 is settled on the third card).
     """
-    per_suit = {c: decks * (3 if spanish else 4) if c == "T" else decks for c in CLASSES}
-    counts = {c: 4 * per_suit[c] for c in CLASSES}
-    for c in removed:
-        counts[c] -= 1
-    if any(n < 0 for n in counts.values()):
-        raise ValueError(f"cannot remove {removed} from {decks} decks")
-    suits_known = not removed
-    hands: list[DealerHand] = []
-
-    def walk(ranks: tuple[str, ...], ways: int, suit: int, colour: int) -> None:
-        """`suit`, `colour`: the ways of one given suit (or colour) for the cards so far."""
-        done = len(ranks) >= 2 and (
-            _stands(ranks, hits_soft_17) or (max_cards is not None and len(ranks) >= max_cards)
+    shoe = _shoe(decks, hits_soft_17, spanish, removed, max_cards, not removed)
+    hands = tuple(
+        DealerHand(ranks, ways, suited, colour)
+        for (ranks, _, _), ways, suited, colour in zip(
+            hand_shapes(hits_soft_17, max_cards), shoe.ways, shoe.suited, shoe.colour, strict=True
         )
-        if done:
-            suited = 4 * suit if suits_known else 0
-            same_colour = 2 * colour - suited if suits_known else 0
-            hands.append(DealerHand(ranks, ways, suited, same_colour))
-            return
-        for c in CLASSES:
-            used = ranks.count(c)
-            left = counts[c] - used
-            if left <= 0:
-                continue
-            walk(
-                (*ranks, c),
-                ways * left,
-                suit * max(per_suit[c] - used, 0),
-                colour * max(2 * per_suit[c] - used, 0),
-            )
+        if ways
+    )
+    return hands, shoe.cards, shoe.longest
 
-    walk((), 1, 1, 1)
-    longest = max(len(h.ranks) for h in hands)
-    return tuple(hands), sum(counts.values()), longest
+
+@dataclass(frozen=True)
+class HandNumerators:
+    """Each hand of `hand_shapes` (in its order, impossible hands at 0) as its numerator over
+    falling(cards, longest) (`numerator`): all its ways, and those all of one suit, of one colour
+    but not one suit, and mixed."""
+
+    cards: int
+    longest: int
+    ways: list[int]
+    suited: list[int]
+    colour: list[int]
+    mixed: list[int]
+
+
+@lru_cache(maxsize=64)
+def hand_numerators(
+    decks: int,
+    hits_soft_17: bool,
+    *,
+    spanish: bool = False,
+    removed: tuple[str, ...] = (),
+    max_cards: int | None = None,
+    suits: bool = True,
+) -> HandNumerators:
+    """`dealer_hands` as numerators over one denominator, aligned with `hand_shapes`: shared by
+    every wager on the hands of one shoe and rule. Without `suits`, all ways only (the suit
+    patterns' lists are left empty)."""
+    shoe = _shoe(decks, hits_soft_17, spanish, removed, max_cards, suits and not removed)
+    rest = [falling(shoe.cards - k, shoe.longest - k) for k in range(shoe.longest + 1)]
+    rest += [0] * (_lengths(hits_soft_17, max_cards)[1] - shoe.longest)  # impossible hands
+    after = [rest[k] for k in _lengths(hits_soft_17, max_cards)[0]]
+    ways = [n * r for n, r in zip(shoe.ways, after, strict=True)]
+    if not suits:
+        return HandNumerators(shoe.cards, shoe.longest, ways, [], [], [])
+    suited = [n * r for n, r in zip(shoe.suited, after, strict=True)]
+    colour = [n * r for n, r in zip(shoe.colour, after, strict=True)]
+    mixed = [w - s - c for w, s, c in zip(ways, suited, colour, strict=True)]
+    return HandNumerators(shoe.cards, shoe.longest, ways, suited, colour, mixed)
+
+
+@dataclass(frozen=True)
+class _Shoe:
+    cards: int
+    longest: int
+    ways: list[int]
+    suited: list[int]
+    colour: list[int]
+
+
+@lru_cache(maxsize=64)
+def _shoe(
+    decks: int,
+    hits_soft_17: bool,
+    spanish: bool,
+    removed: tuple[str, ...],
+    max_cards: int | None,
+    suits: bool = True,
+) -> _Shoe:
+    """Each hand of `hand_shapes`' ways from this shoe (0: impossible), and (with `suits`, no
+    card removed) its ways all of one suit and all of one colour but not one suit (else 0); the
+    shoe's cards; the longest possible hand."""
+    per_suit = [decks * (3 if spanish else 4) if c == "T" else decks for c in CLASSES]
+    counts = [4 * n for n in per_suit]
+    for c in removed:
+        counts[CLASSES.index(c)] -= 1
+    if any(n < 0 for n in counts):
+        raise ValueError(f"cannot remove {removed} from {decks} decks")
+    shapes = hand_shapes(hits_soft_17, max_cards)
+    lengths, most = _lengths(hits_soft_17, max_cards)
+    # falling(n, k) of each class's count, one colour's, one suit's, for every k a hand can hold
+    draws = [[falling(n, k) for k in range(most + 1)] for n in counts]
+    colours = [[falling(2 * n, k) for k in range(most + 1)] for n in per_suit]
+    one_suit = [[falling(n, k) for k in range(most + 1)] for n in per_suit]
+    all_ways = []
+    for _, orders, held in shapes:
+        ways = orders
+        for i, k in held:
+            ways *= draws[i][k]
+        all_ways.append(ways)
+    longest = max(k for k, ways in zip(lengths, all_ways, strict=True) if ways)
+    all_suited = [0] * len(shapes)
+    all_colour = [0] * len(shapes)
+    if suits and not removed:
+        for at, (_, orders, held) in enumerate(shapes):
+            if all_ways[at]:
+                suit = colour = 1
+                for i, k in held:
+                    suit *= one_suit[i][k]
+                    colour *= colours[i][k]
+                all_suited[at] = 4 * orders * suit
+                all_colour[at] = 2 * orders * colour - all_suited[at]
+    return _Shoe(sum(counts), longest, all_ways, all_suited, all_colour)
+
+
+@lru_cache(maxsize=16)
+def _lengths(hits_soft_17: bool, max_cards: int | None) -> tuple[list[int], int]:
+    """Each hand of `hand_shapes`' number of cards, and the most any holds."""
+    lengths = [len(ranks) for ranks, _, _ in hand_shapes(hits_soft_17, max_cards)]
+    return lengths, max(lengths)
 
 
 def numerator(hand: DealerHand, shoe: int, longest: int) -> int:

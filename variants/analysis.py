@@ -5,17 +5,20 @@ by how the hand is played, a seeded simulation with the basic strategy and its s
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from engine.analysis import (
     DEALER_HAND,
+    THIRD_CARD,
     Analysis,
     NotAnalysable,
     analyse,
     analyse_dealer_hand,
     simulate,
+    third_card,
 )
 from engine.odds import Basis, Pays, decimal_string
 from engine.rules import PaytableLine, RuleSet
@@ -27,6 +30,19 @@ from .models import Paytable, PlayRule
 DEFAULT_DECKS = (1, 2, 4, 6, 8)
 """Deck counts analysed for a paytable approved for any."""
 SIMULATED_ROUNDS = 20_000
+
+
+@dataclass(frozen=True)
+class Analysed:
+    """A paytable's analyses, per odds column and deck count, before they are shown."""
+
+    wager: str
+    method: str
+    results: list[Analysis]
+    """Player edges included: they are reported as catalog findings, never as house edges."""
+    not_analysed: list[str]
+    """Columns paying a meter share or a dollar amount, without a stake to settle them."""
+    lines_left_out: list[str]
 
 
 def paytable_analysis(
@@ -42,25 +58,55 @@ def paytable_analysis(
     """The analysis of each odds column of a catalog paytable at `decks`, or at every deck count
     it is approved for.
 
-    :raises DomainError: the engine cannot analyse the wager; decks the paytable is not approved for.
+    :raises DomainError: the engine cannot analyse the wager; decks the paytable is not approved
+        for.
+    """
+    analysed = paytable_analysed(
+        paytable,
+        decks,
+        rounds=rounds,
+        seed=seed,
+        simulate_play=simulate_play,
+        stake=stake,
+        meters=meters,
+    )
+    body = _shown(analysed, stake, meters)
+    return {"paytable": paytable.key, "label": paytable.label, **body}
+
+
+def paytable_analysed(
+    paytable: Paytable,
+    decks: int | None = None,
+    *,
+    rounds: int = SIMULATED_ROUNDS,
+    seed: int = 1,
+    simulate_play: bool = True,
+    stake: Decimal | None = None,
+    meters: Mapping[str, Decimal] | None = None,
+) -> Analysed:
+    """`paytable_analysis`'s analyses, as the engine gives them.
+
+    :raises DomainError: as `paytable_analysis`.
     """
     allowed = paytable.decks or list(DEFAULT_DECKS)
     if decks is not None and paytable.decks and decks not in paytable.decks:
+        approved = ", ".join(map(str, paytable.decks))
         raise DomainError(
             "decks_not_approved",
-            f"{paytable.key} is approved for {', '.join(map(str, paytable.decks))} decks, not {decks}",
-            fields={"decks": f"one of {', '.join(map(str, paytable.decks))}"},
+            f"{paytable.key} is approved for {approved} decks, not {decks}",
+            fields={"decks": f"one of {approved}"},
         )
     lines = [
         PaytableLine(e.outcome, Pays.parse(e.pays), e.label, e.column)
         for e in paytable.entries.all()
     ]
     jurisdiction = paytable.wager.jurisdiction.code
-    played = stage(paytable.wager.slug, jurisdiction) is Stage.ROUND
-    if played and paytable.wager.slug not in DEALER_HAND and not simulate_play:
+    if simulated_only(paytable.wager.slug, jurisdiction) and not simulate_play:
         raise DomainError("not_analysable", f"{paytable.key} is analysed by simulation")
-    soft_17, dealing_rule = _dealer_soft_17(paytable)
-    body = lines_analysis(
+    played = stage(paytable.wager.slug, jurisdiction) is Stage.ROUND
+    # the dealer's soft-17 rule matters only to a wager decided by how the round plays out
+    soft_17, dealing_rule = _dealer_soft_17(paytable) if played else ("stand", "")
+    analysed = lines_analysed(
         paytable.wager.slug,
         lines,
         [decks] if decks else allowed,
@@ -71,9 +117,18 @@ def paytable_analysis(
         stake=stake,
         meters=meters,
     )
-    if dealing_rule and played:
-        body["method"] += f"; {dealing_rule}"
-    return {"paytable": paytable.key, "label": paytable.label, **body}
+    if dealing_rule:
+        analysed = replace(analysed, method=f"{analysed.method}; {dealing_rule}")
+    return analysed
+
+
+def simulated_only(wager: str, jurisdiction: str | None) -> bool:
+    """Whether the wager depends on how the hand is played: analysed only by simulation."""
+    return (
+        stage(wager, jurisdiction) is Stage.ROUND
+        and wager not in DEALER_HAND
+        and not third_card(wager, jurisdiction)
+    )
 
 
 def _dealer_soft_17(paytable: Paytable) -> tuple[str, str]:
@@ -116,14 +171,43 @@ def lines_analysis(
     With a `stake` (and `meters`, by meter name, "" for any), a fixed-dollar line pays its amount
     and a meter share its part of the meter, as odds on that stake: the house edge then holds for
     that stake and those meters, and `at_stake` gives the terms it is a function of."""
+    analysed = lines_analysed(
+        wager,
+        lines,
+        decks,
+        jurisdiction,
+        dealer_hits_soft_17=dealer_hits_soft_17,
+        rounds=rounds,
+        seed=seed,
+        stake=stake,
+        meters=meters,
+    )
+    return _shown(analysed, stake, meters)
+
+
+def lines_analysed(
+    wager: str,
+    lines: Sequence[PaytableLine],
+    decks: Sequence[int],
+    jurisdiction: str | None = None,
+    *,
+    dealer_hits_soft_17: bool = False,
+    rounds: int = SIMULATED_ROUNDS,
+    seed: int = 1,
+    stake: Decimal | None = None,
+    meters: Mapping[str, Decimal] | None = None,
+) -> Analysed:
+    """`lines_analysis`'s analyses, as the engine gives them.
+
+    :raises DomainError: the engine cannot analyse the wager."""
     if stake is not None:
         lines = [_at_stake(line, stake, meters or {}) for line in lines]
     dealer_hand = wager in DEALER_HAND
-    simulated = stage(wager, jurisdiction) is Stage.ROUND and not dealer_hand
+    simulated = simulated_only(wager, jurisdiction)
     columns: dict[str, list[PaytableLine]] = {}
     for line in lines:
         columns.setdefault(line.column, []).append(line)
-    analyses, skipped, set_aside, findings = [], [], [], []
+    results, skipped, set_aside = [], [], []
     for column, column_lines in columns.items():
         optional = [line for line in column_lines if _optional_amount(line)]
         column_lines = [line for line in column_lines if line not in optional]
@@ -157,25 +241,37 @@ def lines_analysis(
                     result = analyse(wager, column_lines, n, jurisdiction)
             except NotAnalysable as exc:
                 raise DomainError("not_analysable", str(exc)) from exc
-            if result.house_edge < 0 and result.method == "exact":
-                findings.append(_player_edge(result))
-            else:
-                analyses.append(_as_dict(result))
+            results.append(result)
+    method = (
+        f"simulation with the basic strategy ({rounds:,} rounds, seed {seed}): the wager "
+        f"depends on how the hand is played"
+        if simulated
+        else "exact: every final dealer hand enumerated from the shoe"
+        if dealer_hand
+        else f"exact, the player's third card enumerated from the shoe; {THIRD_CARD[wager]}"
+        if third_card(wager, jurisdiction)
+        else "exact"
+    )
+    return Analysed(wager, method, results, skipped, set_aside)
+
+
+def player_edge(result: Analysis) -> bool:
+    """An exact analysis the player wins: a finding about the catalog, not a house edge."""
+    return result.house_edge < 0 and result.method == "exact"
+
+
+def _shown(
+    analysed: Analysed, stake: Decimal | None, meters: Mapping[str, Decimal] | None
+) -> dict[str, Any]:
+    analyses = [_as_dict(r) for r in analysed.results if not player_edge(r)]
     return {
-        "wager": wager,
-        "method": (
-            f"simulation with the basic strategy ({rounds:,} rounds, seed {seed}): the wager "
-            f"depends on how the hand is played"
-            if simulated
-            else "exact: every final dealer hand enumerated from the shoe"
-            if dealer_hand
-            else "exact"
-        ),
+        "wager": analysed.wager,
+        "method": analysed.method,
         "card_removal": analyses[0]["card_removal"] if analyses else "",
         "analyses": analyses,
-        "not_analysed": skipped,
-        "lines_left_out": set_aside,
-        "catalog_findings": findings,
+        "not_analysed": analysed.not_analysed,
+        "lines_left_out": analysed.lines_left_out,
+        "catalog_findings": [player_edge_finding(r) for r in analysed.results if player_edge(r)],
         "at_stake": _stake_terms(stake, meters),
     }
 
@@ -221,7 +317,7 @@ def _optional_amount(line: PaytableLine) -> bool:
     return line.pays.basis is Basis.AMOUNT and "(optional)" in line.label.lower()
 
 
-def _player_edge(result: Analysis) -> dict[str, Any]:
+def player_edge_finding(result: Analysis) -> dict[str, Any]:
     """An approved paytable the player beats is a finding about the catalog, not a house edge."""
     edge = -result.house_edge
     return {
@@ -230,15 +326,15 @@ def _player_edge(result: Analysis) -> dict[str, Any]:
         "column": result.column,
         "message": (
             f"At {result.decks} decks this paytable gives the player an edge of "
-            f"{decimal_string(edge * 100)}% ({_fraction(edge)} per unit staked), as printed: a "
+            f"{decimal_string(edge * 100)}% ({fraction_text(edge)} per unit staked), as printed: a "
             f"finding about the approved paytable, not a house edge to rely on."
         ),
         "player_edge": decimal_string(edge),
-        "player_edge_fraction": _fraction(edge),
+        "player_edge_fraction": fraction_text(edge),
     }
 
 
-def _fraction(value: Fraction) -> str:
+def fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
@@ -252,7 +348,7 @@ def _as_dict(a: Analysis) -> dict[str, Any]:
         "method": a.method,
         "standard_error": None if a.standard_error is None else f"{a.standard_error:.9f}",
         "house_edge": decimal_string(a.house_edge),
-        "house_edge_fraction": _fraction(a.house_edge) if exact else None,
+        "house_edge_fraction": fraction_text(a.house_edge) if exact else None,
         "card_removal": a.card_removal,
         "combinations": a.combinations,
         "lose_probability": decimal_string(a.lose_probability),
@@ -263,7 +359,7 @@ def _as_dict(a: Analysis) -> dict[str, Any]:
                 "label": line.label,
                 "pays": line.pays,
                 "probability": decimal_string(line.probability),
-                "probability_fraction": _fraction(line.probability) if exact else None,
+                "probability_fraction": fraction_text(line.probability) if exact else None,
                 "return": decimal_string(line.returns),
             }
             for line in a.lines

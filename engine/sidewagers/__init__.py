@@ -25,8 +25,12 @@ __all__ = [
     "ORDERED",
     "JURISDICTION_EVALUATORS",
     "NOT_FROM_CARDS",
+    "PAIR_ONLY",
     "PUSH",
+    "RANKS_ONLY",
     "SPANISH_DECKS",
+    "SUITS_READ",
+    "WHOLE_HAND",
     "STAGES",
     "Deal",
     "Evaluator",
@@ -163,11 +167,86 @@ PAID_FOR_EACH = {
 each card"); a paytable printing the combinations (30-899.24(6)) has only the combination's key."""
 
 ORDERED = {"war-blackjack"}
-"""Wagers decided on the order the player's cards came: War Blackjack's first card (30-899.17(5))."""
+"""Wagers decided on the order the player's cards came: War Blackjack's first card
+(30-899.17(5))."""
 
 SPANISH_DECKS = {"spanish-21-match-the-dealer", "spanish-21-match-the-dealer-down-card"}
 """Wagers offered only at Spanish 21, dealt from Spanish decks (30-899.16(2): 48 cards, the 10s
 removed): the exact analysis deals them from those decks."""
+
+RANKS_ONLY = "ranks only"
+
+SUITS_READ: dict[Evaluator, str] = {
+    # ranks and points only
+    cards.in_between: RANKS_ONLY,
+    cards.over_under_13: RANKS_ONLY,
+    cards.war: RANKS_ONLY,
+    cards.blackjack_bonus: RANKS_ONLY,
+    # whether suits are alike (a flush, a suited pair, a suited match), no suit by name
+    poker.three_card_poker: "alike",
+    poker.top_3: "alike",
+    poker.trilux_bonus: "alike",
+    poker.golden_21: "alike",
+    poker.royal_match: "alike",
+    poker.royal_match_progressive: "alike",
+    cards.lucky_lucky: "alike",
+    cards.bet_the_set: "alike",
+    cards.pocket_rockets: "alike",
+    cards.same_suit: "alike",
+    cards.match_each_card: "alike",
+    cards.match_the_dealer: "alike",
+    cards.match_combination: "alike",
+    cards.sevens: "alike",  # three 7s of one suit, two of one suit
+    # a suit by name: the others alike
+    cards.kings_bounty: "S",  # the kings of spades
+    poker.ante_up_poker_bonus: "S",  # three aces of spades
+    poker.trilux_progressive: "S",  # the spade AK/Q
+    poker.progressive_21_plus_3: "S",  # the suit-specific lines: the analysis specifies spades
+    cards.twenty_point_bonus: "H",  # the queen of hearts pair
+    cards.blazing_7s_up_card: "D colour",  # three 7s of diamonds, of one colour
+    cards.blazing_7s: "D colour",
+    poker.three_card_bonus: "D",  # the Diamond Royal
+    cards.bet_the_set_progressive: "colour",  # four of a kind of one colour
+    # the dealer's hand
+    dealer.buster: RANKS_ONLY,
+    dealer.hit_and_run: RANKS_ONLY,
+    dealer.ace_buster: RANKS_ONLY,
+    dealer.bust_bonus: "alike",  # a suited bust
+    dealer.bust_bonanza: "alike",
+    dealer.raise_the_roof: "alike",
+    dealer.optional_bonus: "colour",  # three 8s of one suit, of one colour
+}
+"""What an evaluator can tell of the cards' suits, for the exact analysis to evaluate one deal
+of each family of deals it cannot tell apart (engine/analysis.py): RANKS_ONLY,
+no suit; "alike", whether suits are the same, not which; suit letters ("S"), those suits by name
+and the others alike; "colour", which cards share a colour too. An evaluator not listed is taken
+to see every suit. tests/engine/test_analysis.py checks each against relabelled deals."""
+
+PAIR_ONLY: set[Evaluator] = {
+    cards.kings_bounty,
+    cards.twenty_point_bonus,
+    cards.bet_the_set,
+    cards.pocket_rockets,
+    cards.same_suit,
+    cards.over_under_13,
+    cards.blackjack_bonus,
+    poker.golden_21,
+    poker.royal_match,  # the dealer's cards only in a played round (Crown Treasure)
+    poker.royal_match_progressive,
+}
+"""Evaluators that read, of the first cards, only the player's two (and whether the dealer has
+blackjack), never the up card: the exact analysis evaluates one deal for every up card."""
+
+WHOLE_HAND: set[Evaluator] = {
+    poker.three_card_poker,
+    poker.progressive_21_plus_3,
+    poker.top_3,
+    poker.trilux_bonus,
+    poker.three_card_bonus,  # the player's three cards
+    cards.lucky_lucky,
+}
+"""Evaluators that read the player's two cards and the dealer's up card (or the player's three
+cards) as one hand, in no order: the exact analysis evaluates one deal for every order."""
 
 _NO_OUTCOMES = "the catalog lists no outcomes for it, so no paytable line can be settled"
 NOT_FROM_CARDS: dict[str, str] = {

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 
 import pytest
 
-from engine.analysis import NotAnalysable, analyse
+from engine.analysis import NotAnalysable, analyse, simulate
 from engine.cards import deck, parse_cards
 from engine.odds import Pays, decimal_string
-from engine.rules import PaytableLine
+from engine.rules import PaytableLine, RuleSet
 from engine.sidewagers import Deal, kings_bounty, outcome, three_card_poker
 
 NINE_TO_ONE = [
@@ -124,12 +125,17 @@ def test_a_deal_paying_two_lines_counts_both() -> None:
 
 
 def test_blazing_7s_is_analysed_as_its_jurisdiction_defines_it() -> None:
-    """Massachusetts counts the dealer's up card (MA 31(c)); Colorado the player's third card,
-    which depends on play (30-899.21(8))."""
+    """Massachusetts counts the dealer's up card (MA 31(c)); Colorado the third card dealt to
+    the player (30-899.21(8)), who takes one to two 7's by drawing, doubling or splitting. Either
+    is one card from the shoe less the player's two: the same chance of three 7's, but only
+    Colorado's third card may bust the hand and then does not count (30-899.21(9))."""
     lines = [PaytableLine("three-7s", Pays.parse("100 to 1"), "Three 7s")]
-    assert analyse("blazing-7s", lines, 6, "US-MA").lines[0].probability > 0
+    ma = analyse("blazing-7s", lines, 6, "US-MA")
+    co = analyse("blazing-7s", lines, 6, "US-CO")
+    assert ma.lines[0].probability == co.lines[0].probability > 0
+    assert "up card" in ma.card_removal and "third card" in co.card_removal
     with pytest.raises(NotAnalysable, match="simulation"):
-        analyse("blazing-7s", lines, 6, "US-CO")
+        analyse("straight-jack", [PaytableLine("straight-3-cards", Pays.parse("3 to 1"))], 6)
 
 
 def test_exact_agrees_with_rounds_played_by_the_engine() -> None:
@@ -287,3 +293,130 @@ def test_lucky_ladies_line_probabilities_match_the_published_analysis() -> None:
         "suited-20": "0.020777",
         "any-20": "0.080139",
     }
+
+
+SEVENS = [
+    ("three-7s-suited", "5000 to 1"),
+    ("three-7s", "500 to 1"),
+    ("two-7s-suited", "100 to 1"),
+    ("two-7s", "50 to 1"),
+    ("one-7", "3 to 1"),
+]
+
+
+@pytest.mark.parametrize("decks", [4, 6, 8])
+def test_the_sevens_wager_is_counted_exactly_with_the_third_card_to_two_sevens(
+    decks: int,
+) -> None:
+    """MA 17(a)(3), (e)(3) with a player dealt two sevens taking a third card: counted here from
+    the shoe's sevens alone (S of M cards, N of each suit), the third card drawn from the M - 2
+    left whatever else is dealt, each hand paid its highest line."""
+    n, s, m = decks, 4 * decks, 52 * decks
+    pairs = Fraction(1, m * (m - 1))
+    one = 2 * s * (m - s) * pairs
+    two = s * (s - 1) * pairs
+    two_suited = s * (n - 1) * pairs
+    third = Fraction(s - 2, m - 2)
+    three_suited = two_suited * Fraction(n - 2, m - 2)
+    expected = {
+        "three-7s-suited": three_suited,
+        "three-7s": two * third - three_suited,
+        "two-7s-suited": two_suited * (1 - third),
+        "two-7s": (two - two_suited) * (1 - third),
+        "one-7": one,
+    }
+    result = analyse("sevens", _lines(SEVENS), decks, "US-MA")
+    assert {line.outcome: line.probability for line in result.lines} == expected
+    pays = {"three-7s-suited": 5000, "three-7s": 500, "two-7s-suited": 100, "two-7s": 50}
+    lose = 1 - one - two
+    assert result.house_edge == lose - sum(p * pays.get(k, 3) for k, p in expected.items())
+    assert "third card" in result.card_removal
+
+
+BLAZING_7S = [
+    ("three-7s-suited", "1000 to 1"),  # 100 % of the meter, here as odds
+    ("three-7s-same-color", "100 to 1"),
+    ("three-7s", "200 for 1"),
+    ("first-two-cards-7", "25 for 1"),
+    ("either-first-two-cards-7", "2 for 1"),
+]
+
+
+def test_colorado_blazing_7s_counts_the_third_card_dealt_to_two_7s_exactly() -> None:
+    """30-899.21(7)-(9): the player's first two cards and the third card dealt to that player,
+    counted here from the shoe's 7's alone (S of M cards, N of each suit, 2N of each colour);
+    a third card that busts two 7's does not count, leaving them "First Two Cards – 7"."""
+    n, s, m = 6, 24, 312
+    three = Fraction(1, m * (m - 1) * (m - 2))
+    suited = s * (n - 1) * (n - 2) * three
+    colour = s * (2 * n - 1) * (2 * n - 2) * three - suited
+    trips = s * (s - 1) * (s - 2) * three
+    two = Fraction(s * (s - 1), m * (m - 1))
+    result = analyse("blazing-7s", _lines(BLAZING_7S), n, "US-CO")
+    assert {line.outcome: line.probability for line in result.lines} == {
+        "three-7s-suited": suited,
+        "three-7s-same-color": colour,
+        "three-7s": trips - suited - colour,
+        "first-two-cards-7": two - trips,
+        "either-first-two-cards-7": Fraction(2 * s * (m - s), m * (m - 1)),
+    }
+    assert result.method == "exact" and "third card" in result.card_removal
+
+
+def test_colorado_blazing_7s_exact_agrees_with_rounds_played_by_the_engine() -> None:
+    """The exact figure (the third card drawn from the shoe less the player's two, whatever is
+    dealt before it) against 60,000 seeded rounds with the basic strategy, which hits or splits
+    two 7's: within four standard errors."""
+    exact = analyse("blazing-7s", _lines(BLAZING_7S), 6, "US-CO")
+    played = simulate(
+        "blazing-7s", _lines(BLAZING_7S), RuleSet(decks=6), 60_000, seed=21, jurisdiction="US-CO"
+    )
+    assert played.standard_error is not None
+    assert abs(float(exact.house_edge - played.house_edge)) < 4 * played.standard_error
+
+
+def test_3_card_21_n_done_counts_the_player_s_three_cards_as_dealt() -> None:
+    """30-2111(3), (4): every player receives three cards whatever the play; the Three Card Bonus
+    pays the best of them. One deck, every three-card set classified here (C(52,3) = 22,100)."""
+    lines = _lines(
+        [
+            ("mini-royal", "50 to 1"),
+            ("straight-flush", "15 to 1"),
+            ("three-of-a-kind", "5 to 1"),
+            ("straight", "2 to 1"),
+            ("flush", "3 to 2"),
+            ("pair", "1 to 1"),
+            ("total-21", "1 to 1"),
+        ]
+    )
+    counts: dict[str, int] = {}
+    for cards in itertools.combinations(deck(), 3):
+        ranks = sorted(c.number for c in cards)
+        high = sorted(14 if r == 1 else r for r in ranks)
+        run = any(b == a + 1 and c == b + 1 for a, b, c in (ranks, high))
+        flush = len({c.suit for c in cards}) == 1
+        points = sum(min(r, 10) for r in ranks)
+        points += 10 if 1 in ranks and points <= 11 else 0
+        hand = (
+            "mini-royal"
+            if flush and high == [12, 13, 14]
+            else "straight-flush"
+            if run and flush
+            else "three-of-a-kind"
+            if ranks[0] == ranks[2]
+            else "straight"
+            if run
+            else "flush"
+            if flush
+            else "pair"
+            if len(set(ranks)) == 2
+            else "total-21"
+            if points == 21
+            else "lose"
+        )
+        counts[hand] = counts.get(hand, 0) + 1
+    result = analyse("3-card-21-n-done", lines, 1, "US-CO")
+    assert {line.outcome: line.probability for line in result.lines} == {
+        line.outcome: Fraction(counts.get(line.outcome, 0), 22100) for line in lines
+    }
+    assert counts["mini-royal"] == 4 and counts["straight-flush"] == 44

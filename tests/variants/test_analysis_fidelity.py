@@ -112,3 +112,31 @@ def test_the_player_edge_is_annotated_on_the_rule(anon_client: APIClient) -> Non
     )
     [item] = response.json()["results"]
     assert any("45/4043" in a["text"] for a in item["annotations"])
+
+
+def test_the_sevens_wager_drawing_to_two_sevens_is_a_catalog_finding(
+    anon_client: APIClient,
+) -> None:
+    """MA 17(e)(3)'s pay table, counted exactly with the player drawing a third card to two
+    sevens ((e): "elects to draw an additional card"): the player's edge is 1648/9641 (17.09 %)
+    at 6 decks, reported as a finding and annotated on the rule, never as a house edge."""
+    body = analysis(anon_client, "us-ma/sevens/highest-winning-payout", decks=6)
+    assert body["analyses"] == []
+    assert "third card" in body["method"] and "17(e)" in body["method"]
+    [finding] = body["catalog_findings"]
+    assert (finding["code"], finding["player_edge_fraction"]) == ("player-edge", "1648/9641")
+    response = anon_client.get(
+        "/api/v1/provisions/", {"jurisdiction": "US-MA", "citation": "17(e)(3)"}
+    )
+    [item] = response.json()["results"]
+    assert any("1648/9641" in a["text"] for a in item["annotations"])
+
+
+def test_colorado_blazing_7s_is_exact_at_a_stake_and_a_meter(anon_client: APIClient) -> None:
+    """30-899.21 B7P1 pays meter shares: exact for a $5 wager with the meter at $10,000, the
+    third card dealt to two 7's counted from the shoe (30-899.21(8)), no longer simulated."""
+    body = analysis(anon_client, "us-co/blazing-7s/b7p1", decks=6, stake="5", meter="10000")
+    [result] = body["analyses"]
+    assert result["method"] == "exact" and result["house_edge_fraction"] == "59330/125333"
+    assert "30-899.21" in body["method"] and "third card" in result["card_removal"]
+    assert analysis(anon_client, "us-co/blazing-7s/b7p1", decks=6)["not_analysed"]

@@ -16,6 +16,11 @@ urlpatterns: list[URLPattern] = [
         views.PaytableAnalysisApi.as_view(),
         name="paytable-analysis",
     ),
+    re_path(
+        r"^paytables/(?P<pk>[\w./-]+)/par-sheet/$",
+        views.PaytableParSheetApi.as_view(),
+        name="paytable-par-sheet",
+    ),
     path("analysis/", views.AnalysisApi.as_view(), name="analysis"),
     path("diff/wager/", diff_views.WagerDiffView.as_view(), name="diff-wager"),
     path("diff/topic/", diff_views.TopicDiffView.as_view(), name="diff-topic"),

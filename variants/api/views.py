@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
-
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, viewsets
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -26,6 +26,7 @@ from variants.api.serializers import (
     WagerSerializer,
 )
 from variants.models import Paytable, Wager
+from variants.par_sheet import par_sheet_csv, par_sheet_pdf, paytable_par_sheet
 
 _PARAMS = [
     OpenApiParameter("jurisdiction", str),
@@ -110,18 +111,14 @@ class PaytableViewSet(_Catalog):
         return Response(PaytableSerializer(paytable, context={"citer": citer}).data)
 
 
-class AnalysisQuery(serializers.Serializer):
-    decks = serializers.IntegerField(required=False, min_value=1, max_value=12)
-    rounds = serializers.IntegerField(
-        required=False, min_value=1000, max_value=200_000, default=SIMULATED_ROUNDS
-    )
-    seed = serializers.IntegerField(required=False, min_value=0, default=1)
+class StakeQuery(serializers.Serializer):
     stake = serializers.DecimalField(
         required=False, max_digits=12, decimal_places=2, min_value=Decimal("0.01")
     )
     meter = serializers.CharField(
         required=False,
-        help_text='The progressive meter in dollars ("25000"), or by name ("Mega:250000,Major:25000").',
+        help_text='The progressive meter in dollars ("25000"), or by name '
+        '("Mega:250000,Major:25000").',
     )
 
     def validate_meter(self, value: str) -> dict[str, Decimal]:
@@ -135,6 +132,14 @@ class AnalysisQuery(serializers.Serializer):
                     f"{part!r} is not a meter amount: give dollars, e.g. 25000 or Major:25000"
                 ) from None
         return meters
+
+
+class AnalysisQuery(StakeQuery):
+    decks = serializers.IntegerField(required=False, min_value=1, max_value=12)
+    rounds = serializers.IntegerField(
+        required=False, min_value=1000, max_value=200_000, default=SIMULATED_ROUNDS
+    )
+    seed = serializers.IntegerField(required=False, min_value=0, default=1)
 
 
 class PaytableAnalysisApi(APIView):
@@ -197,8 +202,8 @@ class AnalysisIn(serializers.Serializer):
             if line["outcome"] not in known:
                 raise serializers.ValidationError(
                     {
-                        f"paytable[{n}].outcome": f"{line['outcome']!r} is no outcome of {attrs['wager']}; "
-                        f"outcomes: {', '.join(sorted(known))}"
+                        f"paytable[{n}].outcome": f"{line['outcome']!r} is no outcome of "
+                        f"{attrs['wager']}; outcomes: {', '.join(sorted(known))}"
                     }
                 )
         attrs["lines"] = [
@@ -209,7 +214,8 @@ class AnalysisIn(serializers.Serializer):
 
 
 class AnalysisApi(APIView):
-    """Exact analysis of an inline paytable: {"wager", "paytable": [{"outcome", "pays"}], "decks"}."""
+    """Exact analysis of an inline paytable:
+    {"wager", "paytable": [{"outcome", "pays"}], "decks"}."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -221,3 +227,99 @@ class AnalysisApi(APIView):
         return Response(
             lines_analysis(data["wager"], data["lines"], [data["decks"]], data.get("jurisdiction"))
         )
+
+
+PAR_SHEET_FORMATS = {"json": "application/json", "csv": "text/csv", "pdf": "application/pdf"}
+
+
+class ParSheetQuery(StakeQuery):
+    decks = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=12,
+        help_text="Required unless the paytable is approved for one deck count only.",
+    )
+    format = serializers.ChoiceField(
+        choices=list(PAR_SHEET_FORMATS),
+        required=False,
+        help_text="json (the default), csv or pdf; or send Accept: text/csv or application/pdf.",
+    )
+
+
+class _FormatIsTheView(DefaultContentNegotiation):
+    """?format= (or Accept) picks the par sheet's format, which the view renders itself; the JSON
+    renderer answers everything else, errors included."""
+
+    def select_renderer(
+        self, request: Request, renderers: list[Any], format_suffix: str | None = None
+    ) -> tuple[Any, str]:
+        return renderers[0], renderers[0].media_type
+
+
+def _asked_format(request: Request, asked: str | None) -> str:
+    if asked:
+        return asked
+    accept = request.META.get("HTTP_ACCEPT", "")
+    return next(
+        (f for f, media in PAR_SHEET_FORMATS.items() if f != "json" and media in accept), "json"
+    )
+
+
+class PaytableParSheetApi(APIView):
+    """The par sheet of a catalog paytable at one deck count, as testing labs file it: each
+    line's combinations, probability, pays and return; the hit frequency, house edge, variance
+    and standard deviation per unit staked; the combinations of the cycle; the card-removal
+    convention and the rule approving the paytable. ?format=csv or pdf (or Accept: text/csv,
+    application/pdf) for a file."""
+
+    permission_classes = [permissions.AllowAny]
+    content_negotiation_class = _FormatIsTheView
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "decks", int, description="Deck count; required unless only one is approved."
+            ),
+            OpenApiParameter("format", str, enum=list(PAR_SHEET_FORMATS)),
+            OpenApiParameter(
+                "stake", str, description="The stake, for dollar-amount and meter lines."
+            ),
+            OpenApiParameter(
+                "meter", str, description="The meter in dollars, or Name:amount pairs."
+            ),
+        ],
+        responses={
+            (200, "application/json"): dict[str, Any],
+            (200, "text/csv"): str,
+            (200, "application/pdf"): bytes,
+        },
+        description="The par sheet of a catalog paytable at one deck count, as testing labs "
+        "file it: per pay column each line's combinations, probability (fraction and decimal), "
+        "pays and return, a lose row and the rules' push; the hit frequency, house edge, "
+        "variance (exact) and standard deviation per unit staked; the combinations of the "
+        "cycle, the card-removal convention and the citation of the approving rule. "
+        "?format=csv or pdf, or Accept: text/csv or application/pdf. A 400 with `fields` "
+        "names `decks` (missing, not an integer, not approved for the paytable), `format`, "
+        "`paytable` (a wager without an exact analysis, one analysed only by simulation, or a "
+        "paytable the player beats: a catalog finding) or `stake` (a paytable of meter or "
+        "dollar lines only).",
+    )
+    def get(self, request: Request, pk: str) -> HttpResponse:
+        query = ParSheetQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        paytable = selectors.paytables().filter(key=pk).first()
+        if paytable is None:
+            raise Http404
+        q = query.validated_data
+        body = paytable_par_sheet(
+            paytable, q.get("decks"), stake=q.get("stake"), meters=q.get("meter")
+        )
+        chosen = _asked_format(request, q.get("format"))
+        if chosen == "json":
+            return Response(body)
+        name = f"par-sheet-{paytable.key.replace('/', '-')}-{body['decks']}d.{chosen}"
+        content = par_sheet_csv(body) if chosen == "csv" else par_sheet_pdf(body)
+        media = PAR_SHEET_FORMATS[chosen] + ("; charset=utf-8" if chosen == "csv" else "")
+        response = HttpResponse(content, content_type=media)
+        response["Content-Disposition"] = f'inline; filename="{name}"'
+        return response
