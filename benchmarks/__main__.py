@@ -184,6 +184,40 @@ def bench_simulation(rounds: int = 20_000_000) -> None:
     )
 
 
+def bench_simulation_vs_c(rounds: int = 5_000_000, runs: int = 5) -> None:
+    """The compiled simulator against a plain C simulation of the same game (6 decks, S17, DAS,
+    late surrender, split to 4 hands, basic strategy; benchmarks/reference_sim.c built with
+    cc -O2), both on one core: this process is pinned to the first CPU it may use and the C
+    program inherits it. Both play the same rounds from the same random numbers (the sums must be
+    equal); `runs` alternating runs of each, CPU time of the simulation loop, medians."""
+    from benchmarks import reference
+    from engine.basegame import Play, base_game_value
+    from engine.rules import RuleSet, Surrender
+    from engine.simulate import simulate
+
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    rules = RuleSet(decks=6, surrender=Surrender.LATE)
+    simulate(rules, 1000, seed=0)  # compile or load numba's cache
+    numba_rates, c_rates = [], []
+    with tempfile.TemporaryDirectory() as directory:
+        binary = reference.build(Path(directory))
+        for seed in range(1, runs + 1):
+            start = time.process_time()
+            ours = simulate(rules, rounds, seed=seed, chunk_rounds=rounds)
+            numba_rates.append(rounds / (time.process_time() - start) / 1e6)
+            theirs = reference.run(binary, rules, rounds, seed, Path(directory))
+            c_rates.append(rounds / theirs.seconds / 1e6)
+            assert theirs.result == ours, "the C reference played other rounds"
+    x, y = statistics.median(numba_rates), statistics.median(c_rates)
+    exact = base_game_value(rules, Play.BASIC).house_edge  # the strategy both play
+    print(
+        f"simulator: {x:.2f} M rounds/s, C reference: {y:.2f} M rounds/s, ratio {x / y:.2f} "
+        f"(target ≥ 1.0)  (6D S17 DAS LS, one core, medians of {runs} runs of {rounds:,} rounds; "
+        f"both played the same rounds: house edge {float(ours.house_edge):.4%} ± "
+        f"{ours.standard_error:.4%} in both; exact for that strategy {exact:.4%})"
+    )
+
+
 def bench_basegame() -> None:
     """The base game's exact house edge by combinatorial analysis (engine.basegame), 6 decks, S17,
     DAS, late surrender, resplits to 4 hands: first in this process (the dealer's odds computed),
@@ -435,6 +469,7 @@ BENCHMARKS = {
     "validation": bench_validation,
     "engine": bench_engine_rounds,
     "simulation": bench_simulation,
+    "simulation-vs-c": bench_simulation_vs_c,
     "first-simulation": bench_first_simulation,
     "basegame": bench_basegame,
     "analysis": bench_analysis,

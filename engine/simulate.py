@@ -12,6 +12,13 @@ wager (tenths for 3 to 2 and 6 to 5), and the sums of the results and of their s
 integers, so the house edge is an exact fraction of the sums and the standard error is computed
 from exact sums.
 
+Speed (issue #15; benchmarks/reference_sim.c is a plain C simulation of the same game, timed
+beside it): the functions a round runs are compiled without numba's reference counting
+(`_nrt=False`: they make no arrays), which otherwise costs two atomic operations per array per
+call and more than the round itself; `_round` is inlined into the loop over rounds, the shuffle
+keeps the random state in registers, and each decision is one lookup in a table of the action for
+each hand and set of allowed actions (decision_array), not a walk down the ranked actions.
+
 Reproducible: a simulation is split into chunks of `chunk_rounds` rounds; chunk i draws its
 shuffles from numpy's SeedSequence([seed, i]), so the same seed and chunk size give the same
 result however the chunks are run (in-process or by Celery workers) and in whatever order.
@@ -295,6 +302,37 @@ def _strategy_array(key: tuple[tuple[str, Any], ...]) -> npt.NDArray[np.int8]:
     return out
 
 
+_OPTIONS = 16
+"""Option masks of a decision: 1 may double, 2 may split, 4 may surrender, 8 a split ace that
+may take no more cards (it may only be split again or stand)."""
+
+
+def decision_array(rules: RuleSet) -> npt.NDArray[np.int8]:
+    """The action the basic strategy takes for each hand and option mask (_OPTIONS), flattened:
+    strategy_array's first ranked action among those allowed (stand where none is), looked up
+    once here rather than ranked in every round."""
+    return _decision_array(tuple(rules_as_dict(rules).items())).copy()
+
+
+@lru_cache(maxsize=64)
+def _decision_array(key: tuple[tuple[str, Any], ...]) -> npt.NDArray[np.int8]:
+    ranked = _strategy_array(key)
+    out = np.full(ranked.shape[:-1] + (_OPTIONS,), _STAND, dtype=np.int8)
+    for options in range(_OPTIONS):
+        allowed = (1 << _HIT) | (1 << _STAND)
+        allowed |= (1 << _DOUBLE) * (options & 1) + (1 << _SPLIT) * (options >> 1 & 1)
+        allowed |= (1 << _SURRENDER) * (options >> 2 & 1)
+        if options & 8:
+            allowed &= (1 << _SPLIT) | (1 << _STAND)
+        chosen = np.full(ranked.shape[:-1], -1, dtype=np.int8)
+        for rank in range(ranked.shape[-1]):
+            choice = ranked[..., rank]
+            ok = (choice >= 0) & ((allowed >> np.maximum(choice, 0)) & 1 == 1) & (chosen < 0)
+            chosen[ok] = choice[ok]
+        out[..., options] = np.where(chosen < 0, _STAND, chosen)
+    return out
+
+
 def composition(rules: RuleSet) -> npt.NDArray[np.int8]:
     """The card values (ace 1) of the rule set's shoe, in no particular order."""
     tens = 3 if rules.spanish_decks else 4
@@ -311,12 +349,12 @@ def _check_same_shoe(variants: list[RuleSet]) -> None:
 # --- the compiled kernel -----------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy", _nrt=False)
 def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy", _nrt=False)
 def _next(s: npt.NDArray[np.uint64]) -> np.uint64:
     """xoshiro256**: the next 64 random bits from the state `s` (four words, not all zero)."""
     s0, s1, s2, s3 = s[0], s[1], s[2], s[3]
@@ -332,7 +370,7 @@ def _next(s: npt.NDArray[np.uint64]) -> np.uint64:
     return result
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy", _nrt=False)
 def _reseed(target: npt.NDArray[np.uint64], source: npt.NDArray[np.uint64]) -> None:
     """A fresh xoshiro state in `target` from the next output of `source` (splitmix64, the
     seeding xoshiro's authors recommend)."""
@@ -346,7 +384,7 @@ def _reseed(target: npt.NDArray[np.uint64], source: npt.NDArray[np.uint64]) -> N
         target[0] = 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy", _nrt=False)
 def _below(s: npt.NDArray[np.uint64], n: int) -> int:
     """A uniform integer in [0, n), n < 2**32, unbiased (Lemire's multiply and reject)."""
     bound = np.uint64(n)
@@ -360,15 +398,32 @@ def _below(s: npt.NDArray[np.uint64], n: int) -> int:
     return int(m >> np.uint64(32))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, error_model="numpy", _nrt=False)
 def _shuffle(cards: npt.NDArray[np.int8], s: npt.NDArray[np.uint64]) -> None:
-    """Fisher-Yates."""
+    """Fisher-Yates, drawing with _below from `s`: the same numbers, with the state held in
+    registers for the whole shuffle (the hottest loop of a simulation)."""
+    s0, s1, s2, s3 = s[0], s[1], s[2], s[3]
     for i in range(cards.size - 1, 0, -1):
-        j = _below(s, i + 1)
+        bound = np.uint64(i + 1)
+        while True:  # _below(s, i + 1)
+            result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+            t = s1 << np.uint64(17)
+            s2 ^= s0
+            s3 ^= s1
+            s1 ^= s2
+            s0 ^= s3
+            s2 ^= t
+            s3 = _rotl(s3, 45)
+            m = (result >> np.uint64(32)) * bound
+            low = m & np.uint64(0xFFFFFFFF)
+            if low >= bound or low >= (np.uint64(0x100000000) - bound) % bound:
+                break
+        j = int(m >> np.uint64(32))
         cards[i], cards[j] = cards[j], cards[i]
+    s[0], s[1], s[2], s[3] = s0, s1, s2, s3
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _shuffler_step(
     cards: npt.NDArray[np.int8], pos: int, s: npt.NDArray[np.uint64], dealt: npt.NDArray[np.int64]
 ) -> None:
@@ -380,7 +435,7 @@ def _shuffler_step(
     dealt[0] = pos + 1
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _draw(
     cards: npt.NDArray[np.int8],
     pos: int,
@@ -409,7 +464,14 @@ def _draw(
     return int(cards[pos]), pos + 1
 
 
-@numba.njit(cache=True, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def _at(k: int, total: int, soft: bool, pair: int, up: int, two: bool, options: int) -> int:
+    """The index in the flattened decision arrays (decision_array, rule set after rule set) of
+    rule set k's action with these options."""
+    return (((((k * 22 + total) * 2 + soft) * 11 + pair) * 11 + up) * 2 + two) * 16 + options
+
+
+@numba.njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _round(
     cards: npt.NDArray[np.int8],
     pos: int,
@@ -450,7 +512,7 @@ def _round(
     surrendered = False
     if surrender_rule == _EARLY and total != 21:
         pair = first if first == second else 0
-        if strategies[k, total, int(soft), pair, up, 1, 0] == _SURRENDER:
+        if strategies[_at(k, total, soft, pair, up, True, 7)] == _SURRENDER:  # the best action
             surrendered = True
     peeked = hole_rule == _PEEK and (up == 1 or up == 10)
     if peeked and up + hole == 11:  # the peek finds a blackjack: original wager only
@@ -477,34 +539,27 @@ def _round(
             if total >= 21:
                 break
             two = cards_in_hand == 2
-            allowed = (1 << _HIT) | (1 << _STAND)
+            options = 0  # see _OPTIONS
             if das or not from_split:
                 if double_on == 3:  # any time
-                    allowed |= 1 << _DOUBLE
+                    options = 1
                 elif two and double_on != 4:
                     if (
                         double_on == 0
                         or (not soft and (total == 10 or total == 11))
                         or (double_on == 1 and not soft and total == 9)
                     ):
-                        allowed |= 1 << _DOUBLE
+                        options = 1
             pair = 0
             if two and first == second:
                 pair = first
                 if hands < max_hands and not (split_aces and not rsa):
-                    allowed |= 1 << _SPLIT
+                    options |= 2
             if surrender_rule == _LATE and two and not from_split and hands == 1:
-                allowed |= 1 << _SURRENDER
+                options |= 4
             if split_aces and sa1:
-                allowed &= (1 << _SPLIT) | (1 << _STAND)
-            action = _STAND
-            for rank in range(5):
-                choice = strategies[k, total, int(soft), pair, up, int(two), rank]
-                if choice < 0:
-                    break
-                if allowed & (1 << choice):
-                    action = choice
-                    break
+                options |= 8
+            action = strategies[_at(k, total, soft, pair, up, two, options)]
             if action == _STAND:
                 finished = True
             elif action == _HIT:
@@ -624,8 +679,8 @@ def _run(
     """Play `rounds` rounds from a freshly shuffled shoe. Rule set 0 deals: the shoe advances by
     its cards and reshuffles at the cut card, or, from a continuous shuffler, every round is dealt
     from all the cards (`_draw`; `dealt` is None for a shoe, which numba compiles apart, so the
-    shoe pays nothing for the shuffler). Rule sets 1… replay each round from the cards rule set 0 started
-    from. out[k] += (sum, sum of squares, sum of k's net less 0's, its square)."""
+    shoe pays nothing for the shuffler). Rule sets 1… replay each round from the cards rule set 0
+    started from. out[k] += (sum, sum of squares, sum of k's net less 0's, its square)."""
     cards = shoe.copy()
     _shuffle(cards, s)
     deal_s = s
@@ -635,12 +690,37 @@ def _run(
     h_cards = np.zeros(MAX_HANDS, dtype=np.int64)
     h_stake = np.zeros(MAX_HANDS, dtype=np.int64)
     h_state = np.zeros(MAX_HANDS, dtype=np.int64)
+    nets = np.zeros(params.shape[0], dtype=np.int64)
+    hands = (h_total, h_cards, h_stake, h_state)
+    _rounds(params, strategies, shoe, cards, s, deal_s, rounds, cut, dealt, out, *hands, nets)
+
+
+@numba.njit(cache=True, error_model="numpy", _nrt=False)
+def _rounds(
+    params: npt.NDArray[np.int64],
+    strategies: npt.NDArray[np.int8],
+    shoe: npt.NDArray[np.int8],
+    cards: npt.NDArray[np.int8],
+    s: npt.NDArray[np.uint64],
+    deal_s: npt.NDArray[np.uint64],
+    rounds: int,
+    cut: int,
+    dealt: npt.NDArray[np.int64] | None,
+    out: npt.NDArray[np.int64],
+    h_total: npt.NDArray[np.int64],
+    h_cards: npt.NDArray[np.int64],
+    h_stake: npt.NDArray[np.int64],
+    h_state: npt.NDArray[np.int64],
+    nets: npt.NDArray[np.int64],
+) -> None:
+    """_run's rounds, compiled without reference counting (no arrays made here): numba's
+    reference counts on the arrays a call passes cost more than the round itself."""
     variants = params.shape[0]
-    nets = np.zeros(variants, dtype=np.int64)
     pos = 0
     for _ in range(rounds):
         if dealt is not None:  # the cards of the last round are back in the shuffler
-            cards[:] = shoe  # each round's cards depend on its own random state alone
+            for i in range(shoe.size):  # each round's cards depend on its own random state
+                cards[i] = shoe[i]
             pos = 0
             dealt[0] = 0
             _reseed(deal_s, s)
@@ -712,7 +792,7 @@ def _play(
     _check_same_shoe(variants)
     units = max(units_per_wager(r) for r in variants)
     params = np.stack([_params(r, units) for r in variants])
-    strategies = np.stack([strategy_array(r) for r in variants])
+    strategies = np.stack([decision_array(r) for r in variants]).ravel()
     shoe = composition(variants[0])
     out = np.zeros((len(variants), 4), dtype=np.int64)
     cut = int(shoe.size * PENETRATION)
@@ -862,7 +942,7 @@ def scripted_round(rules: RuleSet, values: list[int]) -> tuple[Fraction, int]:
     """
     units = units_per_wager(rules)
     params = _params(rules, units)[None, :]
-    strategies = strategy_array(rules)[None]
+    strategies = decision_array(rules).ravel()
     hands = [np.zeros(MAX_HANDS, dtype=np.int64) for _ in range(4)]
     cards = np.array(values, dtype=np.int8)
     state = np.ones(4, dtype=np.uint64)

@@ -10,6 +10,7 @@ checks, so it uses floating point; house edges are computed elsewhere.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from enum import StrEnum
 from functools import cache, lru_cache
@@ -17,7 +18,7 @@ from typing import Protocol
 
 from engine.cards import Card, EngineError
 from engine.hands import Hand, hand_total
-from engine.rules import DoubleOn, RuleSet, Surrender
+from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
 
 
 class IllegalAction(EngineError):
@@ -209,6 +210,8 @@ class BasicStrategy:
             rules.split_aces_one_card,
             rules.dealer_face_up,
             rules.ties_lose,
+            rules.hole_card,
+            rules.original_bets_only,
         )
 
     def decide(
@@ -329,6 +332,8 @@ def _strategy_table(
     split_aces_one_card: bool,
     face_up: bool = False,
     ties_lose: bool = False,
+    hole_card: HoleCard = HoleCard.PEEK,
+    original_bets_only: bool = True,
 ) -> tuple[
     dict[StrategyKey, tuple[Action, ...]],
     dict[StrategyKey, float],
@@ -336,7 +341,13 @@ def _strategy_table(
 ]:
     """(total, soft, pair value, dealer key, two cards) → actions best first, and → the expected
     value of the best (per unit wagered, given no dealer blackjack); (total, dealer key) → the
-    expected value of standing."""
+    expected value of standing.
+
+    The actions are ranked by their value against the dealer as the player faces it: after a
+    peek, given no dealer blackjack; with no peek or no hole card, against a dealer who may hold
+    one (_unchecked). Early surrender is decided before any peek: with early surrender, a two-card
+    hand ranks surrender first exactly where surrendering beats playing on against an unchecked
+    dealer, and last elsewhere (it is never offered later)."""
     p = _draw_probabilities(spanish)
     dealer = _dealer_outcomes(spanish, hits_soft_17, face_up)
 
@@ -379,6 +390,13 @@ def _strategy_table(
             ev += pv * max(options)
         return 2 * ev
 
+    # The chance of a dealer blackjack behind each up card, and what it takes of each action's
+    # wagers where the player acts before it is known (the original wager unless listed).
+    chances = {} if face_up else {1: p[10], 10: p[1]}
+    peeked = hole_card is HoleCard.PEEK or face_up
+    extra = -1.0 if original_bets_only or peeked else -2.0
+    early_losses = {Action.DOUBLE: extra, Action.SPLIT: extra}
+    losses = {**early_losses, Action.SURRENDER: -1.0}  # late surrender unchecked: MA 8(a)(2)
     table: dict[StrategyKey, tuple[Action, ...]] = {}
     values: dict[StrategyKey, float] = {}
     for up in dealer:
@@ -397,11 +415,26 @@ def _strategy_table(
                             evs[Action.SURRENDER] = -0.5
                         if pair:
                             evs[Action.SPLIT] = after_split(pair, up)
-                        ranked = sorted(evs, key=lambda a: -evs[a])
+                        chance = chances.get(up, 0.0)
+                        ranking = _unchecked(evs, 0.0 if peeked else chance, losses)
+                        if two and surrender is Surrender.EARLY:
+                            others = {a: v for a, v in evs.items() if a is not Action.SURRENDER}
+                            playing_on = _unchecked(others, chance, early_losses)
+                            first = -0.5 > max(playing_on.values())
+                            ranking[Action.SURRENDER] = math.inf if first else -math.inf
+                        ranked = sorted(ranking, key=lambda a: -ranking[a])
                         table[(total, soft, pair, up, two)] = tuple(ranked)
                         values[(total, soft, pair, up, two)] = evs[ranked[0]]
     stands = {(total, up): stand(total, up) for up in dealer for total in range(4, 22)}
     return table, values, stands
+
+
+def _unchecked(
+    evs: dict[Action, float], blackjack: float, losses: dict[Action, float]
+) -> dict[Action, float]:
+    """Each action's value against a dealer who holds a blackjack with chance `blackjack`: its
+    value given none, or what the blackjack takes (`losses`: the original wager unless listed)."""
+    return {a: (1 - blackjack) * ev + blackjack * losses.get(a, -1.0) for a, ev in evs.items()}
 
 
 def _pair_total(value: int) -> tuple[int, bool]:

@@ -3,6 +3,7 @@ dealer's odds (engine.dealer_odds) against a combinatorial analyzer's."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from engine.basegame import Play, base_game_value, hand_values, rule_effects
 from engine.dealer_odds import dealer_odds
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
 from engine.simulate import simulate
+from engine.strategy import Action, BasicStrategy
 
 PUBLISHED: list[dict[str, Any]] = yaml.safe_load(
     (Path(__file__).parent / "data" / "base_game_edges.yaml").read_text()
@@ -148,19 +150,15 @@ SIMULATED = [
 def test_the_simulator_agrees_with_the_exact_value_of_its_strategy(case: dict[str, Any]) -> None:
     # The simulator plays the engine's basic strategy from a continuous shuffler (a full shoe
     # every round): its expectation is the exact value of that strategy. The composition-dependent
-    # value is better: a little where a dealer blackjack takes the original wager only, for which
-    # the engine's strategy is computed; much where it takes doubles and splits too.
+    # value is a little better, whatever a dealer blackjack takes: the engine's strategy counts
+    # what a blackjack takes of doubles and splits where it is not checked first.
     assert len(SIMULATED) == 3
     rules = _rules(case)
     simulated = simulate(rules, 6_000_000, seed=15, continuous=True)
     basic = base_game_value(rules, Play.BASIC)
     best = base_game_value(rules)
     assert abs(float(simulated.house_edge) - basic.house_edge) < 3 * simulated.standard_error
-    assert best.expected_value >= basic.expected_value
-    if rules.original_bets_only:
-        assert best.expected_value - basic.expected_value < 0.0005
-    else:
-        assert best.expected_value - basic.expected_value > 0.001
+    assert 0 <= best.expected_value - basic.expected_value < 0.0005
 
 
 def test_with_no_peek_the_effects_include_what_a_dealer_blackjack_takes() -> None:
@@ -172,17 +170,66 @@ def test_with_no_peek_the_effects_include_what_a_dealer_blackjack_takes() -> Non
 
 
 def test_basic_strategy_is_valued_with_the_engines_own_choices() -> None:
-    # Early surrender: the engine's basic strategy surrenders where the hand is worth less than
-    # half a wager given no dealer blackjack; composition-dependent play counts the blackjack
-    # too, as early surrender is offered before anyone knows.
+    # Early surrender is offered before anyone knows whether the dealer holds a blackjack: the
+    # engine's basic strategy decides it against such a dealer, as composition-dependent play
+    # does, and comes within a few thousandths of a point of it (0.107 % when it decided as if
+    # the dealer had been checked, against -0.224 % for the best play).
     rules = RuleSet(decks=6, surrender=Surrender.EARLY)
     basic = base_game_value(rules, Play.BASIC)
     best = base_game_value(rules)
     assert basic.as_dict()["play"] == "basic"
     assert any("basic strategy" in text for text in basic.as_dict()["conventions"])
-    assert best.expected_value - basic.expected_value > 0.003
+    assert basic.house_edge < 0
+    assert 0 <= best.expected_value - basic.expected_value < 0.0001
     simulated = simulate(rules, 4_000_000, seed=16, continuous=True)
     assert abs(float(simulated.house_edge) - basic.house_edge) < 3 * simulated.standard_error
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        RuleSet(decks=6, surrender=Surrender.EARLY, hole_card=HoleCard.NONE),
+        RuleSet(decks=6, hole_card=HoleCard.NONE, original_bets_only=False),
+        RuleSet(
+            decks=6, hole_card=HoleCard.NONE, original_bets_only=False, surrender=Surrender.LATE
+        ),
+        RuleSet(
+            decks=6, hole_card=HoleCard.NONE, original_bets_only=False, surrender=Surrender.EARLY
+        ),
+        RuleSet(
+            decks=2, dealer_hits_soft_17=True, hole_card=HoleCard.NO_PEEK, surrender=Surrender.EARLY
+        ),
+    ],
+    ids=["early, no hole card", "no hole card, all bets", "… late", "… early", "2D H17 no peek"],
+)
+def test_basic_strategy_comes_close_to_the_best_play_where_the_dealer_is_not_checked(
+    rules: RuleSet,
+) -> None:
+    # Within a twentieth of a point (a total-dependent strategy against composition-dependent
+    # play); deciding as if the dealer had been checked cost 0.07 to 0.4 points here.
+    basic = base_game_value(rules, Play.BASIC)
+    best = base_game_value(rules)
+    assert 0 <= best.expected_value - basic.expected_value < 0.0005
+
+
+def test_early_surrender_and_doubles_count_the_dealers_unchecked_blackjack() -> None:
+    early = BasicStrategy(RuleSet(decks=6, surrender=Surrender.EARLY)).table
+    assert early[(5, False, 0, 1, True)][0] is Action.SURRENDER  # hard 5 against an ace
+    assert early[(14, False, 0, 10, True)][0] is Action.SURRENDER  # hard 14 against a ten
+    assert early[(15, False, 0, 9, True)][0] is not Action.SURRENDER  # no blackjack behind a 9
+
+    def play(rules: RuleSet, key: tuple[int, bool, int, int, bool]) -> Action:
+        ranked = BasicStrategy(rules).table[key]
+        return next(action for action in ranked if action is not Action.SURRENDER)
+
+    # No hole card, every wager lost to a dealer blackjack: no double of 11 against a ten, no
+    # split of 8s against an ace; where it takes the original wager only, both as after a peek.
+    all_bets = RuleSet(decks=6, hole_card=HoleCard.NONE, original_bets_only=False)
+    assert play(all_bets, (11, False, 0, 10, True)) is Action.HIT
+    assert play(all_bets, (16, False, 8, 1, True)) is Action.HIT
+    original = replace(all_bets, original_bets_only=True)
+    assert play(original, (11, False, 0, 10, True)) is Action.DOUBLE
+    assert play(original, (16, False, 8, 1, True)) is Action.SPLIT
 
 
 # Wizard of Odds, Blackjack Appendix 9 (wizardofodds.com/games/blackjack/appendix/9/<table>/): the

@@ -72,7 +72,7 @@ PINNED = {
         "aa798818fa28ed5e867222802f1bf6f02fdbdd31dcb62cbcbcbb72ed95a7c510"
     ),
     "no hole card, early surrender, all bets": (
-        "ff3fac7440729a634d4d29258703f901adfa241a4d75f1c511610c9148fe639a"
+        "ac208798747c8d6661545f662f80664950c35318d20edd28902053e6b246f4f4"
     ),
     "face up, ties lose": "e3f92b40d93b227c385e4b5328fd40065e53090eb6898fb4b58917297616fa2d",
     "switch": "76860b88b3f366ab376c729e7d3ca014ae6385c1d40d14a2b373044d75a9533e",
