@@ -68,6 +68,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The database unreachable: 503 with Retry-After, never a 500 (pitboss/faults.py).
+    "pitboss.faults.DatabaseUnavailableMiddleware",
     # Static files (the stylesheet, htmx, Swagger UI) served by the app itself with DEBUG off.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -108,6 +110,10 @@ try:
     }
 except ValueError as e:
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {e}") from e
+# Connections kept between requests for CONN_MAX_AGE seconds (`make serve` keeps them 60 s), and
+# tested before a request uses one, so a database restart costs one request nothing.
+DATABASES["default"]["CONN_MAX_AGE"] = int(envstr("CONN_MAX_AGE", "0"))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Celery workers write to the same file: a transaction takes the write lock when it begins
     # and a second writer waits for it, rather than failing to upgrade a read lock.
@@ -177,6 +183,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# Seconds `manage.py ingest` may spend reading one source file before refusing it.
+INGEST_TIME_BUDGET = float(envstr("INGEST_TIME_BUDGET", "120"))
 
 CELERY_BROKER_URL = envstr("CELERY_BROKER_URL", "")
 # No broker: tasks run in-process, and their errors surface where they were called.

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import models, transaction
 from django.utils.text import slugify
@@ -157,7 +158,7 @@ def source_ingest(
     with IngestError and leaves the database as it was.
     """
     try:
-        source = read_source(name, data)
+        source = read_source(name, data, budget=settings.INGEST_TIME_BUDGET)
         scheme = Scheme(instrument.citation_scheme)
         doc = structure(
             source.blocks, scheme, own_line_notes(instrument.jurisdiction.code, instrument.slug)
