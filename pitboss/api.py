@@ -6,6 +6,7 @@ present only where the error concerns particular request fields.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -100,7 +101,12 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """handler500: the JSON error shape under /api/, Django's page elsewhere."""
+    """handler500: the JSON error shape under /api/, Django's page elsewhere; a 503 if the
+    failure was the database being unavailable (outside a view, e.g. in a middleware)."""
+    from pitboss import faults
+
+    if isinstance(sys.exc_info()[1], faults.DATABASE_ERRORS):
+        return faults.unavailable(request)
     if request.path.startswith("/api/"):
         message = "The server failed on this request. This is a bug; please report the request."
         return JsonResponse(error_body("server_error", message), status=500)
