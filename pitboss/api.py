@@ -69,7 +69,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """
     if isinstance(exc, DomainError):
         set_rollback()
-        return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+        response = Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+        if exc.status == 503:
+            response["Retry-After"] = "30"
+        return response
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
 
