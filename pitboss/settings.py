@@ -194,3 +194,23 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # A simulation chunk runs for seconds: a worker takes one task at a time.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A chunk is acknowledged when it has finished, not when a worker takes it: a worker that dies
+# (killed, out of memory, the machine lost) leaves it to be delivered again, and a chunk's sums
+# are added to its job once (compliance/simulations.py), so the job ends with the same result.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Redis gives an unacknowledged chunk of a lost worker to another after this many seconds; longer
+# than a chunk takes (a chunk delivered twice only costs its work again).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(envstr("CELERY_VISIBILITY_TIMEOUT", "600")),
+    "unacked_restore_interval": 1,
+    "unacked_restore_throttle": 1,
+}
+# The broker down: a request that queues a job is refused within seconds (503), not held.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}
