@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from simple_history.utils import bulk_create_with_history
 
 from jurisdictions.models import Instrument
+from pitboss.concurrency import edit_locked
 from pitboss.errors import DomainError
 
 from .ingest.sources import SourceError, check_instrument, own_line_notes, read_source
@@ -561,16 +562,26 @@ def annotation_add(
 
 
 def annotation_update(
-    *, annotation: Annotation, text: str, user: Any, reason: str = "edited on the provision page"
+    *,
+    annotation: Annotation,
+    text: str,
+    user: Any,
+    reason: str = "edited on the provision page",
+    revision: str | None = None,
 ) -> Annotation:
     """Change an annotation's text, recorded in its history with the user who made the change.
+    With `revision` (pitboss.concurrency.revision of the annotation as its editor loaded it), the
+    change is made only if nobody changed the annotation since.
 
     :raises ValidationError: the text is empty, or the unit already has this remark.
+    :raises pitboss.concurrency.EditConflict: the annotation is no longer at `revision`.
     """
-    annotation.text = " ".join(text.split())
-    annotation._history_user = user  # type: ignore[attr-defined]
-    annotation._change_reason = reason  # type: ignore[attr-defined]
-    with transaction.atomic():
-        annotation.full_clean()
-        annotation.save()
-    return annotation
+
+    def apply(current: Annotation) -> None:
+        current.text = " ".join(text.split())
+        current._history_user = user  # type: ignore[attr-defined]
+        current._change_reason = reason  # type: ignore[attr-defined]
+        current.full_clean()
+        current.save()
+
+    return edit_locked(annotation, revision, apply, user=user, attempt=text)
