@@ -184,6 +184,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# dumpdata/loaddata (and backups) in JSON with times to the microsecond (pitboss/serializers.py).
+SERIALIZATION_MODULES = {"json": "pitboss.serializers"}
+
 # Seconds `manage.py ingest` may spend reading one source file before refusing it.
 INGEST_TIME_BUDGET = float(envstr("INGEST_TIME_BUDGET", "120"))
 
