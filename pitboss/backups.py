@@ -26,8 +26,9 @@ EXCLUDED = ["contenttypes", "auth.permission", "sessions"]
 
 def backup_write(out: TextIO) -> None:
     """Write the backup of the whole database to `out`."""
+    outermost = not connection.in_atomic_block  # else already in one transaction (a test's)
     with transaction.atomic():
-        if connection.vendor == "postgresql":
+        if connection.vendor == "postgresql" and outermost:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         call_command(
