@@ -61,7 +61,7 @@ SERVE_WORKERS ?= 4
 serve: venv
 	$(PY) -m pitboss.createdb '$(SERVE_DATABASE_URL)'
 	test -s .secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
-	export DATABASE_URL='$(SERVE_DATABASE_URL)' DEBUG=false \
+	export DATABASE_URL='$(SERVE_DATABASE_URL)' DEBUG=false CONN_MAX_AGE=$${CONN_MAX_AGE:-60} \
 		SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}"; \
 	$(PY) manage.py migrate --no-input && \
 	$(PY) manage.py load_knowledge_base && \

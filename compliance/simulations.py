@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
 from rest_framework import serializers
 
 from engine.simulate import (
@@ -80,6 +81,7 @@ def simulation_job_create(*, data: Any, user: Any = None) -> SimulationJob:
             f"{table['game']}: {exc}",
             fields={f"configuration.tables[{index}].game": str(exc)},
         ) from exc
+    queue_check()
     seed = values.get("seed")
     if seed is None:
         seed = secrets.randbits(63)
@@ -108,12 +110,42 @@ def simulation_job_create(*, data: Any, user: Any = None) -> SimulationJob:
     return job
 
 
+QUEUE_UNAVAILABLE = (
+    "The job queue is unavailable, so the simulation was not queued (nothing was stored). "
+    "Try again in a minute."
+)
+
+
+def queue_check() -> None:
+    """Refuse a job while the broker cannot be reached (nothing to check when tasks run here).
+
+    :raises pitboss.errors.DomainError: queue_unavailable, status 503.
+    """
+    from pitboss.celery import app
+
+    if app.conf.task_always_eager:
+        return
+    try:
+        with app.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
+    except (KombuOperationalError, OSError) as exc:
+        raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
+
+
 def simulation_job_dispatch(*, job: SimulationJob) -> None:
-    """One Celery task per chunk."""
+    """One Celery task per chunk. The broker lost meanwhile: the job is deleted, not left queued
+    with chunks that no worker will run.
+
+    :raises pitboss.errors.DomainError: queue_unavailable, status 503.
+    """
     from .tasks import simulation_chunk_run_task
 
-    for index in range(job.chunks):
-        simulation_chunk_run_task.delay(str(job.pk), index)
+    try:
+        for index in range(job.chunks):
+            simulation_chunk_run_task.delay(str(job.pk), index)
+    except (KombuOperationalError, OSError) as exc:
+        SimulationJob.objects.filter(pk=job.pk).delete()
+        raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
 
 
 def simulation_chunk_run(*, job_id: str, index: int) -> None:

@@ -7,7 +7,7 @@ from celery import shared_task
 from .simulations import simulation_chunk_run, simulation_job_fail
 
 
-@shared_task(name="compliance.simulation_chunk_run", acks_late=True)
+@shared_task(name="compliance.simulation_chunk_run", acks_late=True, reject_on_worker_lost=True)
 def simulation_chunk_run_task(job_id: str, index: int) -> None:
     """Run one chunk of a simulation job. A chunk that raises fails its job: the input was
     checked when the job was created, so this is a bug to fix, not a case to retry."""

@@ -33,6 +33,7 @@ from simple_history.models import HistoricalChanges
 from jurisdictions.apps import KNOWLEDGE_BASE_APPS
 from jurisdictions.models import Instrument, Jurisdiction
 from jurisdictions.tokens import token_is_expired
+from pitboss.concurrency import edit_locked
 
 COMPLIANCE_OFFICER_GROUP = "compliance officer"
 VENDOR_GROUP = "vendor"
@@ -49,9 +50,27 @@ def instrument_create(*, data: Mapping[str, Any]) -> Instrument:
     return _instrument_save(Instrument(), data)
 
 
-def instrument_update(*, instrument: Instrument, data: Mapping[str, Any]) -> Instrument:
-    """Change an instrument's fields to the given values; history records who did it."""
-    return _instrument_save(instrument, data)
+def instrument_update(
+    *,
+    instrument: Instrument,
+    data: Mapping[str, Any],
+    user: Any = None,
+    revision: str | None = None,
+) -> Instrument:
+    """Change an instrument's fields to the given values; history records who did it. With
+    `revision` (pitboss.concurrency.revision as the editor loaded it), only if nobody changed the
+    instrument since.
+
+    :raises pitboss.concurrency.EditConflict: the instrument is no longer at `revision`.
+    """
+    attempt = ", ".join(f"{field}={value}" for field, value in data.items())
+    return edit_locked(
+        instrument,
+        revision,
+        lambda current: _instrument_save(current, data),
+        user=user,
+        attempt=attempt,
+    )
 
 
 @transaction.atomic

@@ -6,6 +6,7 @@ present only where the error concerns particular request fields.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -68,7 +69,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """
     if isinstance(exc, DomainError):
         set_rollback()
-        return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+        response = Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+        if exc.status == 503:
+            response["Retry-After"] = "30"
+        return response
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
 
@@ -100,7 +104,12 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """handler500: the JSON error shape under /api/, Django's page elsewhere."""
+    """handler500: the JSON error shape under /api/, Django's page elsewhere; a 503 if the
+    failure was the database being unavailable (outside a view, e.g. in a middleware)."""
+    from pitboss import faults
+
+    if isinstance(sys.exc_info()[1], faults.DATABASE_ERRORS):
+        return faults.unavailable(request)
     if request.path.startswith("/api/"):
         message = "The server failed on this request. This is a bug; please report the request."
         return JsonResponse(error_body("server_error", message), status=500)

@@ -116,6 +116,8 @@ MIDDLEWARE = [
     # First: a body over the limit is refused before anything reads it.
     "pitboss.middleware.RequestSizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # The database unreachable: 503 with Retry-After, never a 500 (pitboss/faults.py).
+    "pitboss.faults.DatabaseUnavailableMiddleware",
     # Static files (the stylesheet, htmx, Swagger UI) served by the app itself with DEBUG off.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -156,6 +158,10 @@ try:
     }
 except ValueError as e:
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {e}") from e
+# Connections kept between requests for CONN_MAX_AGE seconds (`make serve` keeps them 60 s), and
+# tested before a request uses one, so a database restart costs one request nothing.
+DATABASES["default"]["CONN_MAX_AGE"] = int(envstr("CONN_MAX_AGE", "0"))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Celery workers write to the same file: a transaction takes the write lock when it begins
     # and a second writer waits for it, rather than failing to upgrade a read lock.
@@ -242,6 +248,12 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+# dumpdata/loaddata (and backups) in JSON with times to the microsecond (pitboss/serializers.py).
+SERIALIZATION_MODULES = {"json": "pitboss.serializers"}
+
+# Seconds `manage.py ingest` may spend reading one source file before refusing it.
+INGEST_TIME_BUDGET = float(envstr("INGEST_TIME_BUDGET", "120"))
+
 CELERY_BROKER_URL = envstr("CELERY_BROKER_URL", "")
 # No broker: tasks run in-process, and their errors surface where they were called.
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
@@ -249,3 +261,23 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # A simulation chunk runs for seconds: a worker takes one task at a time.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A chunk is acknowledged when it has finished, not when a worker takes it: a worker that dies
+# (killed, out of memory, the machine lost) leaves it to be delivered again, and a chunk's sums
+# are added to its job once (compliance/simulations.py), so the job ends with the same result.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Redis gives an unacknowledged chunk of a lost worker to another after this many seconds; longer
+# than a chunk takes (a chunk delivered twice only costs its work again).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(envstr("CELERY_VISIBILITY_TIMEOUT", "600")),
+    "unacked_restore_interval": 1,
+    "unacked_restore_throttle": 1,
+}
+# The broker down: a request that queues a job is refused within seconds (503), not held.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}

@@ -95,6 +95,10 @@ class InstrumentDiffForm(forms.Form):
 
 
 class AnnotationForm(forms.ModelForm):
+    revision = forms.CharField(
+        widget=forms.HiddenInput, required=False, help_text="The revision the editor loaded."
+    )
+
     class Meta:
         model = Annotation
         fields = ["text"]

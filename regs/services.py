@@ -8,12 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import models, transaction
 from django.utils.text import slugify
 from simple_history.utils import bulk_create_with_history
 
 from jurisdictions.models import Instrument
+from pitboss.concurrency import edit_locked
 from pitboss.errors import DomainError
 
 from .ingest.sources import SourceError, check_instrument, own_line_notes, read_source
@@ -157,7 +159,7 @@ def source_ingest(
     with IngestError and leaves the database as it was.
     """
     try:
-        source = read_source(name, data)
+        source = read_source(name, data, budget=settings.INGEST_TIME_BUDGET)
         scheme = Scheme(instrument.citation_scheme)
         doc = structure(
             source.blocks, scheme, own_line_notes(instrument.jurisdiction.code, instrument.slug)
@@ -560,16 +562,26 @@ def annotation_add(
 
 
 def annotation_update(
-    *, annotation: Annotation, text: str, user: Any, reason: str = "edited on the provision page"
+    *,
+    annotation: Annotation,
+    text: str,
+    user: Any,
+    reason: str = "edited on the provision page",
+    revision: str | None = None,
 ) -> Annotation:
     """Change an annotation's text, recorded in its history with the user who made the change.
+    With `revision` (pitboss.concurrency.revision of the annotation as its editor loaded it), the
+    change is made only if nobody changed the annotation since.
 
     :raises ValidationError: the text is empty, or the unit already has this remark.
+    :raises pitboss.concurrency.EditConflict: the annotation is no longer at `revision`.
     """
-    annotation.text = " ".join(text.split())
-    annotation._history_user = user  # type: ignore[attr-defined]
-    annotation._change_reason = reason  # type: ignore[attr-defined]
-    with transaction.atomic():
-        annotation.full_clean()
-        annotation.save()
-    return annotation
+
+    def apply(current: Annotation) -> None:
+        current.text = " ".join(text.split())
+        current._history_user = user  # type: ignore[attr-defined]
+        current._change_reason = reason  # type: ignore[attr-defined]
+        current.full_clean()
+        current.save()
+
+    return edit_locked(annotation, revision, apply, user=user, attempt=text)

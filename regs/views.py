@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from jurisdictions.models import Jurisdiction
+from pitboss.concurrency import EditConflict, revision
 from pitboss.errors import DomainError
 from pitboss.web import citation_url, page_as_of
 
@@ -492,15 +493,37 @@ def annotation_edit(request: HttpRequest, pk: int) -> HttpResponse:
         back = provision_url(
             provision.instrument.jurisdiction.code, provision.instrument.slug, current
         )
-    form = AnnotationForm(request.POST or None, instance=annotation)
+    form = AnnotationForm(
+        request.POST or None, instance=annotation, initial={"revision": revision(annotation)}
+    )
+    status = 200
     if request.method == "POST" and form.is_valid():
-        services.annotation_update(
-            annotation=annotation, text=form.cleaned_data["text"], user=request.user
-        )
-        messages.success(request, "The annotation is saved; the record history shows your edit.")
-        return HttpResponseRedirect(back)
+        try:
+            services.annotation_update(
+                annotation=annotation,
+                text=form.cleaned_data["text"],
+                user=request.user,
+                revision=form.cleaned_data["revision"] or None,
+            )
+        except EditConflict:
+            annotation.refresh_from_db()
+            form.add_error(
+                None,
+                "Someone else changed this annotation since you opened it, so your edit was not "
+                f"saved. The current text is: “{annotation.text}”. Apply your change to it and "
+                "save again.",
+            )
+            form.data = form.data.copy()
+            form.data["revision"] = revision(annotation)
+            status = 409
+        else:
+            messages.success(
+                request, "The annotation is saved; the record history shows your edit."
+            )
+            return HttpResponseRedirect(back)
     return render(
         request,
         "regs/annotation_edit.html",
         {"form": form, "annotation": annotation, "provision": provision, "next": back},
+        status=status,
     )

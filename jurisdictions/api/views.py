@@ -17,6 +17,7 @@ from jurisdictions import selectors, services
 from jurisdictions.api.serializers import InstrumentSerializer, JurisdictionSerializer
 from jurisdictions.models import Instrument, Jurisdiction
 from jurisdictions.tokens import token_expires_at
+from pitboss.concurrency import revision
 from pitboss.throttling import WriteRateThrottle
 
 
@@ -58,9 +59,25 @@ class InstrumentViewSet(
     def perform_create(self, serializer: BaseSerializer[Instrument]) -> None:
         serializer.instance = services.instrument_create(data=serializer.validated_data)
 
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """An instrument, with its revision in the ETag header: send it back in If-Match with an
+        edit, and the edit is refused (409 edit_conflict) if someone changed it meanwhile."""
+        response = super().retrieve(request, *args, **kwargs)
+        response["ETag"] = f'"{revision(self.get_object())}"'
+        return response
+
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        response = super().update(request, *args, **kwargs)
+        response["ETag"] = f'"{revision(self.get_object())}"'
+        return response
+
     def perform_update(self, serializer: BaseSerializer[Instrument]) -> None:
+        sent = self.request.headers.get("If-Match")
         serializer.instance = services.instrument_update(
-            instrument=serializer.instance, data=serializer.validated_data
+            instrument=serializer.instance,
+            data=serializer.validated_data,
+            user=self.request.user,
+            revision=sent.removeprefix("W/").strip('"') if sent else None,
         )
 
 

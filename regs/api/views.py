@@ -51,6 +51,7 @@ class ProvisionViewSet(viewsets.GenericViewSet):
     permission_classes = [permissions.AllowAny]
     serializer_class = s.ProvisionStateSerializer
     queryset = Provision.objects.none()
+    lookup_value_regex = r"\d+"  # an id; anything else is a 404, not a failed query
 
     @extend_schema(parameters=_PARAMS, responses=s.ProvisionStateSerializer(many=True))
     def list(self, request: Request) -> Response:
@@ -113,7 +114,8 @@ class ProvisionViewSet(viewsets.GenericViewSet):
     @extend_schema(responses=s.RecordSerializer(many=True))
     @action(detail=True)
     def history(self, request: Request, pk: str) -> Response:
-        """Record-time history: who changed the knowledge base's copy of this provision, and when."""
+        """Record-time history: who changed the knowledge base's copy of this provision, and
+        when."""
         provision = get_object_or_404(Provision, pk=pk)
         return Response(
             s.RecordSerializer(selectors.provision_record_history(provision), many=True).data

@@ -30,6 +30,7 @@ import pathlib
 import re
 import statistics
 import struct
+import time
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -433,17 +434,33 @@ def _read_page(
     return _lines(chars, number), tables, spaces
 
 
-def read_pdf(source: str | pathlib.Path | BinaryIO) -> list[Block]:
+def read_pdf(
+    source: str | pathlib.Path | BinaryIO,
+    *,
+    max_pages: int | None = None,
+    deadline: float | None = None,
+) -> list[Block]:
     """Blocks of a regulation's PDF, the same as `read_text` gives for its text form.
 
-    :raises UnreadablePdfError: the source is not a PDF, or is empty, truncated or damaged.
+    :param max_pages: refuse a PDF with more pages, before parsing any.
+    :param deadline: a `time.monotonic()` instant; refuse the PDF if a page is still to parse then.
+    :raises UnreadablePdfError: the source is not a PDF, or is empty, truncated or damaged, has
+        more than `max_pages` pages or takes past `deadline` to read.
     """
     pdf = _open(source)
     pages: list[list[_Line]] = []
     tables: list[list[_Table]] = []
     spaces: list[float] = []
     try:
+        if max_pages is not None and len(pdf.pages) > max_pages:
+            raise UnreadablePdfError(
+                f"it has {len(pdf.pages):,} pages; a source may have at most {max_pages:,}"
+            )
         for number, page in enumerate(pdf.pages, start=1):
+            if deadline is not None and time.monotonic() > deadline:
+                raise UnreadablePdfError(
+                    f"reading it took too long (stopped before page {number} of {len(pdf.pages)})"
+                )
             try:
                 layout = page.layout  # the parse: all that can fail on a damaged file
             except _PARSE_ERRORS as error:

@@ -10,6 +10,7 @@ import functools
 import hashlib
 import io
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,30 @@ class SourceError(ValueError):
     """The file cannot be ingested; the message says why."""
 
 
+# Limits that keep a hostile or broken file from taking the machine: the regulator's PDFs are
+# under 250 kB and 79 pages, their text forms under 200 kB with lines under 3,000 characters.
+MAX_BYTES = 10 * 1024 * 1024
+"""A larger file is refused before it is read or parsed."""
+MAX_PAGES = 500
+"""A PDF with more pages is refused before any page is parsed."""
+MAX_LINE = 20_000
+"""A text line longer than this (characters) is refused before the markup is parsed."""
+TIME_BUDGET = 120.0
+"""Seconds that reading one file may take; checked between pages."""
+
+
+def check_size(name: str, size: int) -> None:
+    """Refuse a file larger than MAX_BYTES, before anything reads it.
+
+    :raises SourceError: the file is too large.
+    """
+    if size > MAX_BYTES:
+        raise SourceError(
+            f"{name} is {size / 1024 / 1024:.0f} MB; a source may be at most "
+            f"{MAX_BYTES // 1024 // 1024} MB."
+        )
+
+
 @dataclass(frozen=True)
 class ReadSource:
     kind: str
@@ -34,29 +59,41 @@ class ReadSource:
     blocks: list[Block]
 
 
-def read_source(name: str, data: bytes) -> ReadSource:
-    """Blocks of a source, from a PDF or the text form, whichever the bytes are.
+def read_source(name: str, data: bytes, *, budget: float = TIME_BUDGET) -> ReadSource:
+    """Blocks of a source, from a PDF or the text form, whichever the bytes are, within the
+    limits above (`budget` seconds for the reading).
 
-    :raises SourceError: empty, not a PDF nor UTF-8 text, or a PDF pdfplumber cannot read.
+    :raises SourceError: empty, too large, too many pages or too long lines, not a PDF nor UTF-8
+        text, a PDF pdfplumber cannot read, or reading it took longer than the budget.
     """
+    check_size(name, len(data))
     sha = hashlib.sha256(data).hexdigest()
     if not data.strip():
         raise SourceError(f"{name} is empty.")
     if data.startswith(b"%PDF"):
         try:
-            blocks = read_pdf(io.BytesIO(data))
+            blocks = read_pdf(
+                io.BytesIO(data), max_pages=MAX_PAGES, deadline=time.monotonic() + budget
+            )
         except ValueError as exc:
             raise SourceError(f"{name} is not a readable PDF: {exc}") from exc
         pages = max((b.page or 0 for b in blocks), default=0)
         return ReadSource("pdf", sha, pages, blocks)
-    if b"\x00" in data[:4096]:
-        raise SourceError(f"{name} is neither a PDF nor a text file.")
+    if b"\x00" in data:
+        raise SourceError(f"{name} is neither a PDF nor a text file (it holds NUL bytes).")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SourceError(
             f"{name} is neither a PDF nor UTF-8 text ({exc.reason} at byte {exc.start})."
         ) from exc
+    lines = text.splitlines()
+    longest = max(lines, key=len, default="")
+    if len(longest) > MAX_LINE:
+        raise SourceError(
+            f"{name}: line {lines.index(longest) + 1} is {len(longest):,} characters long; a line "
+            f"of the text form may be at most {MAX_LINE:,}."
+        )
     return ReadSource("text", sha, None, read_text(text))
 
 
@@ -96,14 +133,15 @@ def check_instrument(
     """
     if not doc.sections:
         raise SourceError(
-            f"{name}: no section headings found for a {scheme.value} instrument; is this the right file "
-            f"and the right --instrument?"
+            f"{name}: no section headings found for a {scheme.value} instrument; is this the "
+            f"right file and the right --instrument?"
         )
     blocks = len(doc.front_matter) + len(doc.unplaced) + sum(len(s.units) for s in doc.sections)
     if blocks / len(doc.sections) > _BLOCKS_PER_SECTION:
         raise SourceError(
-            f"{name}: only {len(doc.sections)} section heading(s) found in {blocks} paragraphs; the section "
-            f"numbers in this file are missing or garbled. Ingest the text form of the regulation instead."
+            f"{name}: only {len(doc.sections)} section heading(s) found in {blocks} paragraphs; "
+            f"the section numbers in this file are missing or garbled. Ingest the text form of "
+            f"the regulation instead."
         )
     pattern = _LABELS.get((jurisdiction, slug))
     if pattern is None:

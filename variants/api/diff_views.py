@@ -222,6 +222,12 @@ class EditSerializer(serializers.Serializer):
     event = serializers.DictField(help_text="The last edit: kind, date, user, reason.")
 
 
+class RecordsDiffSerializer(serializers.Serializer):
+    start = serializers.DateTimeField()
+    end = serializers.DateTimeField()
+    changes = EditSerializer(many=True)
+
+
 class RecordsDiffView(APIView):
     """What the knowledge base's copy changed between two record times (who, when, what):
     rule text, citations, events, annotations, wagers, paytables, constraints, play rules."""
@@ -230,28 +236,32 @@ class RecordsDiffView(APIView):
 
     @extend_schema(
         parameters=[RecordsDiffQuery],
-        responses=EditSerializer(many=True),
+        responses=RecordsDiffSerializer,
         examples=[
             OpenApiExample(
                 "A pay corrected",
                 description="GET /api/v1/diff/records/?start=2026-11-24T00:00:00Z",
-                value=[
-                    {
-                        "kind": "replacement",
-                        "substantive": True,
-                        "model": "paytable line",
-                        "field": "pays, label",
-                        "left": {
-                            "citation": "us-co/kings-bounty/kb03 suited-20 (Pays)",
-                            "text": "7 to 1",
-                        },
-                        "right": {
-                            "citation": "us-co/kings-bounty/kb03 suited-20 (Pays)",
-                            "text": "8 to 1",
-                        },
-                        "event": {"kind": "changed", "user": "olivia", "reason": None},
-                    }
-                ],
+                value={
+                    "start": "2026-11-24T00:00:00Z",
+                    "end": "2026-11-25T09:00:00Z",
+                    "changes": [
+                        {
+                            "kind": "replacement",
+                            "substantive": True,
+                            "model": "paytable line",
+                            "field": "pays, label",
+                            "left": {
+                                "citation": "us-co/kings-bounty/kb03 suited-20 (Pays)",
+                                "text": "7 to 1",
+                            },
+                            "right": {
+                                "citation": "us-co/kings-bounty/kb03 suited-20 (Pays)",
+                                "text": "8 to 1",
+                            },
+                            "event": {"kind": "changed", "user": "olivia", "reason": None},
+                        }
+                    ],
+                },
                 response_only=True,
             )
         ],

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from pitboss.errors import DomainError
+from regs.ingest.sources import SourceError, check_size
 from regs.models import Status
 from regs.services import instrument_for, source_ingest
 
@@ -32,6 +33,10 @@ class Command(BaseCommand):
         path: Path = options["file"]
         if not path.is_file():
             raise CommandError(f"{path} does not exist or is not a file.")
+        try:
+            check_size(path.name, path.stat().st_size)  # before reading a byte of it
+        except SourceError as exc:
+            raise CommandError(str(exc)) from exc
         user = None
         if options["user"]:
             user = get_user_model().objects.filter(username=options["user"]).first()
@@ -62,8 +67,8 @@ class Command(BaseCommand):
 def render_report(report: dict[str, Any]) -> str:
     """The end-of-ingestion report a person reads."""
     lines = [
-        f"{report['source']} ({report['kind']}): {report['sections']} sections, {report['units']} units, "
-        f"{report['dates']} dated events",
+        f"{report['source']} ({report['kind']}): {report['sections']} sections, "
+        f"{report['units']} units, {report['dates']} dated events",
         "  created: "
         + (", ".join(f"{n} {k}" for k, n in sorted(report["created"].items())) or "nothing"),
         "  updated: "
