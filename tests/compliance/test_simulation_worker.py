@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import kombu.pools
 import pytest
 from django.db import connection
 
@@ -58,12 +59,15 @@ def _database_url() -> str:
 
 def _use(**conf: Any) -> None:
     """Change the Celery app's broker settings, dropping its connection pools: even an eager
-    call takes a producer from them (Celery 5), so they may hold the old broker's connections."""
+    call takes a producer from them (Celery 5), so they may hold the old broker's connections.
+    kombu keeps a registry of producer pools by broker too, whose pools the first drop closed:
+    it is emptied, or going back to an earlier broker would find a closed pool."""
     app.conf.update(conf)
     if app._pool is not None:
         app._pool.force_close_all()
     app._pool = None
     app.amqp._producer_pool = None
+    kombu.pools.reset()
 
 
 @pytest.fixture
