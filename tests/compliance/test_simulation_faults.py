@@ -25,7 +25,9 @@ from engine.simulate import rule_effects, rules_from_dict
 from pitboss.celery import app
 from tests.compliance.test_simulation_worker import BROKER, ROOT, _database_url, _redis, _use
 
-CHUNK = 100_000
+# Chunks big enough that a warm worker takes most of a second over each (with the rule effects):
+# the test must see one or two done, and kill the worker before the rest.
+CHUNK = 1_000_000
 CONFIGURATION = {
     "jurisdiction": "US-CO",
     "as_of": "2024-06-01",
@@ -90,7 +92,12 @@ def test_a_job_whose_worker_is_killed_finishes_on_another_with_the_in_process_re
     second = None
     try:
         job = simulation_job_create(
-            data={"configuration": CONFIGURATION, "rounds": 450_000, "seed": 2026, "effects": True}
+            data={
+                "configuration": CONFIGURATION,
+                "rounds": 4_500_000,
+                "seed": 2026,
+                "effects": True,
+            }
         )
         assert job.chunks == 5
         wait_for(lambda j: 1 <= j.chunks_done <= 2, 240, log)
@@ -100,7 +107,9 @@ def test_a_job_whose_worker_is_killed_finishes_on_another_with_the_in_process_re
 
         second = worker_start(log)
         done = wait_for(lambda j: j.status in ("done", "failed"), 300, log)
-        expected = rule_effects(rules_from_dict(job.rules), 450_000, seed=2026, chunk_rounds=CHUNK)
+        expected = rule_effects(
+            rules_from_dict(job.rules), 4_500_000, seed=2026, chunk_rounds=CHUNK
+        )
         assert done.status == "done", done.error
         assert done.chunks_done == 5 and sorted(done.sums["chunks"]) == [0, 1, 2, 3, 4]
         assert {k: done.result[k] for k in expected.base.as_dict()} == expected.base.as_dict()
