@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -88,10 +89,51 @@ def conventions(rules: RuleSet, play: Play = Play.COMPOSITION) -> list[str]:
         )
     if rules.late_surrender and not rules.peeks:
         out.append("late surrender with no peek: a dealer blackjack takes the whole wager")
+    out.extend(_spanish_conventions(rules))
     out.append(
         "double-precision sums over a complete enumeration (rounding error below 1e-12 of a "
         "wager), so no fraction is given"
     )
+    return out
+
+
+def _spanish_conventions(rules: RuleSet) -> list[str]:
+    """What the analysis assumes of Spanish 21's rules (30-899.16), where the rules have them."""
+    out = []
+    if rules.spanish_decks:
+        out.append("Spanish decks: 48 cards a deck, the four 10s removed")
+    if rules.blackjack_beats_dealer_blackjack:
+        out.append("a player's blackjack beats the dealer's")
+    if rules.player_21_wins:
+        out.append("a player's 21 beats the dealer's 21 (a dealer blackjack, seen first, still "
+                   "takes the original wager)")  # fmt: skip
+    if rules.bonus_21:
+        doubled = "doubled hands too" if rules.bonus_on_doubled else "not on doubled hands"
+        out.append(
+            f"Bonus 21 odds on winning 21s ({doubled}): 5-, 6- and 7-card 21s as printed (an "
+            "8-card 21 pays even money, as the engine pays it); a 6-7-8 or 7-7-7's suited and "
+            "spades odds weighed by the exact probability of its suits given its ranks: play "
+            "depends on the cards' ranks only, never on their suits"
+        )
+    if rules.doubles_any_time:
+        out.append(
+            "doubling on any number of cards (a soft 21 too, never a hard 21 or a blackjack)"
+        )
+    if rules.rescue:
+        out.append(
+            "after a double the player may rescue: the last doubled portion taken back, the rest "
+            "forfeited"
+        )
+        if rules.max_doubles > 1:
+            out.append(
+                f"double-double down: up to {rules.max_doubles} doubles a hand, each doubling "
+                "the whole wager, while the total is under 21"
+            )
+    if rules.super_bonus:
+        out.append(
+            "the Super Bonus and Envy Bonus (dollar amounts by the size of the wager, not odds) "
+            "are not included"
+        )
     return out
 
 
@@ -100,17 +142,10 @@ Hand = tuple[int, ...]
 """A hand's cards, as counts by rank (engine.dealer_odds.RANKS)."""
 
 NOT_ANALYSED = {
-    "spanish_decks": "Spanish decks",
     "dealer_face_up": "the dealer's cards face up (Face Up Blackjack)",
     "ties_lose": "pushes that lose",
     "switch": "switching cards (Blackjack Switch)",
     "spots_per_seat": "two hands a seat",
-    "player_21_wins": "a 21 that always wins (Spanish 21)",
-    "blackjack_beats_dealer_blackjack": "a blackjack that beats the dealer's",
-    "bonus_21": "bonus odds on 21s",
-    "super_bonus": "a super bonus",
-    "rescue": "rescuing a double",
-    "max_doubles": "doubling more than once",
     "designated_blackjack": "a designated blackjack",
     "two_card_21_beats_dealer_21": "a two-card 21 that beats the dealer's 21",
 }
@@ -125,8 +160,6 @@ def check_analysable(rules: RuleSet) -> None:
         for name, what in NOT_ANALYSED.items()
         if getattr(rules, name) != getattr(default, name)
     ]
-    if rules.double_on is DoubleOn.ANY_TIME:
-        missing.append("doubling on any number of cards")
     if rules.max_split_hands > MAX_SPLIT_HANDS:
         missing.append(f"splits to more than {MAX_SPLIT_HANDS} hands")
     if not 1 <= rules.decks <= 8:
@@ -199,11 +232,13 @@ def hand_values(rules: RuleSet, cards: list[int], up: int) -> dict[str, float]:
     h, u = analysis.index[hand], up - 1
     unsplit = analysis.contexts[(0, 0)]
     values = {"stand": unsplit.stand[h, u], "hit": unsplit.hit[h, u]}
-    if len(cards) == 2:
+    if len(cards) == 2 or (rules.doubles_any_time and analysis.may_double_drawn(h)):
         values["double"] = unsplit.double[h, u]
     if rules.peeks:
         blackjack = analysis._blackjack(np.array([hand], dtype=np.int64))[0, u]
         natural = bool(analysis.natural[h])
+        if natural and rules.blackjack_beats_dealer_blackjack:
+            blackjack = 0.0  # paid whatever the dealer holds
         values = {
             name: (v if natural and name == "stand" else v + blackjack) / (1 - blackjack)
             for name, v in values.items()
@@ -212,6 +247,18 @@ def hand_values(rules: RuleSet, cards: list[int], up: int) -> dict[str, float]:
 
 
 # --- the analysis ------------------------------------------------------------------------------
+
+
+def _suits_chances(name: str, decks: int) -> tuple[float, float]:
+    """The chances that a 6-7-8 or a 7-7-7 (`name`) is of one suit, and of spades, given its
+    ranks only. The suits of each rank's cards are an even split dealt at random: the three
+    different ranks of a 6-7-8 take independent suits (1/16 one suit, 1/64 spades); the three
+    7s of a 7-7-7 are any three of the shoe's 4 × decks sevens, however many other 7s are out
+    unseen."""
+    if name == "678":
+        return 1 / 16, 1 / 64
+    spades = comb(decks, 3) / comb(4 * decks, 3)
+    return 4 * spades, spades
 
 
 def _total(hand: Hand) -> tuple[int, bool]:
@@ -257,9 +304,14 @@ class _HandTable:
     natural: npt.NDArray[np.bool_]
 
 
+def _full_shoe(rules: RuleSet) -> Hand:
+    """The shoe's cards by rank: a Spanish deck (30-899.16(2)) has no 10s, 12 ten-value cards."""
+    d = rules.decks
+    return (4 * d,) * 9 + ((12 if rules.spanish_decks else 16) * d,)
+
+
 @lru_cache(maxsize=8)
-def _hand_table(decks: int) -> _HandTable:
-    full = (4 * decks,) * 9 + (16 * decks,)
+def _hand_table(full: Hand) -> _HandTable:
     hands = _hands(full)
     index = {hand: i for i, hand in enumerate(hands)}
     counts = np.array(hands, dtype=np.int64)
@@ -273,8 +325,8 @@ def _hand_table(decks: int) -> _HandTable:
     return _HandTable(index, counts, size, total, children, (size == 2) & (total == 21))
 
 
-_ODDS: dict[tuple[int, bool], tuple[dict[Hand, int], npt.NDArray[np.float64]]] = {}
-"""(decks, hits soft 17) → the dealer's odds computed so far, by the cards removed: a row index
+_ODDS: dict[tuple[Hand, bool], tuple[dict[Hand, int], npt.NDArray[np.float64]]] = {}
+"""(full shoe, hits soft 17) → the dealer's odds computed so far, by the cards removed: a row index
 and the rows. Each analysis adds what it lacks."""
 _ODDS_LOCK = threading.Lock()
 
@@ -290,25 +342,55 @@ class _Context:
     stand: Vector
     hit: Vector
     double: Vector
+    """Doubling (on two cards, or on any number where the rules allow it), its redoubles and
+    rescues played on."""
+    play: npt.NDArray[np.int8]
+    """[hand, up]: how a hand of three cards or more is played: _STAND, _HIT or _DOUBLE."""
+    doubled: list[npt.NDArray[np.int8]]
+    """[doubles - 1][hand, up]: how a doubled hand is played: _STAND, _RESCUE or _REDOUBLE."""
+
+
+_STAND, _HIT, _DOUBLE = 0, 1, 2
+_RESCUE, _REDOUBLE = 1, 2
+_PLAY_CODES = {Action.STAND: _STAND, Action.HIT: _HIT, Action.DOUBLE: _DOUBLE}
+
+
+@dataclass
+class _BasicPlays:
+    """The engine's basic strategy by hand index and up card (engine.strategy.BasicStrategy)."""
+
+    unsplit: npt.NDArray[np.int8]
+    """A hand of three cards or more: _STAND, _HIT or _DOUBLE."""
+    split: npt.NDArray[np.int8]
+    """The same after a split (no double there without double after split)."""
+    redouble: npt.NDArray[np.bool_]
+    """A doubled hand doubles again where it may."""
+    rescue: npt.NDArray[np.bool_]
+    """A doubled hand that does not double again is rescued."""
 
 
 class _Analysis:
     def __init__(self, rules: RuleSet, play: Play = Play.COMPOSITION) -> None:
         self.rules = rules
         self.play = play
-        d = rules.decks
-        self.full: Hand = (4 * d,) * 9 + (16 * d,)
+        self.full: Hand = _full_shoe(rules)
         self.full_array = np.array(self.full, dtype=np.int64)
         self.cards = sum(self.full)
         self.bj = float(rules.blackjack_pays)
         self.originals_only = rules.peeks or rules.original_bets_only
         self.splits = {pair: self._max_hands(pair) for pair in range(RANKS)}
 
-        table = _hand_table(d)
+        table = _hand_table(self.full)
         self.index, self.counts, self.size = table.index, table.counts, table.size
         self.total, self.children, self.natural = table.total, table.children, table.natural
-        self.basic = BasicStrategy(rules).table if play is Play.BASIC else None
-        self.hits = self._hits(table) if play is Play.BASIC else None
+        hard = self.counts @ np.arange(1, RANKS + 1)
+        self.soft = self.total != hard
+        self.doubles = rules.max_doubles if rules.rescue else 1
+        """Doubles a hand may take: without a rescue the engine ends a hand at its first double."""
+        self.pays, self.pays_doubled = self._bonus_pays()
+        strategy = BasicStrategy(rules) if play is Play.BASIC else None
+        self.basic = strategy.table if strategy else None
+        self.basic_plays = self._basic_plays(strategy) if strategy else None
 
         contexts = [(0, 0)] + [
             (pair, extra)
@@ -322,20 +404,36 @@ class _Analysis:
         for key in contexts:  # the unsplit hands first: the split hands are played as they are
             self.contexts[key] = self._context(*key, members[key], rows[key])
 
-    def _hits(self, table: _HandTable) -> npt.NDArray[np.bool_]:
-        """[hand, up]: whether basic strategy hits the hand of three cards or more."""
-        assert self.basic is not None
-        hits = np.zeros((len(table.counts) + 1, RANKS), dtype=bool)
-        for hand, h in table.index.items():
-            total, soft = _total(hand)
-            if sum(hand) < 3:
+    def _basic_plays(self, strategy: BasicStrategy) -> _BasicPlays:
+        """What the engine's basic strategy (BasicStrategy.decide) does with each hand of three
+        cards or more against each up card, and with each doubled hand."""
+        n = len(self.counts) + 1
+        plays = _BasicPlays(
+            np.zeros((n, RANKS), dtype=np.int8),
+            np.zeros((n, RANKS), dtype=np.int8),
+            np.zeros((n, RANKS), dtype=bool),
+            np.zeros((n, RANKS), dtype=bool),
+        )
+        doubles_any_time = self.rules.doubles_any_time
+        for hand, h in self.index.items():
+            if sum(hand) < 2:
                 continue
+            total, soft = _total(hand)
             for up in range(RANKS):
-                ranked = self.basic[(total, soft, 0, up + 1, False)]
-                hits[h, up] = (
-                    next((a for a in ranked if a in _AFTER_HIT), Action.STAND) is Action.HIT
-                )
-        return hits
+                ranked = strategy.table[(total, soft, 0, up + 1, False)]
+                plays.redouble[h, up] = total < 21 and ranked[0] is Action.DOUBLE
+                plays.rescue[h, up] = strategy.stands[(total, up + 1)] < -0.5
+                if sum(hand) < 3 or total >= 21:  # a 21 stands (a soft 21 unless doubled)
+                    continue
+                split_doubles = doubles_any_time and self.rules.double_after_split
+                for played, may_double in (
+                    (plays.unsplit, doubles_any_time),
+                    (plays.split, split_doubles),
+                ):
+                    allowed = _AFTER_HIT | ({Action.DOUBLE} if may_double else set())
+                    action = next((a for a in ranked if a in allowed), Action.STAND)
+                    played[h, up] = _PLAY_CODES[action]
+        return plays
 
     def _choose(self, hand: Hand, allowed: frozenset[Action]) -> list[Action]:
         """Basic strategy's action for two cards against each up card, among those allowed."""
@@ -347,6 +445,35 @@ class _Analysis:
             ranked = self.basic[(total, soft, pair, up + 1, True)]
             chosen.append(next((a for a in ranked if a in allowed), Action.STAND))
         return chosen
+
+    def _bonus_pays(self) -> tuple[Vector, Vector]:
+        """[hand]: what a winning 21 of the hand pays, undoubled and doubled (1 unless a Bonus 21
+        odds, 30-899.16(11)); a 6-7-8 or 7-7-7's suits are weighed by their exact probability
+        given the ranks (every rank's cards are split evenly among the suits)."""
+        n = len(self.counts) + 1
+        pays = np.ones(n)
+        if not self.rules.bonus_21:
+            return pays, pays
+        odds = {kind: float(ratio) for kind, ratio in self.rules.bonus_21}
+
+        def best(*kinds: str) -> float:
+            return max([odds[kind] for kind in kinds if kind in odds], default=1.0)
+
+        for hand, h in self.index.items():
+            size = sum(hand)
+            if self.total[h] != 21 or self.natural[h]:
+                continue
+            if size in (5, 6, 7):  # as printed: "5 card", "6 card", "7 card" 21 (engine.hands)
+                pays[h] = best(f"{size}-card")
+            elif size == 3 and (hand[5] == hand[6] == hand[7] == 1 or hand[6] == 3):
+                name = "678" if hand[6] == 1 else "777"
+                suited, spades = _suits_chances(name, self.rules.decks)
+                pays[h] = (
+                    spades * best(name, f"{name}-suited", f"{name}-spades")
+                    + (suited - spades) * best(name, f"{name}-suited")
+                    + (1 - suited) * best(name)
+                )
+        return pays, (pays if self.rules.bonus_on_doubled else np.ones(n))
 
     def _max_hands(self, pair: int) -> int:
         rules = self.rules
@@ -382,7 +509,7 @@ class _Analysis:
     ) -> tuple[npt.NDArray[np.float64], dict[tuple[int, int], npt.NDArray[np.int64]]]:
         """The dealer's odds for every set of removed cards the contexts need, computed once
         each: the odds and each context's rows into them."""
-        key = (self.rules.decks, self.rules.dealer_hits_soft_17)
+        key = (self.full, self.rules.dealer_hits_soft_17)
         with _ODDS_LOCK:
             known, odds = _ODDS.get(key, ({}, np.zeros((0, RANKS, len(OUTCOMES)))))
             known = dict(known)
@@ -424,26 +551,47 @@ class _Analysis:
     def _context(
         self, pair: int, extra: int, members: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]
     ) -> _Context:
-        """Values of standing, hitting and doubling (two cards) for each hand of the context
-        against each up card, unconditional (a dealer blackjack included); hands are valued from
-        the most cards to the fewest, so that a hit's every outcome is known."""
+        """Values of standing, hitting and doubling for each hand of the context against each up
+        card, unconditional (a dealer blackjack included); hands are valued from the most cards to
+        the fewest, so that a hit's every outcome is known.
+
+        A doubled hand's values are kept as G = its value + `refund` (what a dealer blackjack
+        gives back of the wagers beyond the original one), so that every state's dealer blackjack
+        costs the same original wager; a bust's G (-2^j (1 - refund)) is summed over the bust
+        cards by the tower property: the chance of a dealer blackjack after a hand is the mean of
+        the chances after each card it may draw."""
+        rules = self.rules
         n = len(self.counts) + 1
-        stand, hit, double = np.zeros((n, RANKS)), np.zeros((n, RANKS)), np.zeros((n, RANKS))
+        stand, stand_doubled, hit, double = (np.zeros((n, RANKS)) for _ in range(4))
         odds = self.odds[rows]
-        sign = np.sign(self.total[members][:, None] - (17 + np.arange(5))[None, :])
-        stand[members] = (
-            (1.0 - odds.sum(axis=2))
-            - odds[:, :, BLACKJACK]
-            + np.einsum("hj,huj->hu", sign, odds[:, :, :5])
-        )
+        total = self.total[members]
+        sign = np.sign(total[:, None] - (17 + np.arange(5))[None, :])
+        if rules.player_21_wins:  # 30-899.16(4): a 21 beats the dealer's 21
+            sign[total == 21, 4] = 1
+        win = (1.0 - odds.sum(axis=2)) + np.einsum("hj,huj->hu", sign > 0, odds[:, :, :5])
+        lose = odds[:, :, BLACKJACK] + np.einsum("hj,huj->hu", sign < 0, odds[:, :, :5])
+        stand[members] = win * self.pays[members, None] - lose
+        stand_doubled[members] = win * self.pays_doubled[members, None] - lose
         removed = self._removed(pair, extra, members)
         blackjack = self._blackjack(removed)
         if not extra:
             natural = self.natural[members]
-            stand[members[natural]] = self.bj * (1.0 - blackjack[natural])
-        stand[-1] = -1.0  # a bust
+            if rules.blackjack_beats_dealer_blackjack:
+                stand[members[natural]] = self.bj
+            else:
+                stand[members[natural]] = self.bj * (1.0 - blackjack[natural])
+        stand[-1] = stand_doubled[-1] = -1.0  # a bust
+        chance = np.zeros((n, RANKS))
+        chance[members] = blackjack
+        refund = chance if self.originals_only else np.zeros((n, RANKS))
         following = self._following(removed)
         unsplit = self.contexts[(0, 0)] if extra else None
+        may_double = rules.doubles_any_time and (not extra or rules.double_after_split)
+        doubled = [np.zeros((n, RANKS)) for _ in range(self.doubles + 1)]  # [j]: G after j doubles
+        doubled_play = [np.zeros((n, RANKS), dtype=np.int8) for _ in range(self.doubles)]
+        for j in range(1, self.doubles + 1):
+            doubled[j][-1] = -(2.0**j)
+        play = np.zeros((n, RANKS), dtype=np.int8)
         played = np.zeros((n, RANKS))
         played[-1] = -1.0
         size = self.size[members]
@@ -451,21 +599,73 @@ class _Analysis:
             level = size == cards
             hands = members[level]
             children = self.children[hands]  # [hand, card]
-            hit[hands] = np.einsum("huc,hcu->hu", following[level], played[children])
-            if cards == 2:
-                doubled = np.where((children == n - 1)[:, :, None], -2.0, 2.0 * stand[children])
-                double[hands] = np.einsum("huc,hcu->hu", following[level], doubled)
-                if self.originals_only:  # a dealer blackjack takes the original wager only
-                    double[hands] += blackjack[level]
-            # How each hand is played once drawn to (no double after a third card).
-            if self.hits is not None:
-                played[hands] = np.where(self.hits[hands], hit[hands], stand[hands])
+            after = following[level]
+            # Of the refund, what the bust cards' hands hold: the hand's less the others'.
+            bust_refund = refund[hands] - np.einsum("huc,hcu->hu", after, refund[children])
+            below_21 = (self.total[hands] < 21)[:, None]
+            for j in range(self.doubles, 0, -1):  # a doubled hand: stand, rescue or redouble
+                options = [2.0**j * (stand_doubled[hands] + refund[hands])]
+                if rules.rescue:  # the last doubled portion back, the rest forfeited
+                    lost = 2.0 ** (j - 1)
+                    if rules.peeks:
+                        options.append(-lost * (1.0 - chance[hands]))
+                    else:  # a rescued hand loses so much whatever the dealer holds
+                        options.append(-lost + refund[hands])
+                    if j < self.doubles:
+                        again = np.einsum("huc,hcu->hu", after, doubled[j + 1][children])
+                        again += 2.0 ** (j + 1) * bust_refund
+                        options.append(np.where(below_21, again, -np.inf))
+                choice = self._doubled_choice(options, hands, j, unsplit)
+                doubled[j][hands] = np.take_along_axis(np.stack(options), choice[None], 0)[0]
+                doubled_play[j - 1][hands] = choice
+            hit[hands] = np.einsum("huc,hcu->hu", after, played[children])
+            if cards == 2 or may_double:
+                double[hands] = (
+                    np.einsum("huc,hcu->hu", after, doubled[1][children])
+                    + 2.0 * bust_refund
+                    - refund[hands]
+                )
+            # How each hand is played once drawn to.
+            options = [stand[hands], hit[hands]]
+            if may_double:  # a hard 21 may not double (a soft one may, 30-899.16's procedures)
+                doubles_here = (self.total[hands] < 21) | self.soft[hands]
+                doubles_here = doubles_here[:, None]
+                options.append(np.where(doubles_here, double[hands], -np.inf))
+            if self.basic_plays is not None:
+                basic = self.basic_plays.split if extra else self.basic_plays.unsplit
+                choice = basic[hands] if may_double else np.minimum(basic[hands], _HIT)
             elif unsplit is None:
-                played[hands] = np.maximum(stand[hands], hit[hands])
-            else:  # CDZ-: the unsplit hand's choice, at the split hand's value
-                choose_hit = unsplit.hit[hands] > unsplit.stand[hands]
-                played[hands] = np.where(choose_hit, hit[hands], stand[hands])
-        return _Context(pair, extra, members, stand, hit, double)
+                choice = np.argmax(np.stack(options), axis=0).astype(np.int8)
+            elif may_double:  # CDZ-: the unsplit hand's choice, at the split hand's value
+                choice = unsplit.play[hands]
+            else:
+                choice = (unsplit.hit[hands] > unsplit.stand[hands]).astype(np.int8)
+            play[hands] = choice
+            played[hands] = np.take_along_axis(np.stack(options), choice[None], 0)[0]
+        return _Context(pair, extra, members, stand, hit, double, play, doubled_play)
+
+    def _doubled_choice(
+        self, options: list[Vector], hands: npt.NDArray[np.int64], j: int, unsplit: _Context | None
+    ) -> npt.NDArray[np.int8]:
+        """How a hand doubled j times is played: the best option, the engine's basic strategy,
+        or after a split the unsplit hand's choice (CDZ-)."""
+        if self.basic_plays is not None:
+            shape = (len(hands), RANKS)
+            choice = np.zeros(shape, dtype=np.int8)
+            if len(options) > 1:
+                choice[self.basic_plays.rescue[hands]] = _RESCUE
+            if len(options) > 2:
+                redouble = self.basic_plays.redouble[hands]
+                choice[redouble] = _REDOUBLE
+            return choice
+        if unsplit is not None:
+            return unsplit.doubled[j - 1][hands]
+        return np.argmax(np.stack(options), axis=0).astype(np.int8)
+
+    def may_double_drawn(self, h: int) -> bool:
+        """Whether a hand of three cards or more may double where doubling is on any number of
+        cards: below 21, or a soft 21 (engine.strategy.AT_21)."""
+        return bool(self.total[h] < 21 or self.soft[h])
 
     def _may_double(self, hand: Hand, after_split: bool) -> bool:
         if after_split and not self.rules.double_after_split:
