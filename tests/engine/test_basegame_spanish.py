@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from engine.basegame import Play, base_game_value, hand_values
-from engine.rules import DoubleOn, RuleSet, Surrender
 from engine.round import SeatSpec, play_round
+from engine.rules import DoubleOn, RuleSet, Surrender
 from engine.shoe import Shoe
 from engine.strategy import BasicStrategy
 
