@@ -17,7 +17,7 @@ from engine.basegame import (
     check_analysable,
     rule_effects,
 )
-from engine.rules import DoubleOn, RuleSet
+from engine.rules import RuleSet
 from engine.simulate import rules_as_dict
 from pitboss.errors import DomainError
 
@@ -110,7 +110,7 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
     basic = base_game_value(rules, Play.BASIC).as_dict()
     body: dict[str, Any] = {
         "table": table["name"],
-        "rules": rules_as_dict(rules),
+        "rules": rules_as_dict(rules) | _spanish_rules(rules),
         "assumed": assumed,
         **value.as_dict(),
         "basic_strategy": {
@@ -124,12 +124,27 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
     return body
 
 
+def _spanish_rules(rules: RuleSet) -> dict[str, Any]:
+    """Spanish 21's rules the analysis played (30-899.16), where the table has them."""
+    if not (rules.spanish_decks or rules.player_21_wins or rules.bonus_21):
+        return {}
+    return {
+        "spanish_decks": rules.spanish_decks,
+        "player_21_wins": rules.player_21_wins,
+        "blackjack_beats_dealer_blackjack": rules.blackjack_beats_dealer_blackjack,
+        "bonus_21": {
+            kind: f"{odds.numerator} to {odds.denominator}" for kind, odds in rules.bonus_21
+        },
+        "bonus_on_doubled": rules.bonus_on_doubled,
+        "rescue": rules.rescue,
+        "max_doubles": rules.max_doubles,
+    }
+
+
 def _field(rules: RuleSet) -> str:
     """The table field that asks for what the analysis does not play."""
     if rules.max_split_hands > MAX_SPLIT_HANDS:
         return "split.max_hands"
-    if rules.double_on is DoubleOn.ANY_TIME:
-        return "double.on"
     if not 1 <= rules.decks <= 8:
         return "decks"
     return "game"

@@ -568,10 +568,20 @@ class _Analysis:
         sign = np.sign(total[:, None] - (17 + np.arange(5))[None, :])
         if rules.player_21_wins:  # 30-899.16(4): a 21 beats the dealer's 21
             sign[total == 21, 4] = 1
-        win = (1.0 - odds.sum(axis=2)) + np.einsum("hj,huj->hu", sign > 0, odds[:, :, :5])
-        lose = odds[:, :, BLACKJACK] + np.einsum("hj,huj->hu", sign < 0, odds[:, :, :5])
-        stand[members] = win * self.pays[members, None] - lose
-        stand_doubled[members] = win * self.pays_doubled[members, None] - lose
+        stand[members] = (
+            (1.0 - odds.sum(axis=2))
+            - odds[:, :, BLACKJACK]
+            + np.einsum("hj,huj->hu", sign, odds[:, :, :5])
+        )
+        stand_doubled[members] = stand[members]
+        bonus = np.flatnonzero(self.pays[members] != 1.0)  # 21s paid more than even money
+        if len(bonus):
+            b = members[bonus]
+            won = (1.0 - odds[bonus].sum(axis=2)) + np.einsum(
+                "hj,huj->hu", (sign[bonus] > 0).astype(np.float64), odds[bonus, :, :5]
+            )
+            stand[b] += won * (self.pays[b, None] - 1.0)
+            stand_doubled[b] += won * (self.pays_doubled[b, None] - 1.0)
         removed = self._removed(pair, extra, members)
         blackjack = self._blackjack(removed)
         if not extra:
@@ -600,10 +610,15 @@ class _Analysis:
             hands = members[level]
             children = self.children[hands]  # [hand, card]
             after = following[level]
-            # Of the refund, what the bust cards' hands hold: the hand's less the others'.
-            bust_refund = refund[hands] - np.einsum("huc,hcu->hu", after, refund[children])
+            doubles_here = cards == 2 or may_double
+            # Doubled hands of this many cards: reached by a double, and redoubles after it.
+            doubled_here = cards >= 3 and (may_double or cards <= 2 + self.doubles)
+            if doubles_here or (doubled_here and self.doubles > 1):
+                # Of the refund, what the bust cards' hands hold: the hand's less the others'.
+                bust_refund = refund[hands] - np.einsum("huc,hcu->hu", after, refund[children])
             below_21 = (self.total[hands] < 21)[:, None]
-            for j in range(self.doubles, 0, -1):  # a doubled hand: stand, rescue or redouble
+            for j in range(self.doubles if doubled_here else 0, 0, -1):
+                # A doubled hand: stand, rescue or redouble.
                 options = [2.0**j * (stand_doubled[hands] + refund[hands])]
                 if rules.rescue:  # the last doubled portion back, the rest forfeited
                     lost = 2.0 ** (j - 1)
@@ -615,17 +630,27 @@ class _Analysis:
                         again = np.einsum("huc,hcu->hu", after, doubled[j + 1][children])
                         again += 2.0 ** (j + 1) * bust_refund
                         options.append(np.where(below_21, again, -np.inf))
+                if len(options) == 1:
+                    doubled[j][hands] = options[0]
+                    continue
                 choice = self._doubled_choice(options, hands, j, unsplit)
                 doubled[j][hands] = np.take_along_axis(np.stack(options), choice[None], 0)[0]
                 doubled_play[j - 1][hands] = choice
             hit[hands] = np.einsum("huc,hcu->hu", after, played[children])
-            if cards == 2 or may_double:
+            if doubles_here:
                 double[hands] = (
                     np.einsum("huc,hcu->hu", after, doubled[1][children])
                     + 2.0 * bust_refund
                     - refund[hands]
                 )
             # How each hand is played once drawn to.
+            if self.basic_plays is None and not may_double:  # stand or hit
+                hits = hit[hands] > stand[hands] if unsplit is None else (
+                    unsplit.hit[hands] > unsplit.stand[hands]
+                )  # fmt: skip
+                play[hands] = hits
+                played[hands] = np.where(hits, hit[hands], stand[hands])
+                continue
             options = [stand[hands], hit[hands]]
             if may_double:  # a hard 21 may not double (a soft one may, 30-899.16's procedures)
                 doubles_here = (self.total[hands] < 21) | self.soft[hands]
@@ -636,10 +661,8 @@ class _Analysis:
                 choice = basic[hands] if may_double else np.minimum(basic[hands], _HIT)
             elif unsplit is None:
                 choice = np.argmax(np.stack(options), axis=0).astype(np.int8)
-            elif may_double:  # CDZ-: the unsplit hand's choice, at the split hand's value
+            else:  # CDZ-: the unsplit hand's choice, at the split hand's value
                 choice = unsplit.play[hands]
-            else:
-                choice = (unsplit.hit[hands] > unsplit.stand[hands]).astype(np.int8)
             play[hands] = choice
             played[hands] = np.take_along_axis(np.stack(options), choice[None], 0)[0]
         return _Context(pair, extra, members, stand, hit, double, play, doubled_play)

@@ -90,6 +90,30 @@ def test_a_get_with_the_tables_options_gives_what_the_post_gives(anon_client: AP
     assert response.json()["house_edge_percent"].startswith("0.33026803")
 
 
+def test_a_spanish_21_table_is_analysed_exactly_by_its_own_rules(anon_client: APIClient) -> None:
+    # The catalog's Spanish 21 (30-899.16) at 6 decks, S17, late surrender: its split and double
+    # rules are the game's own (resplit aces, hit and double split aces, double any time, rescue).
+    configuration = _config(game="spanish-21")
+    for field in ("blackjack_pays", "split", "double"):
+        del configuration["tables"][0][field]
+    response = _post(anon_client, {"configuration": configuration})
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    # tests/engine/test_basegame_spanish.py pins this rule set to the Wizard of Odds' 0.37 %.
+    assert body["house_edge_percent"].startswith("0.36520")
+    rules = body["rules"]
+    assert rules["spanish_decks"] and rules["player_21_wins"] and rules["rescue"]
+    assert rules["double_on"] == "any_time" and rules["bonus_21"]["678-spades"] == "3 to 1"
+    conventions = " ".join(body["conventions"])
+    assert "Spanish decks" in conventions and "Super Bonus" in conventions
+    basic = body["basic_strategy"]  # the engine's strategy knows nothing of 21s that win
+    assert 0.0005 < float(basic["house_edge"]) - float(body["house_edge"]) < 0.002
+    effects = {effect["option"]: effect for effect in body["effects"]}
+    any_two = effects["double.on"]
+    assert (any_two["from"], any_two["to"]) == ("any_time", "any_two")
+    assert float(any_two["house_edge_change_percent"]) > 0.1
+
+
 @pytest.mark.parametrize(
     ("query", "field"),
     [({"decks": "six"}, "decks"), ({"double_after_split": "maybe"}, "double_after_split")],
@@ -108,7 +132,7 @@ def test_a_get_with_a_malformed_option_is_a_400_naming_it(
     [
         ({"decks": 12}, "configuration.tables[0].decks"),
         ({"split": {"max_hands": 8}}, "configuration.tables[0].split.max_hands"),
-        ({"game": "spanish-21"}, "configuration.tables[0].game"),
+        ({"game": "blackjack-switch"}, "configuration.tables[0].game"),
         ({"blackjack_pays": "lots"}, "blackjack_pays"),
     ],
 )
