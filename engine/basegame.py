@@ -19,6 +19,12 @@ Conventions (as Eric Farmer's combinatorial analyzer states them, whose method t
   original_bets_only, else doubles and splits too; late surrender there loses the whole wager to a
   dealer blackjack (MA 8(a)(2)); early surrender gives back half whatever the dealer holds.
 
+Spanish 21 (30-899.16) is played as the logged engine plays it: 48-card decks, 21s and blackjacks
+that win, Bonus 21 odds (a 6-7-8 or 7-7-7's suits weighed by their exact probability given the
+ranks: play depends on ranks only), doubling on any number of cards, rescue and double-double down
+(a doubled hand's own decisions, valued from the most cards to the fewest); the Super Bonus, a
+dollar amount, is left out (`conventions` says so).
+
 Arithmetic: the enumeration is complete, but the probabilities are summed in double precision
 (numpy, numba), not as fractions: results hold about 13 significant digits, and no fraction is
 given. The dealer's totals come from engine.dealer_odds.
@@ -946,6 +952,9 @@ def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
     yield change("double.after_split", das, not das, double_after_split=not das)
     double_on = DoubleOn.TEN_ELEVEN if rules.double_on is DoubleOn.ANY_TWO else DoubleOn.ANY_TWO
     yield change("double.on", rules.double_on.value, double_on.value, double_on=double_on)
+    if rules.rescue:  # double-double down (30-899.16(8)); the engine redoubles only with rescue
+        doubles = 1 if rules.max_doubles > 1 else 3
+        yield change("double.max_doubles", rules.max_doubles, doubles, max_doubles=doubles)
     hands = 2 if rules.max_split_hands > 2 else 4
     yield change("split.max_hands", rules.max_split_hands, hands, max_split_hands=hands)
     if max(rules.max_split_hands, hands) > 2:

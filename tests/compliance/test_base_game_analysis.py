@@ -112,6 +112,9 @@ def test_a_spanish_21_table_is_analysed_exactly_by_its_own_rules(anon_client: AP
     any_two = effects["double.on"]
     assert (any_two["from"], any_two["to"]) == ("any_time", "any_two")
     assert float(any_two["house_edge_change_percent"]) > 0.1
+    redouble = effects["double.max_doubles"]  # double-double down, though an S17 table may not
+    assert (redouble["from"], redouble["to"]) == ("1", "3")
+    assert float(redouble["house_edge_change_percent"]) < -0.1
 
 
 @pytest.mark.parametrize(
