@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.analysis import NotAnalysable
-from engine.dealer_odds import BLACKJACK, OUTCOMES, RANKS, dealer_odds
+from engine.dealer_odds import BLACKJACK, RANKS, dealer_odds
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
 from engine.strategy import Action, BasicStrategy, _doubles_on
 
@@ -273,9 +273,9 @@ def _hand_table(decks: int) -> _HandTable:
     return _HandTable(index, counts, size, total, children, (size == 2) & (total == 21))
 
 
-_ODDS: dict[tuple[int, bool], tuple[dict[Hand, int], npt.NDArray[np.float64]]] = {}
-"""(decks, hits soft 17) → the dealer's odds computed so far, by the cards removed: a row index
-and the rows. Each analysis adds what it lacks."""
+_ODDS: dict[tuple[Any, ...], tuple[dict[Hand, int], npt.NDArray[np.float64]]] = {}
+"""_Analysis._odds_key() (decks, hits soft 17, …) → the dealer's odds computed so far, by the
+cards removed: a row index and the rows. Each analysis adds what it lacks."""
 _ODDS_LOCK = threading.Lock()
 
 
@@ -293,11 +293,14 @@ class _Context:
 
 
 class _Analysis:
-    def __init__(self, rules: RuleSet, play: Play = Play.COMPOSITION) -> None:
+    def __init__(
+        self, rules: RuleSet, play: Play = Play.COMPOSITION, full: Hand | None = None
+    ) -> None:
+        """`full`: the shoe the round is dealt from, by rank; default the rules' whole shoe."""
         self.rules = rules
         self.play = play
         d = rules.decks
-        self.full: Hand = (4 * d,) * 9 + (16 * d,)
+        self.full: Hand = full or (4 * d,) * 9 + (16 * d,)
         self.full_array = np.array(self.full, dtype=np.int64)
         self.cards = sum(self.full)
         self.bj = float(rules.blackjack_pays)
@@ -382,9 +385,9 @@ class _Analysis:
     ) -> tuple[npt.NDArray[np.float64], dict[tuple[int, int], npt.NDArray[np.int64]]]:
         """The dealer's odds for every set of removed cards the contexts need, computed once
         each: the odds and each context's rows into them."""
-        key = (self.rules.decks, self.rules.dealer_hits_soft_17)
+        key = self._odds_key()
         with _ODDS_LOCK:
-            known, odds = _ODDS.get(key, ({}, np.zeros((0, RANKS, len(OUTCOMES)))))
+            known, odds = _ODDS.get(key, ({}, self._odds_of(np.zeros((0, RANKS), np.int64))))
             known = dict(known)
             start = len(known)
             rows = {}
@@ -397,11 +400,29 @@ class _Analysis:
             if len(known) > start:
                 new = np.array(list(known)[start:], dtype=np.int64)
                 shoes = self.full_array[None, :] - new
-                odds = np.concatenate([odds, dealer_odds(shoes, self.rules.dealer_hits_soft_17)])
+                odds = np.concatenate([odds, self._odds_of(shoes)])
                 if len(_ODDS) >= 4 and key not in _ODDS:
                     _ODDS.pop(next(iter(_ODDS)))
                 _ODDS[key] = (known, odds)
         return odds, rows
+
+    def _odds_key(self) -> tuple[Any, ...]:
+        """What the dealer's odds for a set of removed cards depend on (a key of _ODDS)."""
+        return (self.rules.decks, self.rules.dealer_hits_soft_17)
+
+    def _odds_of(self, shoes: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """The dealer's odds [shoe, up, outcome] for shoes by rank."""
+        return dealer_odds(shoes, self.rules.dealer_hits_soft_17)
+
+    def _stand(self, members: npt.NDArray[np.int64], odds: npt.NDArray[np.float64]) -> Vector:
+        """[hand, up]: the value of standing on each of the hands (a natural's is set apart),
+        given the dealer's odds [hand, up, outcome] for each."""
+        sign = np.sign(self.total[members][:, None] - (17 + np.arange(5))[None, :])
+        return (
+            (1.0 - odds.sum(axis=2))
+            - odds[:, :, BLACKJACK]
+            + np.einsum("hj,huj->hu", sign, odds[:, :, :5])
+        )
 
     def _following(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """[hand, up, card]: the next card's probability given the up card, from the shoe less
@@ -429,13 +450,7 @@ class _Analysis:
         the most cards to the fewest, so that a hit's every outcome is known."""
         n = len(self.counts) + 1
         stand, hit, double = np.zeros((n, RANKS)), np.zeros((n, RANKS)), np.zeros((n, RANKS))
-        odds = self.odds[rows]
-        sign = np.sign(self.total[members][:, None] - (17 + np.arange(5))[None, :])
-        stand[members] = (
-            (1.0 - odds.sum(axis=2))
-            - odds[:, :, BLACKJACK]
-            + np.einsum("hj,huj->hu", sign, odds[:, :, :5])
-        )
+        stand[members] = self._stand(members, self.odds[rows])
         removed = self._removed(pair, extra, members)
         blackjack = self._blackjack(removed)
         if not extra:
