@@ -146,6 +146,8 @@ class BaseGameValue:
     by_up_card: tuple[float, ...]
     """Given each up card (ace first, ten-value last)."""
     play: Play = Play.COMPOSITION
+    stated: tuple[str, ...] = ()
+    """The conventions in words where they are not `conventions(rules, play)` (a variant's)."""
 
     @property
     def house_edge(self) -> float:
@@ -161,7 +163,7 @@ class BaseGameValue:
             },
             "method": METHOD,
             "play": self.play.value,
-            "conventions": conventions(self.rules, self.play),
+            "conventions": list(self.stated) or conventions(self.rules, self.play),
         }
 
 
@@ -175,6 +177,10 @@ def base_game_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameVa
 
     :raises NotAnalysable: the rules use what the analysis does not play.
     """
+    if rules.dealer_face_up or rules.switch:  # the variants' own play (built on this module)
+        from engine.basegame_variants import variant_value
+
+        return variant_value(rules, play)
     check_analysable(rules)
     return _Analysis(rules, play).value()
 

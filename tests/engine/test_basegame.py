@@ -113,8 +113,8 @@ def test_the_effect_of_six_to_five_is_the_difference_farmer_publishes() -> None:
     ("rules", "named"),
     [
         (RuleSet(spanish_decks=True, player_21_wins=True), "Spanish decks"),
-        (RuleSet(switch=True, spots_per_seat=2), "switching cards"),
-        (RuleSet(dealer_face_up=True), "face up"),
+        (RuleSet(switch=True, spots_per_seat=2, dealer_face_up=True), "face-up dealing and"),
+        (RuleSet(dealer_face_up=True, spanish_decks=True), "Spanish decks"),
         (RuleSet(double_on=DoubleOn.ANY_TIME), "any number of cards"),
         (RuleSet(max_split_hands=8), "more than 4 hands"),
     ],
