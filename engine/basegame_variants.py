@@ -61,10 +61,7 @@ def check_variant(rules: RuleSet) -> None:
         for name, what in NOT_ANALYSED.items()
         if name not in played and getattr(rules, name) != getattr(default, name)
     ]
-    if rules.dealer_face_up and rules.switch:
-        missing.append("face-up dealing and switching together")
-    if rules.switch and rules.spots_per_seat != 2:
-        missing.append(f"switching between {rules.spots_per_seat} hands (2 are analysed)")
+    missing += misplaced_variant_rules(rules)
     if rules.double_on is DoubleOn.ANY_TIME:
         missing.append("doubling on any number of cards")
     if rules.max_split_hands > MAX_SPLIT_HANDS:
@@ -73,6 +70,22 @@ def check_variant(rules: RuleSet) -> None:
         missing.append(f"{rules.decks} decks (1 to 8 are analysed)")
     if missing:
         raise NotAnalysable("the exact analysis does not play " + ", ".join(missing))
+
+
+def misplaced_variant_rules(rules: RuleSet) -> list[str]:
+    """The variants' play rules where the analysis does not play them, in words."""
+    out = []
+    if rules.dealer_face_up and rules.switch:
+        out.append("face-up dealing and switching together")
+    if rules.ties_lose and not rules.dealer_face_up:
+        out.append("pushes that lose without face-up dealing")
+    if rules.blackjack_beats_dealer_blackjack and rules.switch:
+        out.append("a blackjack that beats the dealer's in Blackjack Switch")
+    if rules.switch and rules.spots_per_seat != 2:
+        out.append(f"switching between {rules.spots_per_seat} hands (2 are analysed)")
+    if not rules.switch and rules.spots_per_seat != 1:
+        out.append(f"{rules.spots_per_seat} hands a seat without switching")
+    return out
 
 
 def _uses(rules: RuleSet, kind: str) -> bool:

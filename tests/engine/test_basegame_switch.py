@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pytest
 
+from engine.analysis import NotAnalysable
 from engine.basegame import base_game_value
 from engine.basegame_variants import switch_value
 from engine.round import SeatSpec, play_round
@@ -85,3 +86,19 @@ def test_the_engines_rounds_agree_with_the_exact_value_within_four_standard_erro
         shoe.end_round()
     error = statistics.stdev(nets) / len(nets) ** 0.5
     assert abs(statistics.mean(nets) - switch_value(COLORADO).expected_value) < 4 * error
+
+
+@pytest.mark.parametrize(
+    ("rules", "named"),
+    [
+        (replace(COLORADO, ties_lose=True), "pushes that lose without face-up"),
+        (replace(COLORADO, spots_per_seat=3), "switching between 3 hands"),
+        (replace(COLORADO, dealer_face_up=True), "face-up dealing and switching"),
+        (replace(COLORADO, switch=False), "hands a seat"),
+    ],
+)
+def test_it_refuses_the_variants_rules_where_it_does_not_play_them(
+    rules: RuleSet, named: str
+) -> None:
+    with pytest.raises(NotAnalysable, match=named):
+        base_game_value(rules)
