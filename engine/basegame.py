@@ -101,10 +101,6 @@ Hand = tuple[int, ...]
 
 NOT_ANALYSED = {
     "spanish_decks": "Spanish decks",
-    "dealer_face_up": "the dealer's cards face up (Face Up Blackjack)",
-    "ties_lose": "pushes that lose",
-    "switch": "switching cards (Blackjack Switch)",
-    "spots_per_seat": "two hands a seat",
     "player_21_wins": "a 21 that always wins (Spanish 21)",
     "blackjack_beats_dealer_blackjack": "a blackjack that beats the dealer's",
     "bonus_21": "bonus odds on 21s",
@@ -114,7 +110,8 @@ NOT_ANALYSED = {
     "designated_blackjack": "a designated blackjack",
     "two_card_21_beats_dealer_21": "a two-card 21 that beats the dealer's 21",
 }
-"""RuleSet fields the analysis does not play: a rule set using any of them is refused."""
+"""RuleSet fields the analysis does not play: a rule set using any of them is refused. (Face-up
+dealing and Blackjack Switch: engine.basegame_variants, which base_game_value calls.)"""
 
 
 def check_analysable(rules: RuleSet) -> None:
@@ -125,6 +122,11 @@ def check_analysable(rules: RuleSet) -> None:
         for name, what in NOT_ANALYSED.items()
         if getattr(rules, name) != getattr(default, name)
     ]
+    if rules.dealer_face_up or rules.switch:
+        missing.append("a variant's own play (base_game_value analyses it)")
+    from engine.basegame_variants import misplaced_variant_rules  # built on this module
+
+    missing += misplaced_variant_rules(rules)
     if rules.double_on is DoubleOn.ANY_TIME:
         missing.append("doubling on any number of cards")
     if rules.max_split_hands > MAX_SPLIT_HANDS:

@@ -44,7 +44,7 @@ _PLAYED = {
     "face up": ("dealer_face_up", "ties_lose", "blackjack_beats_dealer_blackjack"),
     "switch": ("switch", "spots_per_seat"),
 }
-"""NOT_ANALYSED fields each variant's analysis plays."""
+"""Fields each variant's analysis plays, not refused there though NOT_ANALYSED lists them."""
 
 
 def is_variant(rules: RuleSet) -> bool:

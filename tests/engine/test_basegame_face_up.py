@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from engine.analysis import NotAnalysable
-from engine.basegame import Play, base_game_value
+from engine.basegame import Play, base_game_value, hand_values
 from engine.basegame_variants import face_up_value
 from engine.dealer_odds import RANKS, dealer_odds
 from engine.round import SeatSpec, play_round
@@ -210,6 +210,11 @@ def test_surrender_with_both_cards_seen_gives_back_half() -> None:
 def test_the_engines_basic_strategy_is_not_valued_for_the_variant() -> None:
     with pytest.raises(NotAnalysable, match="standard game only"):
         base_game_value(COLORADO, Play.BASIC)
+
+
+def test_a_hands_values_against_one_up_card_are_not_given_for_the_variant() -> None:
+    with pytest.raises(NotAnalysable, match="a variant's own play"):
+        hand_values(COLORADO, [10, 6], 10)
 
 
 def test_the_engines_rounds_agree_with_the_exact_value_within_four_standard_errors() -> None:
