@@ -242,6 +242,7 @@ def bench_basegame() -> None:
         f"0.330268037 %); the {len(effects)} rule effects: {effects_time:.2f} s"
     )
     bench_basegame_spanish_21()
+    bench_basegame_variants()
 
 
 def bench_basegame_spanish_21() -> None:
@@ -271,6 +272,44 @@ def bench_basegame_spanish_21() -> None:
         f"{basic_time:.2f} s ({100 * basic.house_edge:.4f} %); 6D H17 double-double down "
         f"{h17_time:.2f} s ({100 * h17.house_edge:.4f} %, Wizard 0.42 %)"
     )
+
+
+def bench_basegame_variants() -> None:
+    """The variants' exact analyses (engine.basegame_variants), CPU time each, beside the
+    published figures the tests pin loosely (tests/engine/test_basegame_*.py)."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from engine.basegame_variants import face_up_value, switch_value
+    from engine.rules import DoubleOn, RuleSet
+
+    face_up = RuleSet(decks=6, dealer_hits_soft_17=True, dealer_face_up=True, ties_lose=True,
+                      blackjack_pays=Fraction(1))  # fmt: skip
+    switch = RuleSet(decks=6, dealer_hits_soft_17=True, blackjack_pays=Fraction(1),
+                     spots_per_seat=2, switch=True, switched_blackjack_pushes_22=True)  # fmt: skip
+    wizard = replace(face_up, blackjack_beats_dealer_blackjack=True,
+                     double_on=DoubleOn.NINE_TEN_ELEVEN)  # fmt: skip
+    cases = [
+        ("Face Up 21, Colorado 30-899.02 (6D H17)", lambda: face_up_value(face_up), ""),
+        (
+            "Double Exposure, Wizard's Stratosphere game",
+            lambda: face_up_value(wizard),
+            "Wizard of Odds 0.68 %",
+        ),  # fmt: skip
+        ("Blackjack Switch, Colorado 30-2105 as read (6D H17)", lambda: switch_value(switch), ""),
+        (
+            "Blackjack Switch, Las Vegas (dealer 22 pushes)",
+            lambda: switch_value(switch, dealer_22_pushes=True),
+            "Wizard of Odds 0.58 %",
+        ),  # fmt: skip
+    ]
+    for name, analyse, published in cases:
+        start = time.process_time()
+        value = analyse()
+        seconds = time.process_time() - start
+        beside = f"; {published}" if published else ""
+        print(f"exact base-game edge, {name}: {seconds:.2f} s  (house edge "
+              f"{100 * value.house_edge:.6f} %{beside})")  # fmt: skip
 
 
 def bench_first_simulation() -> None:

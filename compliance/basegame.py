@@ -17,6 +17,7 @@ from engine.basegame import (
     check_analysable,
     rule_effects,
 )
+from engine.basegame_variants import check_variant, is_variant
 from engine.rules import RuleSet
 from engine.simulate import rules_as_dict
 from pitboss.errors import DomainError
@@ -96,8 +97,9 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
     table, found = request_table(values)
     rules = found.rules
     index = values["configuration"]["tables"].index(table)
+    variant = is_variant(rules)
     try:
-        check_analysable(rules)
+        (check_variant if variant else check_analysable)(rules)
     except NotAnalysable as exc:
         field = f"configuration.tables[{index}].{_field(rules)}"
         raise DomainError(
@@ -107,19 +109,17 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
     assumed = list(found.assumed)
     if rules.side_wagers:
         assumed.append("side wagers: not analysed (the base game only)")
-    basic = base_game_value(rules, Play.BASIC).as_dict()
     body: dict[str, Any] = {
         "table": table["name"],
-        "rules": rules_as_dict(rules) | _spanish_rules(rules),
+        "rules": rules_as_dict(rules) | _spanish_rules(rules) | _variant_rules(rules),
         "assumed": assumed,
         **value.as_dict(),
-        "basic_strategy": {
-            key: basic[key]
-            for key in ("play", "house_edge", "house_edge_percent", "expected_value_by_up_card")
-        }
-        | {"strategy": basic["conventions"][1]},
+        "basic_strategy": _basic_strategy(rules),
     }
-    if values["effects"]:
+    if values["effects"] and variant:
+        body["effects"] = []
+        body["effects_not_offered"] = VARIANT_EFFECTS
+    elif values["effects"]:
         body["effects"] = [effect.as_dict() for effect in rule_effects(rules, value)]
     return body
 
@@ -139,6 +139,40 @@ def _spanish_rules(rules: RuleSet) -> dict[str, Any]:
         "rescue": rules.rescue,
         "max_doubles": rules.max_doubles,
     }
+
+
+VARIANT_EFFECTS = (
+    "the effects of rule options are computed for the standard game only; a face-up or Switch "
+    "analysis takes several seconds, too long for ten of them in a request"
+)
+
+
+VARIANT_RULES = (
+    "dealer_face_up",
+    "ties_lose",
+    "blackjack_beats_dealer_blackjack",
+    "switch",
+    "spots_per_seat",
+    "switched_blackjack_pushes_22",
+)
+"""The RuleSet fields of the variants' own play rules, shown with a variant's analysis."""
+
+
+def _variant_rules(rules: RuleSet) -> dict[str, Any]:
+    return {name: getattr(rules, name) for name in VARIANT_RULES} if is_variant(rules) else {}
+
+
+def _basic_strategy(rules: RuleSet) -> dict[str, Any]:
+    """The engine's basic strategy (the simulator's) valued exactly, or why not."""
+    if is_variant(rules):
+        return {
+            "play": Play.BASIC.value,
+            "not_offered": "the engine's basic strategy is valued exactly for the standard game "
+            "only; this variant is valued with the best composition-dependent play",
+        }
+    basic = base_game_value(rules, Play.BASIC).as_dict()
+    keys = ("play", "house_edge", "house_edge_percent", "expected_value_by_up_card")
+    return {key: basic[key] for key in keys} | {"strategy": basic["conventions"][1]}
 
 
 def _field(rules: RuleSet) -> str:

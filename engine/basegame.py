@@ -44,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.analysis import NotAnalysable
-from engine.dealer_odds import BLACKJACK, OUTCOMES, RANKS, dealer_odds
+from engine.dealer_odds import BLACKJACK, RANKS, dealer_odds
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
 from engine.strategy import Action, BasicStrategy, _doubles_on
 
@@ -148,14 +148,11 @@ Hand = tuple[int, ...]
 """A hand's cards, as counts by rank (engine.dealer_odds.RANKS)."""
 
 NOT_ANALYSED = {
-    "dealer_face_up": "the dealer's cards face up (Face Up Blackjack)",
-    "ties_lose": "pushes that lose",
-    "switch": "switching cards (Blackjack Switch)",
-    "spots_per_seat": "two hands a seat",
     "designated_blackjack": "a designated blackjack",
     "two_card_21_beats_dealer_21": "a two-card 21 that beats the dealer's 21",
 }
-"""RuleSet fields the analysis does not play: a rule set using any of them is refused."""
+"""RuleSet fields the analysis does not play: a rule set using any of them is refused. (Face-up
+dealing and Blackjack Switch: engine.basegame_variants, which base_game_value calls.)"""
 
 
 def check_analysable(rules: RuleSet) -> None:
@@ -166,6 +163,11 @@ def check_analysable(rules: RuleSet) -> None:
         for name, what in NOT_ANALYSED.items()
         if getattr(rules, name) != getattr(default, name)
     ]
+    if rules.dealer_face_up or rules.switch:
+        missing.append("a variant's own play (base_game_value analyses it)")
+    from engine.basegame_variants import misplaced_variant_rules  # built on this module
+
+    missing += misplaced_variant_rules(rules)
     if rules.max_split_hands > MAX_SPLIT_HANDS:
         missing.append(f"splits to more than {MAX_SPLIT_HANDS} hands")
     if not 1 <= rules.decks <= 8:
@@ -185,6 +187,8 @@ class BaseGameValue:
     by_up_card: tuple[float, ...]
     """Given each up card (ace first, ten-value last)."""
     play: Play = Play.COMPOSITION
+    stated: tuple[str, ...] = ()
+    """The conventions in words where they are not `conventions(rules, play)` (a variant's)."""
 
     @property
     def house_edge(self) -> float:
@@ -200,7 +204,7 @@ class BaseGameValue:
             },
             "method": METHOD,
             "play": self.play.value,
-            "conventions": conventions(self.rules, self.play),
+            "conventions": list(self.stated) or conventions(self.rules, self.play),
         }
 
 
@@ -214,6 +218,10 @@ def base_game_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameVa
 
     :raises NotAnalysable: the rules use what the analysis does not play.
     """
+    if rules.dealer_face_up or rules.switch:  # the variants' own play (built on this module)
+        from engine.basegame_variants import variant_value
+
+        return variant_value(rules, play)
     check_analysable(rules)
     return _Analysis(rules, play).value()
 
@@ -331,9 +339,9 @@ def _hand_table(full: Hand) -> _HandTable:
     return _HandTable(index, counts, size, total, children, (size == 2) & (total == 21))
 
 
-_ODDS: dict[tuple[Hand, bool], tuple[dict[Hand, int], npt.NDArray[np.float64]]] = {}
-"""(full shoe, hits soft 17) → the dealer's odds computed so far, by the cards removed: a row index
-and the rows. Each analysis adds what it lacks."""
+_ODDS: dict[tuple[Any, ...], tuple[dict[Hand, int], npt.NDArray[np.float64]]] = {}
+"""_Analysis._odds_key() (the full shoe, hits soft 17, …) → the dealer's odds computed so far, by
+the cards removed: a row index and the rows. Each analysis adds what it lacks."""
 _ODDS_LOCK = threading.Lock()
 
 
@@ -376,10 +384,13 @@ class _BasicPlays:
 
 
 class _Analysis:
-    def __init__(self, rules: RuleSet, play: Play = Play.COMPOSITION) -> None:
+    def __init__(
+        self, rules: RuleSet, play: Play = Play.COMPOSITION, full: Hand | None = None
+    ) -> None:
+        """`full`: the shoe the round is dealt from, by rank; default the rules' whole shoe."""
         self.rules = rules
         self.play = play
-        self.full: Hand = _full_shoe(rules)
+        self.full: Hand = full or _full_shoe(rules)
         self.full_array = np.array(self.full, dtype=np.int64)
         self.cards = sum(self.full)
         self.bj = float(rules.blackjack_pays)
@@ -515,9 +526,9 @@ class _Analysis:
     ) -> tuple[npt.NDArray[np.float64], dict[tuple[int, int], npt.NDArray[np.int64]]]:
         """The dealer's odds for every set of removed cards the contexts need, computed once
         each: the odds and each context's rows into them."""
-        key = (self.full, self.rules.dealer_hits_soft_17)
+        key = self._odds_key()
         with _ODDS_LOCK:
-            known, odds = _ODDS.get(key, ({}, np.zeros((0, RANKS, len(OUTCOMES)))))
+            known, odds = _ODDS.get(key, ({}, self._odds_of(np.zeros((0, RANKS), np.int64))))
             known = dict(known)
             start = len(known)
             rows = {}
@@ -530,11 +541,38 @@ class _Analysis:
             if len(known) > start:
                 new = np.array(list(known)[start:], dtype=np.int64)
                 shoes = self.full_array[None, :] - new
-                odds = np.concatenate([odds, dealer_odds(shoes, self.rules.dealer_hits_soft_17)])
+                odds = np.concatenate([odds, self._odds_of(shoes)])
                 if len(_ODDS) >= 4 and key not in _ODDS:
                     _ODDS.pop(next(iter(_ODDS)))
                 _ODDS[key] = (known, odds)
         return odds, rows
+
+    def _odds_key(self) -> tuple[Any, ...]:
+        """What the dealer's odds for a set of removed cards depend on (a key of _ODDS)."""
+        return (self.full, self.rules.dealer_hits_soft_17)
+
+    def _odds_of(self, shoes: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """The dealer's odds [shoe, up, outcome] for shoes by rank."""
+        return dealer_odds(shoes, self.rules.dealer_hits_soft_17)
+
+    def _signs(self, members: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """[hand, dealer's total 17-21]: +1 where standing on the hand wins against it, 0 a push,
+        -1 a loss (a 21 wins against the dealer's 21 where the rules say so, 30-899.16(4))."""
+        total = self.total[members]
+        sign = np.sign(total[:, None] - (17 + np.arange(5))[None, :])
+        if self.rules.player_21_wins:
+            sign[total == 21, 4] = 1
+        return sign
+
+    def _stand(self, members: npt.NDArray[np.int64], odds: npt.NDArray[np.float64]) -> Vector:
+        """[hand, up]: the value of standing on each of the hands (a natural's is set apart),
+        given the dealer's odds [hand, up, outcome] for each."""
+        sign = self._signs(members)
+        return (
+            (1.0 - odds.sum(axis=2))
+            - odds[:, :, BLACKJACK]
+            + np.einsum("hj,huj->hu", sign, odds[:, :, :5])
+        )
 
     def _following(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """[hand, up, card]: the next card's probability given the up card, from the shoe less
@@ -570,21 +608,13 @@ class _Analysis:
         n = len(self.counts) + 1
         stand, stand_doubled, hit, double = (np.zeros((n, RANKS)) for _ in range(4))
         odds = self.odds[rows]
-        total = self.total[members]
-        sign = np.sign(total[:, None] - (17 + np.arange(5))[None, :])
-        if rules.player_21_wins:  # 30-899.16(4): a 21 beats the dealer's 21
-            sign[total == 21, 4] = 1
-        stand[members] = (
-            (1.0 - odds.sum(axis=2))
-            - odds[:, :, BLACKJACK]
-            + np.einsum("hj,huj->hu", sign, odds[:, :, :5])
-        )
+        stand[members] = self._stand(members, odds)
         stand_doubled[members] = stand[members]
         bonus = np.flatnonzero(self.pays[members] != 1.0)  # 21s paid more than even money
         if len(bonus):
             b = members[bonus]
             won = (1.0 - odds[bonus].sum(axis=2)) + np.einsum(
-                "hj,huj->hu", (sign[bonus] > 0).astype(np.float64), odds[bonus, :, :5]
+                "hj,huj->hu", (self._signs(b) > 0).astype(np.float64), odds[bonus, :, :5]
             )
             stand[b] += won * (self.pays[b, None] - 1.0)
             stand_doubled[b] += won * (self.pays_doubled[b, None] - 1.0)

@@ -33,38 +33,64 @@ def _total(cards: tuple[int, ...]) -> tuple[int, bool]:
     return hard, False
 
 
-@lru_cache(maxsize=2)
+TWENTY_TWO = len(OUTCOMES)
+"""The extra outcome index of a dealer's 22 (dealer_odds with twenty_two: Blackjack Switch)."""
+_BUST, _DRAWS = -2, -1
+
+
+def _final(cards: tuple[int, ...], hits_soft_17: bool, twenty_two: bool) -> int:
+    """The outcome of the dealer's cards: an index into OUTCOMES (TWENTY_TWO for a 22 where it
+    counts apart), _BUST, or _DRAWS while the dealer must draw."""
+    total, soft = _total(cards)
+    if total > 21:
+        return TWENTY_TWO if twenty_two and total == 22 else _BUST
+    if sum(cards) == 2 and total == 21:
+        return BLACKJACK
+    if sum(cards) < 2 or dealer_draws(total, soft, hits_soft_17):
+        return _DRAWS
+    return total - 17
+
+
+@lru_cache(maxsize=24)
 def dealer_hands(
-    hits_soft_17: bool,
+    hits_soft_17: bool, up: int | None = None, twenty_two: bool = False
 ) -> tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]
 ]:
     """Every final dealer hand that does not bust: (up card rank, cards drawn after it by rank as
-    a 10-column array, number of drawing orders, outcome index into OUTCOMES)."""
+    a 10-column array, number of drawing orders, outcome index into OUTCOMES).
+
+    With `up` given (the dealer's cards face up): the first column is the second (hole) card's
+    rank instead, and the draws are those after both cards. With `twenty_two`, a final 22 is kept
+    too, as outcome TWENTY_TWO."""
     ups: list[int] = []
     draws: list[tuple[int, ...]] = []
     orders: list[int] = []
     outcomes: list[int] = []
-    for up in range(RANKS):
-        layer: dict[tuple[int, ...], int] = {tuple(int(r == up) for r in range(RANKS)): 1}
+    for index in range(RANKS):
+        start = tuple(int(r == index) + int(r == up) for r in range(RANKS))
+        layer: dict[tuple[int, ...], int] = {}
+        final = _final(start, hits_soft_17, twenty_two)
+        if final == _DRAWS:
+            layer[start] = 1
+        elif final != _BUST:
+            ups.append(index)
+            draws.append((0,) * RANKS)
+            orders.append(1)
+            outcomes.append(final)
         while layer:
             following: dict[tuple[int, ...], int] = {}
             for hand, ways in layer.items():
                 for rank in range(RANKS):
                     new = tuple(n + (r == rank) for r, n in enumerate(hand))
-                    total, soft = _total(new)
-                    if total > 21:
+                    final = _final(new, hits_soft_17, twenty_two)
+                    if final == _BUST:
                         continue
-                    if sum(new) == 2 and total == 21:
-                        final: int | None = BLACKJACK
-                    elif dealer_draws(total, soft, hits_soft_17):
+                    if final == _DRAWS:
                         following[new] = following.get(new, 0) + ways
                         continue
-                    else:
-                        final = total - 17
-                    drawn = tuple(n - (r == up) for r, n in enumerate(new))
-                    ups.append(up)
-                    draws.append(drawn)
+                    ups.append(index)
+                    draws.append(tuple(n - s for n, s in zip(new, start, strict=True)))
                     orders.append(ways)
                     outcomes.append(final)
             layer = following
@@ -82,12 +108,21 @@ def dealer_hands(
     )
 
 
-def dealer_odds(shoes: npt.NDArray[np.int64], hits_soft_17: bool) -> npt.NDArray[np.float64]:
+def dealer_odds(
+    shoes: npt.NDArray[np.int64],
+    hits_soft_17: bool,
+    up: int | None = None,
+    twenty_two: bool = False,
+) -> npt.NDArray[np.float64]:
     """For each shoe (a row of counts by rank, the up card still in it): the probability of each
     final total (OUTCOMES) for each up card, given that up card: an array [shoe, up, outcome].
-    A bust is 1 less the row's sum. An up card the shoe lacks gets zeros."""
-    ups, draws, orders, outcomes = dealer_hands(hits_soft_17)
-    out = np.zeros((len(shoes), RANKS, len(OUTCOMES)), dtype=np.float64)
+    A bust is 1 less the row's sum. An up card the shoe lacks gets zeros.
+
+    With `up` given (the dealer's cards face up), the shoes lack that up card and the middle index
+    is the hole card's rank: the odds given both cards. With `twenty_two`, a seventh column holds
+    the chance of a 22 (TWENTY_TWO), which the bust then leaves out."""
+    ups, draws, orders, outcomes = dealer_hands(hits_soft_17, up, twenty_two)
+    out = np.zeros((len(shoes), RANKS, len(OUTCOMES) + twenty_two), dtype=np.float64)
     starts = np.searchsorted(ups, np.arange(RANKS + 1)).astype(np.int64)
     _odds(np.ascontiguousarray(shoes, dtype=np.int64), starts, draws, orders, outcomes, out)
     return out
@@ -117,7 +152,7 @@ def _odds(
     block = _BLOCK
     fall = np.zeros((RANKS * _MAX_DRAWN, block), dtype=np.float64)
     inverse = np.zeros((_MAX_DRAWN, block), dtype=np.float64)
-    acc = np.zeros((len(OUTCOMES), block), dtype=np.float64)
+    acc = np.zeros((out.shape[2], block), dtype=np.float64)
     p = np.zeros(block, dtype=np.float64)
     for first in range(0, shoes.shape[0], block):
         size = min(block, shoes.shape[0] - first)
@@ -154,7 +189,7 @@ def _odds(
                     target[b] += p[b]
             for b in range(size):
                 if shoes[first + b, up] > 0:
-                    for o in range(len(OUTCOMES)):
+                    for o in range(out.shape[2]):
                         out[first + b, up, o] = acc[o, b]
 
 

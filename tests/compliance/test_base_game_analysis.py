@@ -13,9 +13,10 @@ pytestmark = pytest.mark.django_db
 URL = "/api/v1/analysis/base-game/"
 
 
-def _config(**table: Any) -> dict[str, Any]:
-    return {
-        "jurisdiction": "US-CO",
+def _config(jurisdiction: str = "US-CO", **table: Any) -> dict[str, Any]:
+    """A one-table configuration; a table option given as None is left out."""
+    config: dict[str, Any] = {
+        "jurisdiction": jurisdiction,
         "as_of": "2024-06-01",
         "tables": [
             {
@@ -32,6 +33,8 @@ def _config(**table: Any) -> dict[str, Any]:
             }
         ],
     }
+    config["tables"][0] = {k: v for k, v in config["tables"][0].items() if v is not None}
+    return config
 
 
 def _post(client: APIClient, body: dict[str, Any]) -> Any:
@@ -135,7 +138,6 @@ def test_a_get_with_a_malformed_option_is_a_400_naming_it(
     [
         ({"decks": 12}, "configuration.tables[0].decks"),
         ({"split": {"max_hands": 8}}, "configuration.tables[0].split.max_hands"),
-        ({"game": "blackjack-switch"}, "configuration.tables[0].game"),
         ({"blackjack_pays": "lots"}, "blackjack_pays"),
     ],
 )
@@ -145,6 +147,49 @@ def test_a_table_the_analysis_cannot_value_is_a_400_naming_the_field(
     response = _post(anon_client, {"configuration": _config(**table), "effects": False})
     assert response.status_code == 400, response.json()
     assert field in str(response.json())
+
+
+def test_a_face_up_blackjack_table_is_analysed_by_its_own_rules(anon_client: APIClient) -> None:
+    # 30-899.02: both dealer cards face up, blackjack 1 to 1, every push lost (a blackjack's
+    # too). The best play sees both dealer cards; the effects of options are not offered.
+    table = {"game": "face-up-blackjack", "hole_card": "face_up", "blackjack_pays": None}
+    response = _post(anon_client, {"configuration": _config(surrender="none", **table)})
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["house_edge_percent"].startswith(
+        "-0.26311937"
+    )  # a player edge: standing on soft 17
+    assert body["rules"]["dealer_face_up"] and body["rules"]["ties_lose"]
+    conventions = " ".join(body["conventions"])
+    assert "dealer's two cards" in conventions and "a tie loses" in conventions
+    assert body["basic_strategy"]["not_offered"].startswith("the engine's basic strategy")
+    assert body["effects"] == [] and "standard game only" in body["effects_not_offered"]
+
+
+def test_massachusetts_face_up_dealing_is_refused_for_its_two_card_21(
+    anon_client: APIClient,
+) -> None:
+    # MA 6(k)'s face-up procedure is analysed as Colorado's game is, but MA's base game has a
+    # two-card 21 beat the dealer's 21 (3(a)(3)), which the analysis does not play: a 400.
+    table = {"hole_card": "face_up", "blackjack_pays": None, "surrender": "none"}
+    response = _post(anon_client, {"configuration": _config("US-MA", **table), "effects": False})
+    assert response.status_code == 400
+    assert "two-card 21" in response.json()["error"]["message"]
+
+
+def test_a_blackjack_switch_table_is_analysed_per_hand(anon_client: APIClient) -> None:
+    # 30-2105 as the catalog reads it: a switched blackjack pushes a dealer's 21 or 22, but no
+    # other hand pushes a 22, which gives the player about 6.8 % a hand (the published game
+    # pushes every hand but a blackjack against a 22).
+    table = {"game": "blackjack-switch", "blackjack_pays": None, "dealer_soft_17": "hit"}
+    response = _post(
+        anon_client, {"configuration": _config(surrender="none", **table), "effects": False}
+    )
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["house_edge_percent"].startswith("-6.8311")
+    assert any("Switch: each pair of hands" in text for text in body["conventions"])
+    assert any("pushes a switched blackjack" in text for text in body["conventions"])
 
 
 def test_a_request_without_a_configuration_is_a_400(anon_client: APIClient) -> None:

@@ -112,9 +112,7 @@ def test_the_effect_of_six_to_five_is_the_difference_farmer_publishes() -> None:
 @pytest.mark.parametrize(
     ("rules", "named"),
     [
-        (RuleSet(switch=True, spots_per_seat=2), "switching cards"),
-        (RuleSet(dealer_face_up=True), "face up"),
-        (RuleSet(ties_lose=True), "pushes that lose"),
+        (RuleSet(switch=True, spots_per_seat=2, dealer_face_up=True), "face-up dealing and"),
         (RuleSet(max_split_hands=8), "more than 4 hands"),
     ],
 )

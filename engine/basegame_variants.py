@@ -1,0 +1,313 @@
+"""The exact base-game analysis (engine.basegame) of two full variants' own play rules:
+
+- Face Up Blackjack / MA 6(k)'s face-up dealing (RuleSet.dealer_face_up): the player sees both
+  dealer cards, so every decision is the best for the hand's cards and both dealer cards. The
+  expected value is the sum over the dealer's two cards of their chance times the best play's
+  value given them, from the shoe less the dealer's two cards and the player's. A dealer
+  blackjack shows at once and ends the round (the player's blackjack then wins, pushes or loses
+  as blackjack_beats_dealer_blackjack and ties_lose say). Pushes lose where ties_lose.
+- Blackjack Switch (RuleSet.switch, two hands a seat): the player may swap the hands' second
+  cards; a switched blackjack counts 21, and pushes a dealer's 21 or 22 where
+  switched_blackjack_pushes_22 (30-2105(8)(e)). Published analyses' game also has every dealer 22
+  push a non-blackjack hand (switch_value's dealer_22_pushes; not in Colorado's rule text).
+
+Both reuse engine.basegame's analysis, whose conventions hold (one player from a full shoe,
+composition-dependent play, Farmer's split algorithm, insurance declined). The engine's basic
+strategy (Play.BASIC) is valued for the standard game only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.analysis import NotAnalysable
+from engine.basegame import (
+    ACE,
+    MAX_SPLIT_HANDS,
+    NOT_ANALYSED,
+    TEN,
+    BaseGameValue,
+    Hand,
+    Play,
+    Vector,
+    _add,
+    _Analysis,
+    conventions,
+)
+from engine.dealer_odds import BLACKJACK, RANKS, TWENTY_TWO, dealer_odds
+from engine.rules import DoubleOn, RuleSet
+
+_PLAYED = {
+    "face up": ("dealer_face_up", "ties_lose", "blackjack_beats_dealer_blackjack"),
+    "switch": ("switch", "spots_per_seat"),
+}
+"""Fields each variant's analysis plays, not refused there though NOT_ANALYSED lists them."""
+
+
+def is_variant(rules: RuleSet) -> bool:
+    """The rules deal the dealer's cards face up or let the player switch cards."""
+    return rules.dealer_face_up or rules.switch
+
+
+def check_variant(rules: RuleSet) -> None:
+    """:raises NotAnalysable: naming what the variants' analysis does not play."""
+    default = RuleSet()
+    played = {name for kind, names in _PLAYED.items() for name in names if _uses(rules, kind)}
+    missing = [
+        what
+        for name, what in NOT_ANALYSED.items()
+        if name not in played and getattr(rules, name) != getattr(default, name)
+    ]
+    missing += misplaced_variant_rules(rules)
+    if rules.double_on is DoubleOn.ANY_TIME:
+        missing.append("doubling on any number of cards")
+    if rules.max_split_hands > MAX_SPLIT_HANDS:
+        missing.append(f"splits to more than {MAX_SPLIT_HANDS} hands")
+    if not 1 <= rules.decks <= 8:
+        missing.append(f"{rules.decks} decks (1 to 8 are analysed)")
+    if missing:
+        raise NotAnalysable("the exact analysis does not play " + ", ".join(missing))
+
+
+def misplaced_variant_rules(rules: RuleSet) -> list[str]:
+    """The variants' play rules where the analysis does not play them, in words."""
+    out = []
+    if rules.dealer_face_up and rules.switch:
+        out.append("face-up dealing and switching together")
+    if rules.ties_lose and not rules.dealer_face_up:
+        out.append("pushes that lose without face-up dealing")
+    if rules.blackjack_beats_dealer_blackjack and rules.switch:
+        out.append("a blackjack that beats the dealer's in Blackjack Switch")
+    if rules.switch and rules.spots_per_seat != 2:
+        out.append(f"switching between {rules.spots_per_seat} hands (2 are analysed)")
+    if not rules.switch and rules.spots_per_seat != 1:
+        out.append(f"{rules.spots_per_seat} hands a seat without switching")
+    return out
+
+
+def _uses(rules: RuleSet, kind: str) -> bool:
+    return rules.dealer_face_up if kind == "face up" else rules.switch
+
+
+def variant_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValue:
+    """The exact expected value of a face-up or Switch round, best play.
+
+    :raises NotAnalysable: other rules the analysis does not play, or the engine's basic
+        strategy asked for (it is valued for the standard game only).
+    """
+    check_variant(rules)
+    if play is not Play.COMPOSITION:
+        raise NotAnalysable(
+            "the engine's basic strategy is valued exactly for the standard game only; "
+            "this variant is analysed with the best composition-dependent play"
+        )
+    if rules.dealer_face_up:
+        return face_up_value(rules)
+    return switch_value(rules)
+
+
+def variant_conventions(rules: RuleSet, dealer_22_pushes: bool = False) -> list[str]:
+    """What the analysis of a variant assumes, in words (engine.basegame.conventions, adapted)."""
+    out = conventions(rules)
+    if rules.dealer_face_up:
+        out[1] = (
+            "composition-dependent play given both dealer cards: each decision maximises the "
+            "expected value for the hand's cards and the dealer's two cards (a hand after a split "
+            "is played as the same cards unsplit)"
+        )
+        out[4] = "both dealer cards face up: a dealer blackjack shows and ends the round"
+        tie = "loses" if rules.ties_lose else "pushes"
+        natural = (
+            "wins"
+            if rules.blackjack_beats_dealer_blackjack
+            else ("loses" if rules.ties_lose else "pushes")
+        )
+        out.insert(5, f"a tie {tie}; a blackjack against the dealer's blackjack {natural}")
+    if rules.switch:
+        out.insert(
+            2,
+            "Switch: each pair of hands is switched where the two hands' values summed are worth "
+            "more (a switched blackjack counts 21); each hand's value is its best play against "
+            "the up card from the shoe less its own two cards and the up card (an approximation: "
+            "the other hand's two cards are not removed), the switch decided after any peek; "
+            "the chance of each deal of four cards is exact",
+        )
+        pushes = (
+            "every dealer 22 pushes a hand that is not a blackjack"
+            if dealer_22_pushes
+            else "a dealer 22 is a bust"
+            + (
+                ", except that it pushes a switched blackjack"
+                if rules.switched_blackjack_pushes_22
+                else ""
+            )
+        )
+        out.insert(3, pushes + "; values are per hand (per initial wager: the round's / 2)")
+    return out
+
+
+# --- face up ------------------------------------------------------------------------------------
+
+
+class _FaceUp(_Analysis):
+    """engine.basegame's analysis for one dealer up card, with the dealer's second card in
+    place of the up card: every vector indexed by up card is here indexed by the hole card, the
+    shoe lacks the up card, and the dealer's odds are given both cards."""
+
+    def __init__(self, rules: RuleSet, up: int) -> None:
+        self.up = up
+        d = rules.decks
+        full: Hand = _add((4 * d,) * 9 + (16 * d,), up, -1)
+        super().__init__(rules, Play.COMPOSITION, full)
+
+    def _odds_key(self) -> tuple[Any, ...]:
+        return (*super()._odds_key(), "face up", self.up)
+
+    def _odds_of(self, shoes: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        return dealer_odds(shoes, self.rules.dealer_hits_soft_17, up=self.up)
+
+    def _stand(self, members: npt.NDArray[np.int64], odds: npt.NDArray[np.float64]) -> Vector:
+        sign = self._signs(members)
+        if self.rules.ties_lose:
+            sign = np.where(sign == 0, -1, sign)
+        return (
+            (1.0 - odds.sum(axis=2))
+            - odds[:, :, BLACKJACK]
+            + np.einsum("hj,huj->hu", sign, odds[:, :, :5])
+        )
+
+    def _blackjack(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """[hand, hole]: 1 where the dealer's two cards make a blackjack (the round ends then,
+        and face_up_value values those cells itself)."""
+        chance = np.zeros((len(removed), RANKS))
+        hole = _BLACKJACK_HOLE.get(self.up)
+        if hole is not None:
+            chance[:, hole] = 1.0
+        return chance
+
+    def _split_blackjack_refund(self, pair: int, hands: int) -> Vector:
+        return np.zeros(RANKS)  # a dealer blackjack ends the round before any split
+
+
+_BLACKJACK_HOLE = {ACE: TEN, TEN: ACE}
+
+
+def face_up_value(rules: RuleSet) -> BaseGameValue:
+    """The exact expected value of a round with both dealer cards face up, best play."""
+    d = rules.decks
+    full = np.array((4 * d,) * 9 + (16 * d,), dtype=np.float64)
+    cards = full.sum()
+    by_up = np.zeros(RANKS)
+    for up in range(RANKS):
+        by_hole = np.array(_FaceUp(rules, up).value().by_up_card)
+        shoe = full - np.eye(RANKS)[up]
+        hole = _BLACKJACK_HOLE.get(up)
+        if hole is not None:
+            by_hole[hole] = _against_blackjack(rules, shoe - np.eye(RANKS)[hole])
+        by_up[up] = shoe @ by_hole / (cards - 1)
+    value = float(full @ by_up / cards)
+    stated = tuple(variant_conventions(rules))
+    return BaseGameValue(rules, value, tuple(float(v) for v in by_up), Play.COMPOSITION, stated)
+
+
+def _against_blackjack(rules: RuleSet, shoe: Vector) -> float:
+    """The value of two cards from `shoe` against a dealer blackjack in plain sight."""
+    n = shoe.sum()
+    natural = 2 * shoe[ACE] * shoe[TEN] / (n * (n - 1))
+    if rules.blackjack_beats_dealer_blackjack:
+        pays = float(rules.blackjack_pays)
+    else:
+        pays = -1.0 if rules.ties_lose else 0.0
+    return float(natural * pays - (1 - natural))
+
+
+# --- Blackjack Switch ---------------------------------------------------------------------------
+
+
+class _Switch(_Analysis):
+    """engine.basegame's analysis with the dealer's 22 counted apart (it pushes where
+    dealer_22_pushes)."""
+
+    def __init__(self, rules: RuleSet, dealer_22_pushes: bool) -> None:
+        self.dealer_22_pushes = dealer_22_pushes
+        super().__init__(rules)
+
+    def _odds_key(self) -> tuple[Any, ...]:
+        return (*super()._odds_key(), "22")
+
+    def _odds_of(self, shoes: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        return dealer_odds(shoes, self.rules.dealer_hits_soft_17, twenty_two=True)
+
+    def _stand(self, members: npt.NDArray[np.int64], odds: npt.NDArray[np.float64]) -> Vector:
+        value = super()._stand(members, odds)  # a 22 left out of the bust: not won
+        if not self.dealer_22_pushes:
+            value += odds[:, :, TWENTY_TWO]
+        return value
+
+    def switched_21(self) -> Vector:
+        """Against each up card: an ace and a ten-value card switched together, a 21 that is no
+        blackjack (30-2105(8)(b)), stood on (unconditional, a dealer blackjack included)."""
+        hand = _add(_add((0,) * RANKS, ACE), TEN)
+        odds = dealer_odds(
+            (self.full_array - np.array(hand))[None, :],
+            self.rules.dealer_hits_soft_17,
+            twenty_two=True,
+        )[0]
+        pushes_22 = self.dealer_22_pushes or self.rules.switched_blackjack_pushes_22
+        bust = 1.0 - odds.sum(axis=1) + (0.0 if pushes_22 else odds[:, TWENTY_TWO])
+        return bust + odds[:, :4].sum(axis=1) - odds[:, BLACKJACK]
+
+
+def switch_value(
+    rules: RuleSet, dealer_22_pushes: bool = False, switching: bool = True
+) -> BaseGameValue:
+    """The expected value per hand of a Blackjack Switch round (two hands, equal wagers), the
+    better arrangement of the hands chosen (variant_conventions(rules) states how).
+
+    dealer_22_pushes: a dealer's 22 pushes every hand but a blackjack (published analyses'
+    game; Colorado's rule text has only a switched blackjack push a 22).
+    switching: False values the same two hands never switched (for comparison).
+    """
+    analysis = _Switch(rules, dealer_22_pushes)
+    d = rules.decks
+    full = np.array((4 * d,) * 9 + (16 * d,), dtype=np.float64)
+    cards = float(full.sum())
+    # values[a, b, up]: the two-card hand a, b played best; switched: a blackjack counts 21.
+    values = np.zeros((RANKS, RANKS, RANKS))
+    for a in range(RANKS):
+        for b in range(a, RANKS):
+            values[a, b] = values[b, a] = analysis.first_two(_add(_add((0,) * RANKS, a), b))
+    switched = values.copy()
+    switched[ACE, TEN] = switched[TEN, ACE] = analysis.switched_21()
+    naturals = np.zeros((RANKS, RANKS))
+    naturals[ACE, TEN] = naturals[TEN, ACE] = 1.0
+
+    by_up = np.zeros(RANKS)
+    grid = np.indices((RANKS,) * 4).reshape(4, -1)  # first cards a1, b1, second cards a2, b2
+    a1, b1, a2, b2 = grid
+    for up in range(RANKS):
+        # The deal's chance: the first cards, the up card, then the second cards.
+        chance = np.ones(grid.shape[1])
+        taken = np.zeros((grid.shape[1], RANKS))
+        for i, rank in enumerate((a1, b1, np.full_like(a1, up), a2, b2)):
+            chance *= np.clip(full[rank] - taken[np.arange(len(rank)), rank], 0, None)
+            chance /= cards - i
+            taken[np.arange(len(rank)), rank] += 1
+        kept = values[a1, a2, up] + values[b1, b2, up]
+        swapped = switched[a1, b2, up] + switched[b1, a2, up]
+        if rules.peeks and up in _BLACKJACK_HOLE:
+            # A dealer blackjack ends the round before any switch: a blackjack dealt pushes
+            # it whichever arrangement the player would have chosen.
+            shoe = full[None, :] - taken
+            blackjack = shoe[:, _BLACKJACK_HOLE[up]] / (cards - 5)
+            swapped = swapped + blackjack * (naturals[a1, a2] + naturals[b1, b2])
+        best = np.maximum(kept, swapped) if switching else kept
+        by_up[up] = np.sum(chance * best) / 2 / (full[up] / cards)
+    value = float(by_up @ full / cards)
+    stated = tuple(variant_conventions(rules, dealer_22_pushes))
+    if not switching:
+        stated += ("the hands never switched",)
+    return BaseGameValue(rules, value, tuple(float(v) for v in by_up), Play.COMPOSITION, stated)
