@@ -39,6 +39,7 @@ import numpy.typing as npt
 from engine.analysis import NotAnalysable
 from engine.dealer_odds import BLACKJACK, OUTCOMES, RANKS, dealer_odds
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
+from engine.simulate import NOT_SIMULATED
 from engine.strategy import Action, BasicStrategy, _doubles_on
 
 ACE, TEN = 0, 9
@@ -100,21 +101,14 @@ Hand = tuple[int, ...]
 """A hand's cards, as counts by rank (engine.dealer_odds.RANKS)."""
 
 NOT_ANALYSED = {
+    **NOT_SIMULATED,
     "spanish_decks": "Spanish decks",
-    "dealer_face_up": "the dealer's cards face up (Face Up Blackjack)",
-    "ties_lose": "pushes that lose",
-    "switch": "switching cards (Blackjack Switch)",
-    "spots_per_seat": "two hands a seat",
-    "player_21_wins": "a 21 that always wins (Spanish 21)",
-    "blackjack_beats_dealer_blackjack": "a blackjack that beats the dealer's",
-    "bonus_21": "bonus odds on 21s",
     "super_bonus": "a super bonus",
-    "rescue": "rescuing a double",
     "max_doubles": "doubling more than once",
-    "designated_blackjack": "a designated blackjack",
     "two_card_21_beats_dealer_21": "a two-card 21 that beats the dealer's 21",
 }
-"""RuleSet fields the analysis does not play: a rule set using any of them is refused."""
+"""RuleSet fields the analysis does not play (what the simulator does not, and four more): a rule
+set using any of them is refused."""
 
 
 def check_analysable(rules: RuleSet) -> None:
