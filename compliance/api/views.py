@@ -10,7 +10,6 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
-from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,7 +23,7 @@ from compliance.services import NotCompliant, sign_set_create, validation_run_cr
 from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
 from compliance.simulations import SimulationIn, simulation_job_create
 from compliance.validator import FINDING_CODES
-from pitboss.api import Pagination, error_body
+from pitboss.api import FormatIsTheView, Pagination, error_body
 from pitboss.errors import DomainError
 
 
@@ -306,16 +305,6 @@ def _sign_set_response(request: Request, sign_set: SignSet, code: int) -> HttpRe
     return Response(SignSetOut(sign_set).data, status=code)
 
 
-class _FormatIsTheSigns(DefaultContentNegotiation):
-    """?format= picks the signs' format (json, html, pdf), which the view renders itself; the
-    JSON renderer answers everything else, errors included."""
-
-    def select_renderer(
-        self, request: Request, renderers: list[Any], format_suffix: str | None = None
-    ) -> tuple[Any, str]:
-        return renderers[0], renderers[0].media_type
-
-
 class SignageApi(APIView):
     """Print the signs a configuration needs (vendor token or officer login): ?format=json (the
     default), html or pdf; ?size=letter, a4 or tent (5x7 in); ?draft=true prints a
@@ -324,7 +313,7 @@ class SignageApi(APIView):
 
     permission_classes = [SubmitsOrReadsVisible]
     submit_permission = "compliance.add_signset"
-    content_negotiation_class = _FormatIsTheSigns
+    content_negotiation_class = FormatIsTheView
 
     @extend_schema(
         request=ConfigurationSerializer,
@@ -357,7 +346,7 @@ class SignSetApi(APIView):
     """A stored sign set, printed again identically (?format=, ?size=, ?sign=)."""
 
     permission_classes = [SubmitsOrReadsVisible]
-    content_negotiation_class = _FormatIsTheSigns
+    content_negotiation_class = FormatIsTheView
 
     @extend_schema(parameters=[SignageQuery], responses=SignSetOut)
     def get(self, request: Request, pk: Any) -> HttpResponse:
