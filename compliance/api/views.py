@@ -42,8 +42,63 @@ class FindingOut(serializers.Serializer):
     citations = CitationOut(many=True)
 
 
+class BonusWagerOut(serializers.Serializer):
+    wager = serializers.CharField(help_text="Catalog slug of the bonus wager.")
+    name = serializers.CharField()
+    denomination = serializers.CharField(
+        allow_null=True, help_text="The wager's amount (limits min = max); null where not given."
+    )
+    house_advantage = serializers.CharField(
+        allow_null=True, help_text="Exact, as a decimal string (12 places); null where a fact "
+        "the computation needs is missing."
+    )  # fmt: skip
+    house_advantage_fraction = serializers.CharField(allow_null=True, help_text='"p/q"')
+    house_advantage_percent = serializers.CharField(allow_null=True)
+    bounds = serializers.CharField(help_text='What the rule allows, e.g. "0 % to 30 %".')
+    within_bounds = serializers.BooleanField(allow_null=True)
+    missing = serializers.CharField(
+        allow_null=True, help_text="The fact the computation needs and the table does not give."
+    )
+    code = serializers.CharField(help_text="The constraint's finding code.")
+    citations = CitationOut(many=True)
+
+
+class TableBaseGameOut(serializers.Serializer):
+    table = serializers.CharField()
+    game = serializers.CharField()
+    house_edge = serializers.CharField(
+        allow_null=True,
+        help_text="The base game's exact house edge per initial wager, as a decimal string; null "
+        "where the analysis cannot give one (then not_analysed says why).",
+    )
+    house_edge_percent = serializers.CharField(allow_null=True)
+    play = serializers.CharField(
+        allow_null=True, help_text="composition: each decision the best for the hand's cards."
+    )
+    method = serializers.CharField(allow_null=True)
+    conventions = serializers.ListField(
+        child=serializers.CharField(), help_text="What the analysis assumes, in words."
+    )
+    not_analysed = serializers.CharField(
+        allow_null=True, help_text="Why the exact analysis cannot value the table's game."
+    )
+    analysis = serializers.CharField(
+        allow_null=True,
+        help_text="GET analysis/base-game/ with the table's options: the same house edge, the "
+        "engine's basic strategy's, and the change each rule option makes.",
+    )
+    bonus_wagers = BonusWagerOut(
+        many=True, help_text="Side by side: each bonus wager MA 20(k) bounds, its house advantage."
+    )
+
+
 class ValidationOut(serializers.ModelSerializer[ValidationRun]):
     findings = FindingOut(many=True)
+    tables = TableBaseGameOut(
+        many=True,
+        help_text="Each table's base game: its exact house edge under the table's rules (or why "
+        "there is none), beside the findings. Empty for runs made before it was computed.",
+    )
 
     class Meta:
         model = ValidationRun
@@ -54,6 +109,7 @@ class ValidationOut(serializers.ModelSerializer[ValidationRun]):
             "compliant",
             "knowledge_base",
             "findings",
+            "tables",
             "created_at",
         ]
 
