@@ -10,6 +10,7 @@ each table's value (table_base_games) beside its findings."""
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import fields
 from fractions import Fraction
@@ -42,7 +43,7 @@ from variants.selectors import Citer
 
 from .models import BaseGameEdge
 from .rounds import request_parse, request_table
-from .rulesets import table_rules
+from .rulesets import TableRules, table_rules
 from .validator import bonus_house_advantage
 
 
@@ -256,9 +257,11 @@ def table_base_games(config: dict[str, Any]) -> list[dict[str, Any]]:
     wagers aside), or why the analysis cannot give one; a link to the analysis with the change
     each rule option makes; and beside it the house advantage of each bonus wager MA 20(k)
     bounds, as the validator computes it."""
-    bounded = _bonus_constraints(config)
+    citer = Citer(config["as_of"])
+    bounded = _bonus_constraints(config, citer)
     entries: list[dict[str, Any]] = []
     analysable: list[tuple[dict[str, Any], RuleSet]] = []
+    built: dict[str, TableRules | Exception] = {}  # tables alike but for name and side wagers
     for index, table in enumerate(config["tables"]):
         entry: dict[str, Any] = {
             "table": table["name"],
@@ -268,20 +271,28 @@ def table_base_games(config: dict[str, Any]) -> list[dict[str, Any]]:
             "play": None,
             "method": None,
             "conventions": [],
+            "assumed": [],
             "not_analysed": None,
             "analysis": None,
             "bonus_wagers": _bonus_wagers(config, table, bounded),
         }
         entries.append(entry)
-        base_only = {**table, "side_wagers": []}
-        try:
-            rules = table_rules(config, base_only, f"tables[{index}]").rules
-            check_analysable(rules)
-        except (DomainError, NotAnalysable) as exc:
-            entry["not_analysed"] = str(exc)
+        base_only = {**table, "name": "", "side_wagers": []}
+        alike = json.dumps(base_only, sort_keys=True, default=str)
+        if alike not in built:
+            try:
+                found = table_rules(config, base_only, f"tables[{index}]", citer)
+                check_analysable(found.rules)
+                built[alike] = found
+            except (DomainError, NotAnalysable) as exc:
+                built[alike] = exc
+        outcome = built[alike]
+        if isinstance(outcome, Exception):
+            entry["not_analysed"] = str(outcome)
             continue
+        entry["assumed"] = list(outcome.assumed)
         entry["analysis"] = base_game_url(config, table)
-        analysable.append((entry, rules))
+        analysable.append((entry, outcome.rules))
     values = base_game_values([rules for _, rules in analysable])
     for (entry, _), value in zip(analysable, values, strict=True):
         body = value.as_dict()
@@ -306,10 +317,11 @@ def base_game_url(config: dict[str, Any], table: dict[str, Any]) -> str:
     return f"{reverse('base-game-analysis')}?{urlencode(query)}"
 
 
-def _bonus_constraints(config: dict[str, Any]) -> list[tuple[Constraint, dict[str, Any]]]:
+def _bonus_constraints(
+    config: dict[str, Any], citer: Citer
+) -> list[tuple[Constraint, dict[str, Any]]]:
     """The constraints bounding a bonus wager's house advantage (MA 20(k)) in force, each with
     its citation."""
-    citer = Citer(config["as_of"])
     found = []
     for c in Constraint.objects.filter(
         jurisdiction__code=config["jurisdiction"], kind=ConstraintKind.HOUSE_ADVANTAGE_BETWEEN

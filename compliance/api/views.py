@@ -79,6 +79,10 @@ class TableBaseGameOut(serializers.Serializer):
     conventions = serializers.ListField(
         child=serializers.CharField(), help_text="What the analysis assumes, in words."
     )
+    assumed = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Options the table leaves out, and the value the analysis took for each.",
+    )
     not_analysed = serializers.CharField(
         allow_null=True, help_text="Why the exact analysis cannot value the table's game."
     )
