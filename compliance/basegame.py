@@ -284,7 +284,7 @@ def table_base_games(config: dict[str, Any]) -> list[dict[str, Any]]:
                 found = table_rules(config, base_only, f"tables[{index}]", citer)
                 check_analysable(found.rules)
                 built[alike] = found
-            except (DomainError, NotAnalysable) as exc:
+            except (DomainError, ValueError) as exc:  # NotAnalysable, odds the engine cannot read
                 built[alike] = exc
         outcome = built[alike]
         if isinstance(outcome, Exception):
