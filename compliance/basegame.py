@@ -1,28 +1,52 @@
 """The base game's exact house edge for a table of a configuration (GET/POST
 analysis/base-game/): engine.basegame's combinatorial analysis of the table's rules with the best
 composition-dependent play and with the engine's basic strategy (the simulator's), and the change
-each rule option makes to it, computed exactly as the simulation job estimates it."""
+each rule option makes to it, computed exactly as the simulation job estimates it.
+
+Each distinct rule set is analysed once (about half a second) and its value kept: in this
+process, and in the BaseGameEdge table so that it survives a restart. A validation run carries
+each table's value (table_base_games) beside its findings."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import time
+from dataclasses import fields
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
+from django.urls import reverse
 from rest_framework import serializers
 
+import engine.basegame
+import engine.basegame_variants
+import engine.dealer_odds
+import engine.strategy
 from engine.analysis import NotAnalysable
 from engine.basegame import (
     MAX_SPLIT_HANDS,
+    BaseGameValue,
     Play,
     base_game_value,
     check_analysable,
     rule_effects,
 )
 from engine.basegame_variants import check_variant, is_variant
+from engine.odds import decimal_string
 from engine.rules import RuleSet
 from engine.simulate import rules_as_dict
 from pitboss.errors import DomainError
+from variants.models import Constraint, ConstraintKind
+from variants.selectors import Citer
 
+from .models import BaseGameEdge
 from .rounds import request_parse, request_table
+from .rulesets import TableRules, table_rules
+from .validator import bonus_house_advantage
 
 
 class BaseGameIn(serializers.Serializer):
@@ -86,6 +110,12 @@ def base_game_query(params: Any) -> dict[str, Any]:
     return {"configuration": configuration, "effects": params.get("effects", "true")}
 
 
+def check_rules(rules: RuleSet) -> None:
+    """:raises NotAnalysable: what the analysis of these rules (a variant's or the standard
+    game's) does not play."""
+    (check_variant if is_variant(rules) else check_analysable)(rules)
+
+
 def base_game_analysis(*, data: Any) -> dict[str, Any]:
     """The exact house edge of the table's base game, its conventions and (with effects) the
     change each rule option makes.
@@ -99,13 +129,13 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
     index = values["configuration"]["tables"].index(table)
     variant = is_variant(rules)
     try:
-        (check_variant if variant else check_analysable)(rules)
+        check_rules(rules)
     except NotAnalysable as exc:
         field = f"configuration.tables[{index}].{_field(rules)}"
         raise DomainError(
             "game_not_analysed", f"{table['name']}: {exc}", fields={field: str(exc)}
         ) from exc
-    value = base_game_value(rules)
+    [value] = base_game_values([rules])
     assumed = list(found.assumed)
     if rules.side_wagers:
         assumed.append("side wagers: not analysed (the base game only)")
@@ -170,7 +200,8 @@ def _basic_strategy(rules: RuleSet) -> dict[str, Any]:
             "not_offered": "the engine's basic strategy is valued exactly for the standard game "
             "only; this variant is valued with the best composition-dependent play",
         }
-    basic = base_game_value(rules, Play.BASIC).as_dict()
+    [basic_value] = base_game_values([rules], Play.BASIC)
+    basic = basic_value.as_dict()
     keys = ("play", "house_edge", "house_edge_percent", "expected_value_by_up_card")
     return {key: basic[key] for key in keys} | {"strategy": basic["conventions"][1]}
 
@@ -182,3 +213,224 @@ def _field(rules: RuleSet) -> str:
     if not 1 <= rules.decks <= 8:
         return "decks"
     return "game"
+
+
+# --- the values kept ------------------------------------------------------------------------------
+
+NOT_READ = frozenset(
+    {"jurisdiction", "insurance", "insurance_pays", "even_money", "chip_unit", "citations",
+     "side_wagers"}
+)  # fmt: skip
+"""RuleSet fields the analysis does not read: it declines insurance and even money (the chip unit
+only rounds insurance), and values the base game without its side wagers. Every other field is
+part of a kept value's key, so a rule the analysis learns to play later cannot share a key with
+the standard game."""
+_ENGINE_MODULES = (engine.basegame, engine.basegame_variants, engine.dealer_odds, engine.strategy)
+"""The modules whose code the value comes from: a change to any gives new keys."""
+_MEMO: dict[str, tuple[float, tuple[float, ...], tuple[str, ...]]] = {}
+_MEMO_SIZE = 4096
+
+
+@lru_cache(maxsize=1)
+def _engine_revision() -> str:
+    digest = hashlib.sha256()
+    for module in _ENGINE_MODULES:
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()
+
+
+def analysis_rules(rules: RuleSet) -> str:
+    """The fields of `rules` the analysis reads, in words (name=value; …)."""
+    return "; ".join(
+        f"{f.name}={getattr(rules, f.name)!r}" for f in fields(RuleSet) if f.name not in NOT_READ
+    )
+
+
+def analysis_key(rules: RuleSet, play: Play = Play.COMPOSITION) -> str:
+    """The key of the value of `rules` played as `play`: a SHA-256 of the fields the analysis
+    reads, the play and the engine's source."""
+    text = f"{_engine_revision()}|{play.value}|{analysis_rules(rules)}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def base_game_values(
+    rules_list: list[RuleSet], play: Play = Play.COMPOSITION
+) -> list[BaseGameValue]:
+    """The exact value of each rule set, as engine.basegame.base_game_value gives it: from this
+    process's memory, else from the BaseGameEdge table (one query for all), else analysed now and
+    kept in both.
+
+    :raises NotAnalysable: a rule set the analysis does not play (check_analysable first).
+    """
+    keys = [analysis_key(rules, play) for rules in rules_list]
+    unknown = {key for key in keys if key not in _MEMO}
+    if unknown:
+        for row in BaseGameEdge.objects.filter(key__in=unknown):
+            _remember(row.key, row.expected_value, tuple(row.by_up_card), tuple(row.stated))
+    for key, rules in zip(keys, rules_list, strict=True):
+        if key in _MEMO:
+            continue
+        start = time.perf_counter()
+        value = base_game_value(rules, play)
+        BaseGameEdge.objects.bulk_create(
+            [
+                BaseGameEdge(
+                    key=key,
+                    rules=analysis_rules(rules),
+                    play=play.value,
+                    expected_value=value.expected_value,
+                    by_up_card=list(value.by_up_card),
+                    stated=list(value.stated),
+                    seconds=time.perf_counter() - start,
+                )
+            ],
+            ignore_conflicts=True,  # another process analysed the same rules meanwhile
+        )
+        _remember(key, value.expected_value, value.by_up_card, value.stated)
+    return [
+        BaseGameValue(rules, *_MEMO[key][:2], play, _MEMO[key][2])
+        for key, rules in zip(keys, rules_list, strict=True)
+    ]
+
+
+def _remember(
+    key: str, expected_value: float, by_up_card: tuple[float, ...], stated: tuple[str, ...]
+) -> None:
+    if len(_MEMO) >= _MEMO_SIZE:
+        _MEMO.clear()
+    _MEMO[key] = (float(expected_value), tuple(float(v) for v in by_up_card), stated)
+
+
+def base_game_memory_clear() -> None:
+    """Forget the values this process holds (they stay in the BaseGameEdge table): a cold
+    start, for tests and the benchmark."""
+    _MEMO.clear()
+
+
+# --- each table of a validation run ---------------------------------------------------------------
+
+
+def table_base_games(config: dict[str, Any]) -> list[dict[str, Any]]:
+    """For each table of a parsed configuration (configuration_parse), in order: its base game's
+    exact house edge under the rules the table deals (compliance.rulesets.table_rules, side
+    wagers aside), or why the analysis cannot give one; a link to the analysis with the change
+    each rule option makes; and beside it the house advantage of each bonus wager MA 20(k)
+    bounds, as the validator computes it."""
+    citer = Citer(config["as_of"])
+    bounded = _bonus_constraints(config, citer)
+    entries: list[dict[str, Any]] = []
+    analysable: list[tuple[dict[str, Any], RuleSet]] = []
+    built: dict[str, TableRules | Exception] = {}  # tables alike but for name and side wagers
+    for index, table in enumerate(config["tables"]):
+        entry: dict[str, Any] = {
+            "table": table["name"],
+            "game": table["game"],
+            "house_edge": None,
+            "house_edge_percent": None,
+            "play": None,
+            "method": None,
+            "conventions": [],
+            "assumed": [],
+            "not_analysed": None,
+            "analysis": None,
+            "bonus_wagers": _bonus_wagers(config, table, bounded),
+        }
+        entries.append(entry)
+        base_only = {**table, "name": "", "side_wagers": []}
+        alike = json.dumps(base_only, sort_keys=True, default=str)
+        if alike not in built:
+            try:
+                found = table_rules(config, base_only, f"tables[{index}]", citer)
+                check_rules(found.rules)
+                built[alike] = found
+            except (DomainError, ValueError) as exc:  # NotAnalysable, odds the engine cannot read
+                built[alike] = exc
+        outcome = built[alike]
+        if isinstance(outcome, Exception):
+            entry["not_analysed"] = str(outcome)
+            continue
+        entry["assumed"] = list(outcome.assumed)
+        entry["analysis"] = base_game_url(config, table)
+        analysable.append((entry, outcome.rules))
+    values = base_game_values([rules for _, rules in analysable])
+    for (entry, _), value in zip(analysable, values, strict=True):
+        body = value.as_dict()
+        entry |= {key: body[key] for key in ("house_edge", "house_edge_percent", "play", "method")}
+        entry["conventions"] = body["conventions"]
+    return entries
+
+
+def base_game_url(config: dict[str, Any], table: dict[str, Any]) -> str:
+    """GET analysis/base-game/ with the table's options: its house edge and each rule's effect."""
+    query: dict[str, Any] = {
+        "jurisdiction": config["jurisdiction"],
+        "as_of": str(config["as_of"]),
+        "game": table["game"],
+    }
+    for name, path in QUERY_FIELDS.items():
+        value: Any = table
+        for part in path.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        if value is not None:
+            query[name] = str(value).lower() if isinstance(value, bool) else value
+    return f"{reverse('base-game-analysis')}?{urlencode(query)}"
+
+
+def _bonus_constraints(
+    config: dict[str, Any], citer: Citer
+) -> list[tuple[Constraint, dict[str, Any]]]:
+    """The constraints bounding a bonus wager's house advantage (MA 20(k)) in force, each with
+    its citation."""
+    found = []
+    for c in Constraint.objects.filter(
+        jurisdiction__code=config["jurisdiction"], kind=ConstraintKind.HOUSE_ADVANTAGE_BETWEEN
+    ).select_related("wager"):
+        if citer.in_force(c):
+            cited = citer.cite(c.provision_id, c.unit_path).as_dict()
+            since = cited["effective_from"]
+            found.append((c, cited | {"effective_from": since.isoformat() if since else None}))
+    return found
+
+
+def _bonus_wagers(
+    config: dict[str, Any],
+    table: dict[str, Any],
+    bounded: list[tuple[Constraint, dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for side in table.get("side_wagers", []):
+        for c, cited in bounded:
+            if c.wager is None or side["wager"] != c.wager.slug:
+                continue
+            low, high = Fraction(c.params["min"]), Fraction(c.params["max"])
+            entry: dict[str, Any] = {
+                "wager": c.wager.slug,
+                "name": c.wager.name,
+                "denomination": None,
+                "house_advantage": None,
+                "house_advantage_fraction": None,
+                "house_advantage_percent": None,
+                "bounds": f"{_percent(low)} to {_percent(high)}",
+                "within_bounds": None,
+                "missing": None,
+                "code": c.code,
+                "citations": [cited],
+            }
+            found = bonus_house_advantage(c, table, side, config["jurisdiction"])
+            if isinstance(found[1], str):
+                entry["missing"] = str(found[0])
+            else:
+                stake, advantage = found
+                entry |= {
+                    "denomination": str(stake),
+                    "house_advantage": decimal_string(advantage),
+                    "house_advantage_fraction": f"{advantage.numerator}/{advantage.denominator}",
+                    "house_advantage_percent": decimal_string(100 * advantage, 4),
+                    "within_bounds": low <= advantage <= high,
+                }
+            out.append(entry)
+    return out
+
+
+def _percent(value: Fraction) -> str:
+    return f"{float(value * 100):g} %"

@@ -21,6 +21,13 @@ class ValidationRun(models.Model):
         default=dict,
         help_text="Revision of the rule text and catalog used: re-running at it gives the same findings.",
     )
+    tables = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Each table's base game as computed for the run (compliance.basegame "
+        "table_base_games): its exact house edge, or why the analysis cannot give one; the "
+        "house advantage of each bonus wager MA 20(k) bounds.",
+    )
     created_at = models.DateTimeField(auto_now_add=True, help_text="Record time of the run.")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
@@ -33,6 +40,32 @@ class ValidationRun(models.Model):
         return (
             f"{self.jurisdiction} {self.as_of} {'compliant' if self.compliant else 'not compliant'}"
         )
+
+
+class BaseGameEdge(models.Model):
+    """The exact base-game value of one rule set (engine.basegame.base_game_value), kept so each
+    distinct rule set is analysed once (about half a second), not at every validation."""
+
+    key = models.CharField(
+        max_length=64,
+        unique=True,  # the lookup of a validation's rule sets: key IN (...)
+        help_text="SHA-256 of the rule fields the analysis reads, the play, and the engine "
+        "source the value came from (compliance.basegame.analysis_key).",
+    )
+    rules = models.TextField(help_text="The rule fields of the key, in words (for a reader).")
+    play = models.CharField(max_length=16, help_text="engine.basegame.Play: composition or basic.")
+    expected_value = models.FloatField(help_text="Per initial wager; double precision, exact sums.")
+    by_up_card = models.JSONField(help_text="The expected value given each up card, ace first.")
+    stated = models.JSONField(
+        default=list,
+        help_text="A variant's conventions in words (BaseGameValue.stated); empty for the "
+        "standard game, whose conventions follow from its rules.",
+    )
+    seconds = models.FloatField(help_text="How long the analysis took when it was computed.")
+    created_at = models.DateTimeField(auto_now_add=True, help_text="Record time of the analysis.")
+
+    def __str__(self) -> str:
+        return f"{self.play} {self.key[:12]}: {-self.expected_value:.6%}"
 
 
 class SimulationJob(models.Model):

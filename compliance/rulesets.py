@@ -40,13 +40,16 @@ class TableRules:
     """Options the configuration left out and the engine took a default for, in words."""
 
 
-def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> TableRules:
-    """The RuleSet of a parsed configuration's table (configuration_parse).
+def table_rules(
+    config: dict[str, Any], table: dict[str, Any], path: str, citer: Citer | None = None
+) -> TableRules:
+    """The RuleSet of a parsed configuration's table (configuration_parse). A `citer` of the
+    configuration's as-of date, shared by its tables, reads each provision once.
 
     :raises DomainError: the game is not one the engine plays, or is not a game of the
         jurisdiction; a side wager's paytable is unknown.
     """
-    jurisdiction, citer = config["jurisdiction"], Citer(config["as_of"])
+    jurisdiction, citer = config["jurisdiction"], citer or Citer(config["as_of"])
     game = Wager.objects.filter(jurisdiction__code=jurisdiction, slug=table["game"]).first()
     if game is None or game.kind not in (WagerKind.BASE_GAME, WagerKind.VARIANT):
         raise DomainError(
@@ -104,6 +107,7 @@ def table_rules(config: dict[str, Any], table: dict[str, Any], path: str) -> Tab
         rule = play_rules.get(key)
         return rule.params.get(name, default) if rule else default
 
+    citer.prefetch(rule.provision_id for rule in play_rules.values())
     citations = {
         key: RuleRef(**citer.cite(rule.provision_id, rule.unit_path).as_dict())
         for key, rule in play_rules.items()

@@ -18,6 +18,7 @@ from variants.models import (
     Wager,
 )
 
+from .basegame import table_base_games
 from .configuration import configuration_parse
 from .models import SignSet, ValidationRun
 from .signage import signs_build
@@ -46,12 +47,14 @@ def knowledge_base_revision() -> dict[str, int]:
 
 
 def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
-    """Validate a configuration and store the run with the knowledge-base state it used.
+    """Validate a configuration and store the run with the knowledge-base state it used, and
+    each table's base-game house edge (compliance.basegame.table_base_games).
 
     :raises rest_framework.exceptions.ValidationError: a malformed configuration (nothing stored).
     """
     config = configuration_parse(data)
     findings = configuration_validate(config)
+    tables = table_base_games(config)
     with transaction.atomic():
         run = ValidationRun(
             configuration=data,
@@ -60,6 +63,7 @@ def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
             compliant=is_compliant(findings),
             findings=[f.as_dict() for f in findings],
             knowledge_base=knowledge_base_revision(),
+            tables=tables,
             created_by=user if user and user.is_authenticated else None,
         )
         run.full_clean()

@@ -863,7 +863,7 @@ def _same_on_every_table(ctx: Context, c: Constraint, tables: list[dict[str, Any
                 )
 
 
-def _bonus_house_advantage(
+def bonus_house_advantage(
     c: Constraint, table: dict[str, Any], side: dict[str, Any], jurisdiction: str
 ) -> tuple[Decimal, Fraction] | tuple[str, str]:
     """(denomination, house advantage) of a bonus wager whose payout a bonus system draws
@@ -893,7 +893,7 @@ def _house_advantage_between(
 ) -> None:
     """params {"outcome", "min", "max"}: the wager's house advantage, computed exactly, within
     [min, max] (MA 20(k): not above 30 percent nor below zero)."""
-    found = _bonus_house_advantage(c, table, side, ctx.jurisdiction)
+    found = bonus_house_advantage(c, table, side, ctx.jurisdiction)
     if isinstance(found[1], str):
         what, field_name = found
         where = path if field_name != "decks" else path.rsplit(".side_wagers", 1)[0]
@@ -920,7 +920,7 @@ def _same_house_advantage(ctx: Context, c: Constraint, tables: list[dict[str, An
         for j, side in enumerate(table.get("side_wagers", [])):
             if side["wager"] != c.wager.slug:
                 continue
-            found = _bonus_house_advantage(c, table, side, ctx.jurisdiction)
+            found = bonus_house_advantage(c, table, side, ctx.jurisdiction)
             if isinstance(found[1], str):
                 continue  # the table's own check says what is missing
             stake, advantage = found

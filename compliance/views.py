@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -314,9 +315,29 @@ def _run_context(run: ValidationRun) -> dict[str, Any]:
         "tables": [t.get("name", "") for t in run.configuration.get("tables", [])],
         "findings": findings,
         "counts": counts,
+        "base_games": [_base_game_view(entry, run.as_of) for entry in run.tables],
         "knowledge_base": sorted(run.knowledge_base.items()),
         "sizes": list(SIZES),
     }
+
+
+def _base_game_view(entry: dict[str, Any], as_of: dt.date) -> dict[str, Any]:
+    """A table's base game as the report shows it: the house edge in percent to 4 places (the
+    full digits in a tooltip), each bonus wager's citation linked."""
+    shown = {**entry}
+    if entry["house_edge_percent"] is not None:
+        shown["percent"] = f"{Decimal(entry['house_edge_percent']):.4f}"
+    shown["bonus_wagers"] = [
+        {
+            **bonus,
+            "cited": [
+                {**c, "url": citation_url(c["jurisdiction"], c["citation"], as_of)}
+                for c in bonus["citations"]
+            ],
+        }
+        for bonus in entry["bonus_wagers"]
+    ]
+    return shown
 
 
 @login_required

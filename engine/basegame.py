@@ -95,6 +95,11 @@ def conventions(rules: RuleSet, play: Play = Play.COMPOSITION) -> list[str]:
         )
     if rules.late_surrender and not rules.peeks:
         out.append("late surrender with no peek: a dealer blackjack takes the whole wager")
+    if rules.two_card_21_beats_dealer_21:
+        out.append(
+            "a split hand's 21 in two cards beats the dealer's 21 in three or more cards (MA "
+            "3(a)(3)); a blackjack is paid as a blackjack"
+        )
     out.extend(_spanish_conventions(rules))
     out.append(
         "double-precision sums over a complete enumeration (rounding error below 1e-12 of a "
@@ -149,7 +154,6 @@ Hand = tuple[int, ...]
 
 NOT_ANALYSED = {
     "designated_blackjack": "a designated blackjack",
-    "two_card_21_beats_dealer_21": "a two-card 21 that beats the dealer's 21",
 }
 """RuleSet fields the analysis does not play: a rule set using any of them is refused. (Face-up
 dealing and Blackjack Switch: engine.basegame_variants, which base_game_value calls.)"""
@@ -557,11 +561,14 @@ class _Analysis:
 
     def _signs(self, members: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """[hand, dealer's total 17-21]: +1 where standing on the hand wins against it, 0 a push,
-        -1 a loss (a 21 wins against the dealer's 21 where the rules say so, 30-899.16(4))."""
+        -1 a loss (a 21 wins against the dealer's 21 where the rules say so: 30-899.16(4), MA
+        3(a)(3)). The dealer's 21 here is one of three cards or more: a blackjack is apart."""
         total = self.total[members]
         sign = np.sign(total[:, None] - (17 + np.arange(5))[None, :])
         if self.rules.player_21_wins:
             sign[total == 21, 4] = 1
+        elif self.rules.two_card_21_beats_dealer_21:  # MA 3(a)(3): a split hand's 21 in two cards
+            sign[(total == 21) & (self.size[members] == 2), 4] = 1  # beats 21 in three or more
         return sign
 
     def _stand(self, members: npt.NDArray[np.int64], odds: npt.NDArray[np.float64]) -> Vector:

@@ -1,4 +1,5 @@
-"""Project-wide API pieces: pagination and the one JSON error shape.
+"""Project-wide API pieces: pagination, the one JSON error shape, and the content negotiation of
+views that render their own formats.
 
 Every API error body is `{"error": {"code": ..., "message": ..., "fields": {...}}}`; `fields` is
 present only where the error concerns particular request fields.
@@ -13,7 +14,9 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -33,6 +36,16 @@ class Pagination(PageNumberPagination):
 
     page_size_query_param = "page_size"
     max_page_size = 1000
+
+
+class FormatIsTheView(DefaultContentNegotiation):
+    """?format= (or Accept) picks a format the view renders itself (a par sheet's CSV or PDF, the
+    signs' HTML or PDF); the JSON renderer answers everything else, errors included."""
+
+    def select_renderer(
+        self, request: Request, renderers: list[Any], format_suffix: str | None = None
+    ) -> tuple[Any, str]:
+        return renderers[0], renderers[0].media_type
 
 
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +40,24 @@ class Citer:
         self._starts: dict[int, dt.date | None] = {}
         self._first: dict[int, tuple[str, dt.date] | None] = {}
 
+    def prefetch(self, provision_ids: Iterable[int]) -> None:
+        """Read the provisions not read yet in one go (five queries, not five each), before
+        citing many of them."""
+        wanted = sorted(set(provision_ids) - self._records.keys())
+        if not wanted:
+            return
+        for record in regs.provision_records(wanted):
+            self._records[record.pk] = record
+        firsts: dict[int, list[tuple[str, dt.date | None]]] = {pid: [] for pid in wanted}
+        for pid, label, start in (
+            Citation.objects.filter(provision_id__in=wanted, status=Status.ADOPTED)
+            .order_by("effective_from")
+            .values_list("provision_id", "label", "effective_from")
+        ):
+            firsts[pid].append((label, start))
+        for pid, labels in firsts.items():
+            self._first.setdefault(pid, _first(labels))
+
     def cite(self, provision_id: int, unit_path: str) -> CitationRef:
         record = self._records.get(provision_id)
         if record is None:
@@ -60,8 +79,7 @@ class Citer:
                 .order_by("effective_from")
                 .values_list("label", "effective_from")
             )
-            dated = labels and all(start is not None for _, start in labels)
-            self._first[provision_id] = labels[0] if dated else None
+            self._first[provision_id] = _first(labels)
         return self._first[provision_id]
 
     def in_force(self, fact: Any) -> bool:
@@ -74,6 +92,15 @@ class Citer:
             self._starts = provision_starts()
         start = self._starts.get(fact.provision_id)
         return start is None or start <= self.as_of
+
+
+def _first(labels: list[tuple[str, dt.date | None]]) -> tuple[str, dt.date] | None:
+    """The first of a provision's adopted labels, earliest first; None where one is undated."""
+    if labels and all(start is not None for _, start in labels):
+        label, start = labels[0]
+        assert start is not None
+        return label, start
+    return None
 
 
 def provision_starts() -> dict[int, dt.date | None]:

@@ -10,7 +10,6 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
-from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -24,7 +23,7 @@ from compliance.services import NotCompliant, sign_set_create, validation_run_cr
 from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
 from compliance.simulations import SimulationIn, simulation_job_create
 from compliance.validator import FINDING_CODES
-from pitboss.api import Pagination, error_body
+from pitboss.api import FormatIsTheView, Pagination, error_body
 from pitboss.errors import DomainError
 
 
@@ -43,8 +42,67 @@ class FindingOut(serializers.Serializer):
     citations = CitationOut(many=True)
 
 
+class BonusWagerOut(serializers.Serializer):
+    wager = serializers.CharField(help_text="Catalog slug of the bonus wager.")
+    name = serializers.CharField()
+    denomination = serializers.CharField(
+        allow_null=True, help_text="The wager's amount (limits min = max); null where not given."
+    )
+    house_advantage = serializers.CharField(
+        allow_null=True, help_text="Exact, as a decimal string (12 places); null where a fact "
+        "the computation needs is missing."
+    )  # fmt: skip
+    house_advantage_fraction = serializers.CharField(allow_null=True, help_text='"p/q"')
+    house_advantage_percent = serializers.CharField(allow_null=True)
+    bounds = serializers.CharField(help_text='What the rule allows, e.g. "0 % to 30 %".')
+    within_bounds = serializers.BooleanField(allow_null=True)
+    missing = serializers.CharField(
+        allow_null=True, help_text="The fact the computation needs and the table does not give."
+    )
+    code = serializers.CharField(help_text="The constraint's finding code.")
+    citations = CitationOut(many=True)
+
+
+class TableBaseGameOut(serializers.Serializer):
+    table = serializers.CharField()
+    game = serializers.CharField()
+    house_edge = serializers.CharField(
+        allow_null=True,
+        help_text="The base game's exact house edge per initial wager, as a decimal string; null "
+        "where the analysis cannot give one (then not_analysed says why).",
+    )
+    house_edge_percent = serializers.CharField(allow_null=True)
+    play = serializers.CharField(
+        allow_null=True, help_text="composition: each decision the best for the hand's cards."
+    )
+    method = serializers.CharField(allow_null=True)
+    conventions = serializers.ListField(
+        child=serializers.CharField(), help_text="What the analysis assumes, in words."
+    )
+    assumed = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Options the table leaves out, and the value the analysis took for each.",
+    )
+    not_analysed = serializers.CharField(
+        allow_null=True, help_text="Why the exact analysis cannot value the table's game."
+    )
+    analysis = serializers.CharField(
+        allow_null=True,
+        help_text="GET analysis/base-game/ with the table's options: the same house edge, the "
+        "engine's basic strategy's, and the change each rule option makes.",
+    )
+    bonus_wagers = BonusWagerOut(
+        many=True, help_text="Side by side: each bonus wager MA 20(k) bounds, its house advantage."
+    )
+
+
 class ValidationOut(serializers.ModelSerializer[ValidationRun]):
     findings = FindingOut(many=True)
+    tables = TableBaseGameOut(
+        many=True,
+        help_text="Each table's base game: its exact house edge under the table's rules (or why "
+        "there is none), beside the findings. Empty for runs made before it was computed.",
+    )
 
     class Meta:
         model = ValidationRun
@@ -55,6 +113,7 @@ class ValidationOut(serializers.ModelSerializer[ValidationRun]):
             "compliant",
             "knowledge_base",
             "findings",
+            "tables",
             "created_at",
         ]
 
@@ -306,16 +365,6 @@ def _sign_set_response(request: Request, sign_set: SignSet, code: int) -> HttpRe
     return Response(SignSetOut(sign_set).data, status=code)
 
 
-class _FormatIsTheSigns(DefaultContentNegotiation):
-    """?format= picks the signs' format (json, html, pdf), which the view renders itself; the
-    JSON renderer answers everything else, errors included."""
-
-    def select_renderer(
-        self, request: Request, renderers: list[Any], format_suffix: str | None = None
-    ) -> tuple[Any, str]:
-        return renderers[0], renderers[0].media_type
-
-
 class SignageApi(APIView):
     """Print the signs a configuration needs (vendor token or officer login): ?format=json (the
     default), html or pdf; ?size=letter, a4 or tent (5x7 in); ?draft=true prints a
@@ -324,7 +373,7 @@ class SignageApi(APIView):
 
     permission_classes = [SubmitsOrReadsVisible]
     submit_permission = "compliance.add_signset"
-    content_negotiation_class = _FormatIsTheSigns
+    content_negotiation_class = FormatIsTheView
 
     @extend_schema(
         request=ConfigurationSerializer,
@@ -357,7 +406,7 @@ class SignSetApi(APIView):
     """A stored sign set, printed again identically (?format=, ?size=, ?sign=)."""
 
     permission_classes = [SubmitsOrReadsVisible]
-    content_negotiation_class = _FormatIsTheSigns
+    content_negotiation_class = FormatIsTheView
 
     @extend_schema(parameters=[SignageQuery], responses=SignSetOut)
     def get(self, request: Request, pk: Any) -> HttpResponse:

@@ -83,6 +83,10 @@ def test_the_sample_house_rules_built_in_the_form_validate_and_cite_their_rules(
     first = findings.first
     assert "paytable-not-approved" in first.inner_text()
     assert first.locator(".state").inner_text() == "error"
+    # Beside the findings, the table's exact base-game house edge, with the decks it assumed.
+    edge = page.locator("table.base-games tbody tr").first
+    assert re.search(r"\d\.\d{4} %", edge.inner_text()), edge.inner_text()
+    assert "assumed: decks: 6" in edge.inner_text()
     screenshot(page, "validation-report")
 
     # The downloaded configuration is the sample, as typed.

@@ -166,15 +166,17 @@ def test_a_face_up_blackjack_table_is_analysed_by_its_own_rules(anon_client: API
     assert body["effects"] == [] and "standard game only" in body["effects_not_offered"]
 
 
-def test_massachusetts_face_up_dealing_is_refused_for_its_two_card_21(
+def test_massachusetts_face_up_dealing_is_analysed_with_its_two_card_21(
     anon_client: APIClient,
 ) -> None:
-    # MA 6(k)'s face-up procedure is analysed as Colorado's game is, but MA's base game has a
-    # two-card 21 beat the dealer's 21 (3(a)(3)), which the analysis does not play: a 400.
+    # MA 6(k)'s face-up procedure is analysed as Colorado's game is, with MA's own rule that a
+    # split hand's 21 in two cards beats the dealer's 21 in more (3(a)(3)).
     table = {"hole_card": "face_up", "blackjack_pays": None, "surrender": "none"}
     response = _post(anon_client, {"configuration": _config("US-MA", **table), "effects": False})
-    assert response.status_code == 400
-    assert "two-card 21" in response.json()["error"]["message"]
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["rules"]["dealer_face_up"] and body["rules"]["two_card_21_beats_dealer_21"]
+    assert body["house_edge"] is not None
 
 
 def test_a_blackjack_switch_table_is_analysed_per_hand(anon_client: APIClient) -> None:

@@ -16,6 +16,7 @@ from engine.analysis import NotAnalysable
 from engine.basegame import Play, base_game_value, hand_values, rule_effects
 from engine.dealer_odds import dealer_odds
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
+from engine.simulate import rule_effects as simulate_rule_effects
 from engine.simulate import simulate
 from engine.strategy import Action, BasicStrategy
 
@@ -273,3 +274,23 @@ def test_a_hand_that_is_not_one_is_refused() -> None:
         hand_values(RuleSet(), [11, 5], up=1)
     with pytest.raises(ValueError, match="not a hand"):
         hand_values(RuleSet(), [10, 10, 5], up=1)
+
+
+def test_a_split_two_card_21_beating_the_dealers_21_is_worth_what_the_simulator_finds() -> None:
+    # MA 3(a)(3): a split hand's 21 in two cards beats the dealer's 21 in three or more. The
+    # engine's basic strategy stands on every 21, so the rule changes no decision: its exact
+    # effect is what the simulator measures on common cards (the difference of the same rounds).
+    rules = RuleSet(decks=6, dealer_hits_soft_17=True, resplit_aces=True)
+    with_rule = replace(rules, two_card_21_beats_dealer_21=True)
+    exact = base_game_value(rules, Play.BASIC).house_edge
+    exact -= base_game_value(with_rule, Play.BASIC).house_edge
+    assert 0.0001 < exact < 0.001  # the player gains a few hundredths of a point
+    effects = {
+        e.variation.option: e
+        for e in simulate_rule_effects(rules, 3_000_000, seed=17, continuous=True).effects
+    }
+    simulated = effects["two_card_21_beats_dealer_21"]
+    assert abs(-float(simulated.house_edge_change) - exact) < 4 * simulated.standard_error
+    best = base_game_value(with_rule)
+    assert any("21 in two cards" in text for text in best.as_dict()["conventions"])
+    assert best.house_edge < base_game_value(rules).house_edge

@@ -9,13 +9,13 @@ from django.http import Http404, HttpResponse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, viewsets
-from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from engine.odds import Pays
 from engine.rules import PaytableLine
+from pitboss.api import FormatIsTheView
 from pitboss.errors import DomainError
 from variants import selectors
 from variants.analysis import SIMULATED_ROUNDS, lines_analysis, paytable_analysis
@@ -246,16 +246,6 @@ class ParSheetQuery(StakeQuery):
     )
 
 
-class _FormatIsTheView(DefaultContentNegotiation):
-    """?format= (or Accept) picks the par sheet's format, which the view renders itself; the JSON
-    renderer answers everything else, errors included."""
-
-    def select_renderer(
-        self, request: Request, renderers: list[Any], format_suffix: str | None = None
-    ) -> tuple[Any, str]:
-        return renderers[0], renderers[0].media_type
-
-
 def _asked_format(request: Request, asked: str | None) -> str:
     if asked:
         return asked
@@ -273,7 +263,7 @@ class PaytableParSheetApi(APIView):
     application/pdf) for a file."""
 
     permission_classes = [permissions.AllowAny]
-    content_negotiation_class = _FormatIsTheView
+    content_negotiation_class = FormatIsTheView
 
     @extend_schema(
         parameters=[

@@ -1,0 +1,170 @@
+"""A validation run carries each table's exact base-game house edge beside its findings (issue
+#15): in the API response, the web report and the JSON download; the reason where the analysis
+cannot value the table's game; MA 20(k)'s bonus wager house advantage side by side; each
+distinct rule set analysed once and kept."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from rest_framework.test import APIClient
+
+from compliance.basegame import analysis_key, base_game_memory_clear, base_game_values
+from compliance.models import BaseGameEdge
+from engine.basegame import base_game_value
+from engine.rules import RuleSet, Surrender
+
+pytestmark = pytest.mark.django_db
+
+TABLE: dict[str, Any] = {
+    "name": "BJ-01",
+    "game": "blackjack",
+    "decks": 6,
+    "dealing": "shoe",
+    "dealer_soft_17": "stand",
+    "hole_card": "peek",
+    "blackjack_pays": "3 to 2",
+    "insurance_pays": "2 to 1",
+    "double": {"on": "any_two", "after_split": True},
+    "split": {"max_hands": 4, "resplit_aces": False, "split_aces_one_card": True},
+    "surrender": "late",
+    "limits": {"min": "10", "max": "500"},
+}
+# Farmer's combinatorial analyzer: 6D S17 DOA DAS SPL3 NRSA LS, -0.330268037 % (CDZ-).
+FARMER_6D_S17_DAS_LS = "0.33026803"
+
+
+def _floor(*tables: dict[str, Any], jurisdiction: str = "US-CO") -> dict[str, Any]:
+    return {"jurisdiction": jurisdiction, "as_of": "2024-06-01", "tables": list(tables)}
+
+
+def _table(**changes: Any) -> dict[str, Any]:
+    return copy.deepcopy(TABLE) | changes
+
+
+def _validate(client: APIClient, config: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/api/v1/validations/", config, format="json", HTTP_HOST="localhost")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def test_each_table_of_a_run_carries_its_exact_house_edge(vendor_client: APIClient) -> None:
+    body = _validate(
+        vendor_client,
+        _floor(_table(), _table(name="BJ-02", dealer_soft_17="hit", blackjack_pays="6 to 5")),
+    )
+    first, second = body["tables"]
+    assert first["table"] == "BJ-01" and first["not_analysed"] is None
+    assert first["house_edge_percent"].startswith(FARMER_6D_S17_DAS_LS)
+    assert first["play"] == "composition" and first["method"].startswith("combinatorial")
+    assert any("CDZ-" in text for text in first["conventions"])
+    # 6 to 5 and hitting soft 17 cost the player about 1.6 percentage points more.
+    assert 1.5 < float(second["house_edge_percent"]) - float(first["house_edge_percent"]) < 1.8
+    # The link gives the same figure from the base-game analysis, with the rule effects.
+    analysis = vendor_client.get(f"{first['analysis']}&effects=false", HTTP_HOST="localhost")
+    assert analysis.status_code == 200, analysis.json()
+    assert analysis.json()["house_edge"] == first["house_edge"]
+    # The run read again says the same.
+    again = vendor_client.get(f"/api/v1/validations/{body['id']}/", HTTP_HOST="localhost")
+    assert again.json()["tables"] == body["tables"]
+
+
+def test_a_table_the_analysis_cannot_value_says_why_and_gives_no_number(
+    vendor_client: APIClient,
+) -> None:
+    body = _validate(
+        vendor_client,
+        _floor(
+            _table(split={"max_hands": 8}),
+            _table(name="MA-1", game="multiple-action-blackjack"),
+            _table(name="BJ-03"),
+        ),
+    )
+    eight, multiple, plain = body["tables"]
+    assert eight["house_edge"] is None and eight["analysis"] is None
+    assert "splits to more than 4 hands" in eight["not_analysed"]
+    assert multiple["house_edge"] is None
+    assert "cannot play Multiple Action" in multiple["not_analysed"]
+    assert plain["house_edge_percent"].startswith(FARMER_6D_S17_DAS_LS)
+
+
+def test_the_bonus_wagers_house_advantage_stands_beside_the_house_edge(
+    vendor_client: APIClient,
+) -> None:
+    bonus = {
+        "wager": "blackjack-bonus",
+        "limits": {"min": "1", "max": "1"},
+        "bonus_payouts": [{"amount": "15", "probability": "1"}],
+    }
+    ma_table = _table(even_money=True, side_wagers=[bonus], layouts=["blackjack-bonus"])
+    body = _validate(vendor_client, _floor(ma_table, jurisdiction="US-MA"))
+    [table] = body["tables"]
+    # MA 3(a)(3): a split hand's 21 in two cards beats the dealer's 21 in more; the exact house
+    # edge is played so, beside the bonus wager's figure.
+    assert table["not_analysed"] is None and float(table["house_edge"]) > 0
+    assert "21 in two cards beats the dealer's 21" in " ".join(table["conventions"])
+    [wager] = table["bonus_wagers"]
+    blackjack = 2 * Fraction(24, 312) * Fraction(96, 311)  # 6 decks: ace-ten or ten-ace
+    advantage = 1 - 16 * blackjack
+    assert wager["house_advantage_fraction"] == f"{advantage.numerator}/{advantage.denominator}"
+    assert wager["within_bounds"] is True and wager["bounds"] == "0 % to 30 %"
+    assert wager["citations"][0]["citation"] == "20(k)"
+    missing = _validate(
+        vendor_client,
+        _floor(_table(side_wagers=[bonus | {"limits": {"min": "1", "max": "5"}}],
+                      layouts=["blackjack-bonus"]), jurisdiction="US-MA"),
+    )  # fmt: skip
+    [wager] = missing["tables"][0]["bonus_wagers"]
+    assert wager["house_advantage"] is None and "denomination" in wager["missing"]
+
+
+def test_the_report_page_and_its_download_show_the_house_edge(
+    client: Client, vendor: User, vendor_client: APIClient
+) -> None:
+    body = _validate(vendor_client, _floor(_table(), _table(name="BJ-08", split={"max_hands": 8})))
+    client.force_login(vendor)
+    page = client.get(f"/configurations/runs/{body['id']}/", HTTP_HOST="localhost")
+    html = page.content.decode()
+    assert "House edge of each table" in html
+    assert "0.3303 %" in html  # 0.330268 percent to four places
+    assert "not analysed" in html and "splits to more than 4 hands" in html
+    assert "/api/v1/analysis/base-game/?jurisdiction=US-CO" in html
+    download = client.get(f"/configurations/runs/{body['id']}/run.json", HTTP_HOST="localhost")
+    assert download.json()["tables"] == body["tables"]
+
+
+def test_a_kept_value_equals_a_fresh_analysis_and_survives_a_restart() -> None:
+    rules = RuleSet(decks=6, surrender=Surrender.LATE)
+    base_game_memory_clear()  # as a fresh process: an earlier test may have analysed it
+    [kept] = base_game_values([rules])
+    fresh = base_game_value(rules)
+    assert kept.as_dict() == fresh.as_dict()
+    # Kept in the table too: a process that starts afresh reads it there, not analysing again.
+    row = BaseGameEdge.objects.get(key=analysis_key(rules))
+    assert row.expected_value == fresh.expected_value
+    assert tuple(row.by_up_card) == fresh.by_up_card
+    base_game_memory_clear()
+    BaseGameEdge.objects.filter(pk=row.pk).update(expected_value=-0.25)
+    [read] = base_game_values([rules])
+    assert read.expected_value == -0.25
+    base_game_memory_clear()  # forget the altered value
+
+
+def test_the_key_holds_what_the_analysis_reads_and_nothing_else() -> None:
+    plain = RuleSet(decks=6)
+    assert analysis_key(plain) == analysis_key(RuleSet(decks=6, insurance_pays=Fraction(1)))
+    assert analysis_key(plain) != analysis_key(RuleSet(decks=8))
+    assert analysis_key(plain) != analysis_key(RuleSet(decks=6, dealer_hits_soft_17=True))
+
+
+def test_the_schema_documents_the_tables_block(anon_client: APIClient) -> None:
+    schema = anon_client.get("/api/v1/schema/", {"format": "json"}, HTTP_HOST="localhost")
+    components = schema.json()["components"]["schemas"]
+    assert "tables" in components["ValidationOut"]["properties"]
+    assert "not_analysed" in components["TableBaseGameOut"]["properties"]
+    assert "house_advantage" in components["BonusWagerOut"]["properties"]
