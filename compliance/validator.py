@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -444,7 +445,11 @@ def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
 def _given_lines(given: list[dict[str, Any]], paytable: Paytable) -> dict[tuple[str, str], Pays]:
     """Inline lines keyed like the paytable's; a line without a column means the first column."""
     first = next((e.column for e in paytable.entries.all()), "")
-    return {(g["outcome"], g.get("column") or first): Pays.parse(g["pays"]) for g in given}
+    return {(g["outcome"], g.get("column") or first): _pays(g["pays"]) for g in given}
+
+
+# The same inline lines are compared with every approved paytable of their wager.
+_pays = functools.lru_cache(maxsize=4096)(Pays.parse)
 
 
 def _differences(given: list[dict[str, Any]], paytable: Paytable) -> list[str]:

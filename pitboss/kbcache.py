@@ -52,16 +52,22 @@ def _history_models() -> list[Any]:
 @functools.cache
 def _heads_sql() -> tuple[list[str], str]:
     models = _history_models()
-    columns = ", ".join(
+    names = [m.__name__ for m in models]
+    columns = [
         f"(SELECT MAX(history_id) FROM {connection.ops.quote_name(m.history.model._meta.db_table)})"
         for m in models
-    )
-    return [m.__name__ for m in models], f"SELECT {columns}"
+    ]
+    if connection.vendor == "postgresql":
+        # A database dropped and created again numbers its history afresh; its oid tells the
+        # two apart for a cache that outlives it (Redis).
+        names.append("(database)")
+        columns.append("(SELECT oid::bigint FROM pg_database WHERE datname = current_database())")
+    return names, f"SELECT {', '.join(columns)}"
 
 
 def history_heads() -> dict[str, int]:
     """The latest record-history id of each tracked knowledge-base table, by model, in one query
-    (0 for a table never written)."""
+    (0 for a table never written); on PostgreSQL also the database's own id, "(database)"."""
     names, sql = _heads_sql()
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
