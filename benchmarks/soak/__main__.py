@@ -1,14 +1,16 @@
 """make soak: load on the production run (gunicorn, PostgreSQL, DEBUG off), on loopback.
 
     python -m benchmarks.soak [--seconds 20] [--users 16] [--workers N] [--threads N]
-                              [--processes N] [scenario ...]
+                              [--processes N] [--warmup 5] [scenario ...]
 
 Starts Pitboss as `make serve` does (gunicorn -c pitboss/gunicorn_conf.py, persistent database
 connections; its own database, SOAK_DATABASE_URL, default
 postgres://postgres@127.0.0.1:5432/pitboss_soak, and no access log), runs each locust scenario
-headless for a bounded time, prints throughput and its ratio to the target, p50 and p99, the error
-count and the CPU the load generator itself used, and stops the server. Scenarios: reads (the
-read API), validations (POST of the sample configurations), pages (web pages).
+headless for a bounded time after an uncounted warm-up (--warmup seconds, so that every server
+process has read what it caches), prints throughput and its ratio to the target, p50 and p99, the
+error count and the CPU a request cost the server and the load generator (which shares the
+cores), and stops the server. Scenarios: reads (the read API), validations (POST of the sample
+configurations), pages (web pages).
 """
 
 from __future__ import annotations
@@ -183,6 +185,13 @@ def main() -> None:
     )
     parser.add_argument("--threads", type=int, default=None, help="threads per process")
     parser.add_argument("--processes", type=int, default=1, help="locust processes")
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=5,
+        help="seconds of each scenario run first and not counted, so every server process has "
+        "read what it caches (0: measure from a cold start)",
+    )
     options = parser.parse_args()
     unknown = [name for name in options.scenarios if name not in SCENARIOS]
     if unknown:
@@ -193,6 +202,8 @@ def main() -> None:
     server = server_start(env, options.workers, options.threads)
     try:
         for name in options.scenarios:
+            if options.warmup:
+                scenario_run(name, options.warmup, options.users, options.processes, env, server)
             r = scenario_run(name, options.seconds, options.users, options.processes, env, server)
             target = (
                 f" ({r['rps'] / TARGETS[name]:.2f} of the target {TARGETS[name]}/s)"
