@@ -8,9 +8,9 @@ history with it). A cached value keyed on the revision is therefore never stale:
 after an edit sees a new revision and misses.
 
 Two caches:
-- `cached_read`: whole responses of public reads (the read API, the rule and catalog pages) for
-  anonymous requests, in Django's default cache (shared between server processes when it is
-  Redis), with an ETag so a client's repeated read is a 304.
+- `cached_read` and `ReadCacheMiddleware`: whole responses of public reads (the read API, the rule
+  and catalog pages) for anonymous requests, in Django's default cache (shared between server
+  processes when it is Redis), with an ETag so a client's repeated read is a 304.
 - `remember`: values a computation reads from the knowledge base (the validator's catalog facts,
   the citations it cites), in this process's memory, for the revision they were read at.
 """
@@ -97,6 +97,8 @@ def knowledge_base_revision_stamp() -> str:
 
 # --- values read from the knowledge base, per revision, in process memory ---------------------
 
+# Values kept for one revision at most (a citer per date asked for, a catalog per jurisdiction).
+REMEMBERED_MOST = 256
 _memory: dict[str, dict[Any, Any]] = {}
 _memory_lock = threading.Lock()
 
@@ -117,6 +119,8 @@ def remember(revision: str, key: Any, compute: Callable[[], Any]) -> Any:
     try:
         return store[key]
     except KeyError:
+        if len(store) >= REMEMBERED_MOST:  # many dates asked for: start again, memory bounded
+            store.clear()
         value = store[key] = compute()
         return value
 
@@ -174,8 +178,9 @@ def _etag(content: bytes) -> str:
 
 
 def cached_read(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Serve an anonymous GET of this view from the response cache while the knowledge base
-    stays at the revision the response was made at; answer a matching If-None-Match with 304.
+    """Mark an anonymous GET of this view for the response cache (ReadCacheMiddleware serves and
+    stores it): its response is kept while the knowledge base stays at the revision read before
+    the view ran, and a matching If-None-Match is answered 304.
 
     For views whose anonymous response depends only on the request's address, the headers in
     _VARY_HEADERS, today's date and the knowledge base. Anything else (a logged-in user, a token,
@@ -186,20 +191,46 @@ def cached_read(view: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         if request.method not in ("GET", "HEAD") or not _anonymous(request):
             return view(request, *args, **kwargs)
-        cache = caches["default"]
-        key = _response_key(request, knowledge_base_revision_stamp())
-        response = cache.get(key)
-        if response is None:
-            response = view(request, *args, **kwargs)
-            if callable(getattr(response, "render", None)):
-                response = response.render()  # DRF and template responses render late
-            if not _cacheable(request, response):
-                return response
-            response["ETag"] = _etag(response.content)
-            cache.set(key, response, RESPONSE_TTL)  # pickled, as Django's cache middleware does
-        return get_conditional_response(request, etag=response["ETag"], response=response)
+        revision = getattr(request, "kb_revision", None) or knowledge_base_revision_stamp()
+        response = view(request, *args, **kwargs)
+        response.kb_revision = revision
+        return response
 
     return wrapper
+
+
+# Paths whose view is a cached_read, learnt from their responses (bounded): only for these does
+# the middleware read the revision before the rest of the stack runs.
+_CACHED_PATHS_MOST = 10_000
+_cached_paths: set[str] = set()
+
+
+class ReadCacheMiddleware:
+    """Serves a stored response of a `cached_read` view before sessions, authentication, URL
+    resolution and the view run, and stores one as it leaves them (with what they added, such as
+    X-Frame-Options). Placed inside DatabaseUnavailableMiddleware: the revision is a query."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        reads = request.method in ("GET", "HEAD") and _anonymous(request)
+        cache = caches["default"]
+        if reads and request.path in _cached_paths:
+            request.kb_revision = knowledge_base_revision_stamp()  # type: ignore[attr-defined]
+            stored = cache.get(_response_key(request, request.kb_revision))  # type: ignore[attr-defined]
+            if stored is not None:
+                return get_conditional_response(request, etag=stored["ETag"], response=stored)
+        response = self.get_response(request)
+        revision = getattr(response, "kb_revision", None)
+        if not reads or revision is None or not _cacheable(request, response):
+            return response
+        response["ETag"] = _etag(response.content)
+        cache.set(_response_key(request, revision), response, RESPONSE_TTL)
+        if len(_cached_paths) >= _CACHED_PATHS_MOST:
+            _cached_paths.clear()
+        _cached_paths.add(request.path)
+        return get_conditional_response(request, etag=response["ETag"], response=response)
 
 
 class CachedReads:

@@ -15,6 +15,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from jurisdictions.models import Instrument
+from pitboss import kbcache
 from regs.models import Annotation, UnitVersion
 from regs.selectors import provision_by_citation
 from regs.services import annotation_update, source_ingest
@@ -203,3 +204,11 @@ def test_reads_and_validations_stay_within_their_queries(
         vendor_client.post("/api/v1/validations/", CO_HOUSE_RULES, format="json")
     with django_assert_max_num_queries(10):
         vendor_client.post("/api/v1/validations/", CO_HOUSE_RULES, format="json")
+
+
+def test_remembered_values_are_bounded_and_dropped_with_their_revision() -> None:
+    for day in range(kbcache.REMEMBERED_MOST + 10):
+        assert kbcache.remember("r1", ("citer", day), lambda day=day: day) == day
+    assert kbcache.remember("r1", ("citer", 3), lambda: "read again") == "read again"
+    assert kbcache.remember("r2", ("citer", 3), lambda: "new revision") == "new revision"
+    assert kbcache.remember("r2", ("citer", 3), lambda: "not read") == "new revision"
