@@ -55,9 +55,9 @@ bench: venv
 
 # Production run on http://127.0.0.1:8000: PostgreSQL (SERVE_DATABASE_URL, created if missing),
 # DEBUG off, a secret key kept in .secret_key (unless SECRET_KEY is set), static files collected
-# and served by WhiteNoise, gunicorn with SERVE_WORKERS processes.
+# and served by WhiteNoise, gunicorn as pitboss/gunicorn_conf.py says (SERVE_WORKERS processes,
+# SERVE_THREADS threads each; two processes per CPU and four threads by default).
 SERVE_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/pitboss
-SERVE_WORKERS ?= 4
 serve: venv
 	$(PY) -m pitboss.createdb '$(SERVE_DATABASE_URL)'
 	test -s .secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
@@ -66,8 +66,7 @@ serve: venv
 	$(PY) manage.py migrate --no-input && \
 	$(PY) manage.py load_knowledge_base && \
 	$(PY) manage.py collectstatic --no-input -v0 && \
-	exec $(VENV)/bin/gunicorn pitboss.wsgi --bind 127.0.0.1:8000 --workers $(SERVE_WORKERS) \
-		--access-logfile - --timeout 120
+	exec $(VENV)/bin/gunicorn -c pitboss/gunicorn_conf.py pitboss.wsgi
 
 # Load on the production run (its own database, SOAK_DATABASE_URL): throughput, p50/p99, errors.
 soak: venv

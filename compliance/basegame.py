@@ -9,9 +9,11 @@ each table's value (table_base_games) beside its findings."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import fields
 from fractions import Fraction
 from functools import lru_cache
@@ -39,6 +41,7 @@ from engine.basegame_variants import check_variant, is_variant
 from engine.odds import decimal_string
 from engine.rules import RuleSet
 from engine.simulate import rules_as_dict
+from pitboss import kbcache
 from pitboss.errors import DomainError
 from variants.models import Constraint, ConstraintKind
 from variants.selectors import Citer
@@ -310,14 +313,24 @@ def base_game_memory_clear() -> None:
 # --- each table of a validation run ---------------------------------------------------------------
 
 
-def table_base_games(config: dict[str, Any]) -> list[dict[str, Any]]:
+def table_base_games(
+    config: dict[str, Any], *, revision: str | None = None
+) -> list[dict[str, Any]]:
     """For each table of a parsed configuration (configuration_parse), in order: its base game's
     exact house edge under the rules the table deals (compliance.rulesets.table_rules, side
     wagers aside), or why the analysis cannot give one; a link to the analysis with the change
     each rule option makes; and beside it the house advantage of each bonus wager MA 20(k)
-    bounds, as the validator computes it."""
-    citer = Citer(config["as_of"])
-    bounded = _bonus_constraints(config, citer)
+    bounds, as the validator computes it.
+
+    With `revision` (pitboss.kbcache's stamp, as configuration_validate takes it), the rules a
+    table deals are read once per revision of the knowledge base and shared between calls."""
+    jurisdiction, as_of = config["jurisdiction"], config["as_of"]
+
+    def kept(key: tuple[Any, ...], read: Callable[[], Any]) -> Any:
+        return read() if revision is None else kbcache.remember(revision, key, read)
+
+    citer = kept(("citer", as_of), lambda: Citer(as_of))
+    bounded = kept(("bonus-bounds", jurisdiction, as_of), lambda: _bonus_constraints(config, citer))
     entries: list[dict[str, Any]] = []
     analysable: list[tuple[dict[str, Any], RuleSet]] = []
     built: dict[str, TableRules | Exception] = {}  # tables alike but for name and side wagers
@@ -339,12 +352,9 @@ def table_base_games(config: dict[str, Any]) -> list[dict[str, Any]]:
         base_only = {**table, "name": "", "side_wagers": []}
         alike = json.dumps(base_only, sort_keys=True, default=str)
         if alike not in built:
-            try:
-                found = table_rules(config, base_only, f"tables[{index}]", citer)
-                check_rules(found.rules)
-                built[alike] = found
-            except (DomainError, ValueError) as exc:  # NotAnalysable, odds the engine cannot read
-                built[alike] = exc
+            path = f"tables[{index}]"
+            read = functools.partial(_base_rules, config, base_only, path, citer)
+            built[alike] = kept(("base-game-rules", jurisdiction, as_of, alike), read)
         outcome = built[alike]
         if isinstance(outcome, Exception):
             entry["not_analysed"] = str(outcome)
@@ -358,6 +368,18 @@ def table_base_games(config: dict[str, Any]) -> list[dict[str, Any]]:
         entry |= {key: body[key] for key in ("house_edge", "house_edge_percent", "play", "method")}
         entry["conventions"] = body["conventions"]
     return entries
+
+
+def _base_rules(
+    config: dict[str, Any], table: dict[str, Any], path: str, citer: Citer
+) -> TableRules | Exception:
+    """The rules a table deals, or why the analysis cannot value them."""
+    try:
+        found = table_rules(config, table, path, citer)
+        check_rules(found.rules)
+        return found
+    except (DomainError, ValueError) as exc:  # NotAnalysable, odds the engine cannot read
+        return exc
 
 
 def base_game_url(config: dict[str, Any], table: dict[str, Any]) -> str:

@@ -323,8 +323,10 @@ class ConfigurationSerializer(serializers.Serializer):
         """Inline paytable lines must name outcomes of the wager, as GET wagers/{slug}/ lists
         them."""
         outcomes = {
-            w.slug: {o["key"] for o in w.outcomes}
-            for w in Wager.objects.filter(jurisdiction__code=attrs["jurisdiction"])
+            slug: {o["key"] for o in wager_outcomes}
+            for slug, wager_outcomes in Wager.objects.filter(
+                jurisdiction__code=attrs["jurisdiction"]
+            ).values_list("slug", "outcomes")
         }
         for t, table in enumerate(attrs["tables"]):
             for s, side in enumerate(table.get("side_wagers", [])):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 
+from pitboss import kbcache
 from pitboss.errors import DomainError
 from regs.models import Annotation, Citation, Event, UnitVersion
 from variants.models import (
@@ -38,12 +38,11 @@ _TRACKED = [
 ]
 
 
-def knowledge_base_revision() -> dict[str, int]:
-    """The latest record-history id of each table the validator reads: the state of the rules."""
-    return {
-        model.__name__: model.history.aggregate(last=Max("history_id"))["last"] or 0  # type: ignore[attr-defined]
-        for model in _TRACKED
-    }
+def knowledge_base_revision(heads: dict[str, int] | None = None) -> dict[str, int]:
+    """The latest record-history id of each table the validator reads: the state of the rules
+    (from `heads`, pitboss.kbcache.history_heads, when given; else read in one query)."""
+    heads = kbcache.history_heads() if heads is None else heads
+    return {model.__name__: heads[model.__name__] for model in _TRACKED}
 
 
 def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
@@ -53,8 +52,10 @@ def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
     :raises rest_framework.exceptions.ValidationError: a malformed configuration (nothing stored).
     """
     config = configuration_parse(data)
-    findings = configuration_validate(config)
-    tables = table_base_games(config)
+    heads = kbcache.history_heads()  # before reading the rules: a later edit makes a new revision
+    revision = kbcache.revision_of(heads)
+    findings = configuration_validate(config, revision=revision)
+    tables = table_base_games(config, revision=revision)
     with transaction.atomic():
         run = ValidationRun(
             configuration=data,
@@ -62,11 +63,13 @@ def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
             as_of=config["as_of"],
             compliant=is_compliant(findings),
             findings=[f.as_dict() for f in findings],
-            knowledge_base=knowledge_base_revision(),
+            knowledge_base=knowledge_base_revision(heads),
             tables=tables,
             created_by=user if user and user.is_authenticated else None,
         )
-        run.full_clean()
+        # The fields' own checks; not the two queries asking whether a new random id is taken
+        # and whether the user who was just authenticated exists.
+        run.full_clean(exclude=["created_by"], validate_unique=False)
         run.save()
     return run
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from compliance.rulesets import FACE_UP_DEALING
 from engine.analysis import analyse
 from engine.odds import Basis, Pays
 from engine.rules import PaytableLine
+from pitboss import kbcache
 from regs.models import Citation, Status
 from variants.models import (
     Constraint,
@@ -103,29 +105,57 @@ class Context:
         self.findings.append(Finding(severity, code, message, table, path, citations))
 
 
-def configuration_validate(config: dict[str, Any]) -> list[Finding]:
-    """Findings for a parsed configuration (configuration_parse), in table order."""
-    jurisdiction, as_of = config["jurisdiction"], config["as_of"]
-    citer = Citer(as_of)
-    offered = {t["game"] for t in config["tables"]} | {
-        side["wager"] for t in config["tables"] for side in t.get("side_wagers", [])
-    }
-    wagers = {  # the games and wagers the floor offers, with their paytables' lines
+@dataclass(frozen=True)
+class Catalog:
+    """The catalog facts of one jurisdiction the validator reads, whatever the date."""
+
+    wagers: dict[str, Wager]
+    """Its games and wagers by slug, with their paytables' lines."""
+    elsewhere: dict[str, list[str]]
+    """The other jurisdictions of each slug."""
+    constraints: list[Constraint]
+
+
+def catalog_read(jurisdiction: str) -> Catalog:
+    """The jurisdiction's catalog facts, in four queries."""
+    wagers = {
         w.slug: w
-        for w in Wager.objects.filter(
-            jurisdiction__code=jurisdiction, slug__in=offered
-        ).prefetch_related("paytables__entries")
+        for w in Wager.objects.filter(jurisdiction__code=jurisdiction).prefetch_related(
+            "paytables__entries"
+        )
     }
     elsewhere: dict[str, list[str]] = {}
     for slug, code in Wager.objects.exclude(jurisdiction__code=jurisdiction).values_list(
         "slug", "jurisdiction__code"
     ):
         elsewhere.setdefault(slug, []).append(code)
-    constraints = [
-        c
-        for c in Constraint.objects.filter(jurisdiction__code=jurisdiction).select_related("wager")
-        if citer.in_force(c)
-    ]
+    constraints = list(
+        Constraint.objects.filter(jurisdiction__code=jurisdiction).select_related("wager")
+    )
+    return Catalog(wagers, elsewhere, constraints)
+
+
+def configuration_validate(config: dict[str, Any], *, revision: str | None = None) -> list[Finding]:
+    """Findings for a parsed configuration (configuration_parse), in table order.
+
+    With `revision` (pitboss.kbcache's stamp of the knowledge base, read before this call), the
+    catalog facts and citations are read once per revision and date and shared between calls.
+    """
+    jurisdiction, as_of = config["jurisdiction"], config["as_of"]
+    if revision is None:
+        citer, catalog = Citer(as_of), catalog_read(jurisdiction)
+    else:
+        citer = kbcache.remember(revision, ("citer", as_of), lambda: Citer(as_of))
+        catalog = kbcache.remember(
+            revision, ("catalog", jurisdiction), lambda: catalog_read(jurisdiction)
+        )
+    offered = {t["game"] for t in config["tables"]} | {
+        side["wager"] for t in config["tables"] for side in t.get("side_wagers", [])
+    }
+    # The games and wagers the floor offers.
+    wagers = {slug: w for slug, w in catalog.wagers.items() if slug in offered}
+    elsewhere = catalog.elsewhere
+    constraints = [c for c in catalog.constraints if citer.in_force(c)]
     ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
     for index, table in enumerate(config["tables"]):
         _check_table(ctx, table, f"tables[{index}]")
@@ -415,7 +445,11 @@ def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
 def _given_lines(given: list[dict[str, Any]], paytable: Paytable) -> dict[tuple[str, str], Pays]:
     """Inline lines keyed like the paytable's; a line without a column means the first column."""
     first = next((e.column for e in paytable.entries.all()), "")
-    return {(g["outcome"], g.get("column") or first): Pays.parse(g["pays"]) for g in given}
+    return {(g["outcome"], g.get("column") or first): _pays(g["pays"]) for g in given}
+
+
+# The same inline lines are compared with every approved paytable of their wager.
+_pays = functools.lru_cache(maxsize=4096)(Pays.parse)
 
 
 def _differences(given: list[dict[str, Any]], paytable: Paytable) -> list[str]:

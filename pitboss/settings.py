@@ -120,6 +120,8 @@ MIDDLEWARE = [
     "pitboss.faults.DatabaseUnavailableMiddleware",
     # Static files (the stylesheet, htmx, Swagger UI) served by the app itself with DEBUG off.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A visitor's read of the knowledge base, served whole while it is unchanged (kbcache.py).
+    "pitboss.kbcache.ReadCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from jurisdictions.selectors import jurisdiction_list
 from jurisdictions.services import COMPLIANCE_OFFICER_GROUP, READER_GROUP, VENDOR_GROUP
+from pitboss.kbcache import cached_read
 
 # The main navigation: (label, URL name). Each app's pages live in the app's namespace
 # (`<app>/urls.py` sets `app_name`); a section appears once its app defines the URL name.
@@ -74,6 +75,7 @@ def page_as_of(request: HttpRequest, default: dt.date | None = None) -> tuple[dt
         return today, f"“{raw}” is not a date (YYYY-MM-DD); showing {today.isoformat()}."
 
 
+@cached_read
 def home(request: HttpRequest) -> HttpResponse:
     """The jurisdictions and their instruments."""
     return render(request, "home.html", {"jurisdictions": jurisdiction_list()})

@@ -22,6 +22,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from jurisdictions.models import Jurisdiction
 from pitboss.concurrency import EditConflict, revision
 from pitboss.errors import DomainError
+from pitboss.kbcache import cached_read
 from pitboss.web import citation_url, page_as_of
 
 from . import reading, selectors, services
@@ -73,6 +74,7 @@ def _not_found(error: DomainError) -> Http404:
     return Http404(error.message)
 
 
+@cached_read
 def jurisdiction_page(request: HttpRequest, jurisdiction: str) -> HttpResponse:
     """A jurisdiction's instruments."""
     found = _jurisdiction(jurisdiction)
@@ -83,6 +85,7 @@ def jurisdiction_page(request: HttpRequest, jurisdiction: str) -> HttpResponse:
     )
 
 
+@cached_read
 def instrument_page(request: HttpRequest, jurisdiction: str, instrument: str) -> HttpResponse:
     """An instrument's contents as of `?as_of=`: each provision's label that day, title, state."""
     found = _jurisdiction(jurisdiction)
@@ -116,6 +119,7 @@ def _int(value: str | None) -> int | None:
     return int(value) if value and value.isdigit() else None
 
 
+@cached_read
 def provision_page(
     request: HttpRequest, jurisdiction: str, instrument: str, label: str
 ) -> HttpResponse:
@@ -254,6 +258,7 @@ def _redirect_to_date(
     return HttpResponseRedirect(url)
 
 
+@cached_read
 def cite(request: HttpRequest, jurisdiction: str, citation: str) -> HttpResponse:
     """A citation as of a date (/us-co/cite/30-899.23(4)@2017-01-01): the provision's page,
     at the unit cited."""

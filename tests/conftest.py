@@ -14,6 +14,7 @@ from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from jurisdictions.services import api_user_create
+from pitboss import kbcache
 
 
 def _token_client(user: User) -> APIClient:
@@ -34,6 +35,7 @@ def fast_and_unthrottled(settings: Settings) -> None:
         *global_settings.PASSWORD_HASHERS,
     ]
     cache.clear()
+    kbcache.forget()
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from django.shortcuts import render
 
 from jurisdictions.selectors import jurisdiction_list
 from pitboss.errors import DomainError
+from pitboss.kbcache import cached_read
 from pitboss.web import citation_url, page_as_of, paytable_url, wager_url
 from variants import selectors
 from variants.analysis import DEFAULT_DECKS, paytable_analysis
@@ -23,6 +24,7 @@ CHART_ROW = 26
 """Height in SVG units of one bar's row."""
 
 
+@cached_read
 def catalog(request: HttpRequest) -> HttpResponse:
     """The wagers of each jurisdiction in force on the page's date (?jurisdiction=&as_of=)."""
     as_of, date_message = page_as_of(request)
@@ -67,6 +69,7 @@ def _cited(citer: selectors.Citer, fact: Any) -> dict[str, Any]:
     return {"ref": ref, "url": citation_url(ref.jurisdiction, ref.citation, citer.as_of)}
 
 
+@cached_read
 def wager(request: HttpRequest, jurisdiction: str, slug: str) -> HttpResponse:
     """A wager: its outcomes, its paytables, the rule authorising it, and every jurisdiction
     that approves the same slug, since when."""
@@ -112,6 +115,7 @@ def wager(request: HttpRequest, jurisdiction: str, slug: str) -> HttpResponse:
     )
 
 
+@cached_read
 def paytable(request: HttpRequest, key: str) -> HttpResponse:
     """A paytable's lines as printed, its citation, and its analysis at a deck count it allows
     (?decks=): the house edge, and each line's probability and share of the return as a chart."""

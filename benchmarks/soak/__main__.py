@@ -1,11 +1,16 @@
 """make soak: load on the production run (gunicorn, PostgreSQL, DEBUG off), on loopback.
 
-    python -m benchmarks.soak [--seconds 20] [--users 16] [scenario ...]
+    python -m benchmarks.soak [--seconds 20] [--users 16] [--workers N] [--threads N]
+                              [--processes N] [--warmup 5] [scenario ...]
 
-Starts Pitboss as `make serve` does (its own database, SOAK_DATABASE_URL, default
-postgres://postgres@127.0.0.1:5432/pitboss_soak), runs each locust scenario headless for a bounded
-time, prints throughput, p50 and p99 and the error count, and stops the server. Scenarios:
-reads (the read API), validations (POST of the sample configurations), pages (web pages).
+Starts Pitboss as `make serve` does (gunicorn -c pitboss/gunicorn_conf.py, persistent database
+connections; its own database, SOAK_DATABASE_URL, default
+postgres://postgres@127.0.0.1:5432/pitboss_soak, and no access log), runs each locust scenario
+headless for a bounded time after an uncounted warm-up (--warmup seconds, so that every server
+process has read what it caches), prints throughput and its ratio to the target, p50 and p99, the
+error count and the CPU a request cost the server and the load generator (which shares the
+cores), and stops the server. Scenarios: reads (the read API), validations (POST of the sample
+configurations), pages (web pages).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import resource
 import secrets
 import signal
 import socket
@@ -43,6 +49,8 @@ def _env() -> dict[str, str]:
         "SOAK_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pitboss_soak"
     )
     env["DEBUG"] = "false"
+    env.setdefault("CONN_MAX_AGE", "60")  # as `make serve`
+    env["ACCESS_LOG"] = "false"
     env.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     # The soak measures the service, not the write throttle.
     env["WRITE_RATE"] = "1000000/minute"
@@ -65,17 +73,21 @@ def server_prepare(env: dict[str, str]) -> str:
     return _manage(env, "create_vendor", f"soak-{int(time.time())}").strip()
 
 
-def server_start(env: dict[str, str], workers: int) -> subprocess.Popen[bytes]:
+def server_start(
+    env: dict[str, str], workers: int | None, threads: int | None
+) -> subprocess.Popen[bytes]:
+    """gunicorn as `make serve` starts it (pitboss/gunicorn_conf.py), on the soak's port."""
+    env = {**env, "SERVE_BIND": HOST}
+    if workers:
+        env["SERVE_WORKERS"] = str(workers)
+    if threads:
+        env["SERVE_THREADS"] = str(threads)
     server = subprocess.Popen(
         [
             str(Path(PY).parent / "gunicorn"),
+            "-c",
+            str(ROOT / "pitboss/gunicorn_conf.py"),
             "pitboss.wsgi",
-            "--bind",
-            HOST,
-            "--workers",
-            str(workers),
-            "--timeout",
-            "120",
             "--log-level",
             "warning",
         ],
@@ -93,9 +105,34 @@ def server_start(env: dict[str, str], workers: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not answer within a minute")
 
 
-def scenario_run(name: str, seconds: int, users: int, env: dict[str, str]) -> dict[str, float]:
-    """One locust scenario, headless; the aggregated row of its statistics."""
+def _cpu_seconds(server: subprocess.Popen[bytes]) -> float:
+    """CPU time used so far by the server: gunicorn's master and its workers."""
+    import psutil  # locust's dependency
+
+    master = psutil.Process(server.pid)
+    total = 0.0
+    for process in [master, *master.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def scenario_run(
+    name: str,
+    seconds: int,
+    users: int,
+    processes: int,
+    env: dict[str, str],
+    server: subprocess.Popen[bytes],
+) -> dict[str, float]:
+    """One locust scenario, headless; the aggregated row of its statistics, and the CPU seconds
+    the server and the load generator (this process's children) used."""
     prefix = f"/tmp/pitboss-soak-{name}"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_before = _cpu_seconds(server)
     subprocess.run(
         [
             str(Path(PY).parent / "locust"),
@@ -115,6 +152,7 @@ def scenario_run(name: str, seconds: int, users: int, env: dict[str, str]) -> di
             "--only-summary",
             "--stop-timeout",
             "5",
+            *(["--processes", str(processes)] if processes > 1 else []),
             SCENARIOS[name],
         ],
         cwd=ROOT,
@@ -122,6 +160,8 @@ def scenario_run(name: str, seconds: int, users: int, env: dict[str, str]) -> di
         check=False,
         capture_output=True,
     )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_cpu = _cpu_seconds(server) - server_before
     with open(f"{prefix}_stats.csv", newline="") as f:
         row = next(r for r in csv.DictReader(f) if r["Name"] == "Aggregated")
     return {
@@ -130,6 +170,8 @@ def scenario_run(name: str, seconds: int, users: int, env: dict[str, str]) -> di
         "rps": float(row["Requests/s"]),
         "p50": float(row["50%"]),
         "p99": float(row["99%"]),
+        "locust_cpu": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
+        "server_cpu": server_cpu,
     }
 
 
@@ -138,7 +180,18 @@ def main() -> None:
     parser.add_argument("scenarios", nargs="*", help=f"any of {', '.join(SCENARIOS)}; default all")
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--users", type=int, default=16)
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument(
+        "--workers", type=int, default=None, help="gunicorn processes (default: as make serve)"
+    )
+    parser.add_argument("--threads", type=int, default=None, help="threads per process")
+    parser.add_argument("--processes", type=int, default=1, help="locust processes")
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=5,
+        help="seconds of each scenario run first and not counted, so every server process has "
+        "read what it caches (0: measure from a cold start)",
+    )
     options = parser.parse_args()
     unknown = [name for name in options.scenarios if name not in SCENARIOS]
     if unknown:
@@ -146,14 +199,23 @@ def main() -> None:
     options.scenarios = options.scenarios or list(SCENARIOS)
     env = _env()
     env["PITBOSS_TOKEN"] = server_prepare(env)
-    server = server_start(env, options.workers)
+    server = server_start(env, options.workers, options.threads)
     try:
         for name in options.scenarios:
-            r = scenario_run(name, options.seconds, options.users, env)
-            target = f" (target {TARGETS[name]}/s)" if name in TARGETS else ""
+            if options.warmup:
+                scenario_run(name, options.warmup, options.users, options.processes, env, server)
+            r = scenario_run(name, options.seconds, options.users, options.processes, env, server)
+            target = (
+                f" ({r['rps'] / TARGETS[name]:.2f} of the target {TARGETS[name]}/s)"
+                if name in TARGETS
+                else ""
+            )
             print(
                 f"{name}: {r['rps']:.0f} requests/s{target}, p50 {r['p50']:.0f} ms, "
-                f"p99 {r['p99']:.0f} ms, {r['errors']:.0f} errors of {r['requests']:.0f}",
+                f"p99 {r['p99']:.0f} ms, {r['errors']:.0f} errors of {r['requests']:.0f}; "
+                f"CPU a request: server {1000 * r['server_cpu'] / max(r['requests'], 1):.1f} ms, "
+                f"locust {1000 * r['locust_cpu'] / max(r['requests'], 1):.1f} ms "
+                f"(locust used {r['locust_cpu'] / options.seconds:.2f} cores)",
                 flush=True,
             )
     finally:

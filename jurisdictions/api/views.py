@@ -18,10 +18,11 @@ from jurisdictions.api.serializers import InstrumentSerializer, JurisdictionSeri
 from jurisdictions.models import Instrument, Jurisdiction
 from jurisdictions.tokens import token_expires_at
 from pitboss.concurrency import revision
+from pitboss.kbcache import CachedReads
 from pitboss.throttling import WriteRateThrottle
 
 
-class JurisdictionViewSet(viewsets.ReadOnlyModelViewSet):
+class JurisdictionViewSet(CachedReads, viewsets.ReadOnlyModelViewSet):
     """Jurisdictions with their regulator and instruments; one by its code, e.g. US-CO."""
 
     serializer_class = JurisdictionSerializer

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from pitboss.errors import DomainError
+from pitboss.kbcache import CachedReads
 from regs import selectors
 from regs.api import serializers as s
 from regs.models import Provision
@@ -45,7 +46,7 @@ _PARAMS = [
 ]
 
 
-class ProvisionViewSet(viewsets.GenericViewSet):
+class ProvisionViewSet(CachedReads, viewsets.GenericViewSet):
     """Provisions as they stood on a date (`as_of`, default today), under the label of that date."""
 
     permission_classes = [permissions.AllowAny]
@@ -122,7 +123,7 @@ class ProvisionViewSet(viewsets.GenericViewSet):
         )
 
 
-class CitationResolveView(APIView):
+class CitationResolveView(CachedReads, APIView):
     """What a citation names on a date: the provision, its label then, and every period the label
     was used, for labels that meant different provisions over time (30-832, 30-803)."""
 

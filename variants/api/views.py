@@ -17,6 +17,7 @@ from engine.odds import Pays
 from engine.rules import PaytableLine
 from pitboss.api import FormatIsTheView
 from pitboss.errors import DomainError
+from pitboss.kbcache import CachedReads
 from variants import selectors
 from variants.analysis import SIMULATED_ROUNDS, lines_analysis, paytable_analysis
 from variants.api.serializers import (
@@ -42,7 +43,7 @@ def _query(request: Request) -> dict[str, Any]:
     return dict(query.validated_data)
 
 
-class _Catalog(viewsets.GenericViewSet):
+class _Catalog(CachedReads, viewsets.GenericViewSet):
     permission_classes = [permissions.AllowAny]
 
     def _respond(self, rows: list[Any], query: dict[str, Any], serializer: Any) -> Response:
