@@ -55,14 +55,19 @@ bench: venv
 
 # Production run on http://127.0.0.1:8000: PostgreSQL (SERVE_DATABASE_URL, created if missing),
 # DEBUG off, a secret key kept in .secret_key (unless SECRET_KEY is set), static files collected
-# and served by WhiteNoise, gunicorn with SERVE_WORKERS processes.
+# and served by WhiteNoise, gunicorn with SERVE_WORKERS processes sharing one cache (the write
+# throttle's counts) in Redis at SERVE_CACHE_URL when it answers, else each its own (CACHE_URL).
 SERVE_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/pitboss
+SERVE_CACHE_URL ?= redis://127.0.0.1:6379/1
 SERVE_WORKERS ?= 4
 serve: venv
 	$(PY) -m pitboss.createdb '$(SERVE_DATABASE_URL)'
 	test -s .secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
 	export DATABASE_URL='$(SERVE_DATABASE_URL)' DEBUG=false CONN_MAX_AGE=$${CONN_MAX_AGE:-60} \
-		SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}"; \
+		SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}" \
+		CACHE_URL="$${CACHE_URL-$$($(PY) -c "import redis; redis.Redis.from_url('$(SERVE_CACHE_URL)', \
+			socket_connect_timeout=2).ping(); print('$(SERVE_CACHE_URL)')" 2>/dev/null)}"; \
+	echo "cache: $${CACHE_URL:-each process its own (Redis not reachable at $(SERVE_CACHE_URL))}"; \
 	$(PY) manage.py migrate --no-input && \
 	$(PY) manage.py load_knowledge_base && \
 	$(PY) manage.py collectstatic --no-input -v0 && \

@@ -22,6 +22,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import redis
+
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
 
@@ -37,8 +39,20 @@ SCENARIOS = {"reads": "ReadUser", "validations": "ValidationUser", "pages": "Pag
 TARGETS = {"reads": 500, "validations": 100}  # requests a second on this machine (issue #14)
 
 
+def _redis_cache() -> str:
+    """SOAK_CACHE_URL if a Redis answers there, else "" (each gunicorn worker counts alone)."""
+    url = os.environ.get("SOAK_CACHE_URL", "redis://127.0.0.1:6379/11")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.exceptions.RedisError:
+        return ""
+    return url
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ)
+    # The workers share one cache, as under `make serve`.
+    env.setdefault("CACHE_URL", _redis_cache())
     env["DATABASE_URL"] = os.environ.get(
         "SOAK_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pitboss_soak"
     )
