@@ -5,7 +5,8 @@
 Starts Pitboss as `make serve` does (its own database, SOAK_DATABASE_URL, default
 postgres://postgres@127.0.0.1:5432/pitboss_soak), runs each locust scenario headless for a bounded
 time, prints throughput, p50 and p99 and the error count, and stops the server. Scenarios:
-reads (the read API), validations (POST of the sample configurations), pages (web pages).
+reads (the read API), validations (POST of the sample configurations), pages (web pages), and
+faults (PostgreSQL restarted mid-load, on a throwaway cluster: benchmarks/soak/faults.py).
 """
 
 from __future__ import annotations
@@ -18,11 +19,15 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import IO
 
 import redis
+
+from benchmarks.soak.faults import Cluster, faults_report, faults_run
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
@@ -79,7 +84,10 @@ def server_prepare(env: dict[str, str]) -> str:
     return _manage(env, "create_vendor", f"soak-{int(time.time())}").strip()
 
 
-def server_start(env: dict[str, str], workers: int) -> subprocess.Popen[bytes]:
+def server_start(
+    env: dict[str, str], workers: int, log: IO[bytes] | None = None
+) -> subprocess.Popen[bytes]:
+    """gunicorn on HOST, its errors to `log` (else this terminal), once it answers."""
     server = subprocess.Popen(
         [
             str(Path(PY).parent / "gunicorn"),
@@ -96,6 +104,7 @@ def server_start(env: dict[str, str], workers: int) -> subprocess.Popen[bytes]:
         cwd=ROOT,
         env=env,
         start_new_session=True,
+        stderr=log,
     )
     for _ in range(120):
         try:
@@ -153,16 +162,53 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--users", type=int, default=16)
     parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument(
+        "--outage", type=float, default=3.0, help="seconds PostgreSQL stays down (faults)"
+    )
     options = parser.parse_args()
-    unknown = [name for name in options.scenarios if name not in SCENARIOS]
+    unknown = [name for name in options.scenarios if name not in [*SCENARIOS, "faults"]]
     if unknown:
-        parser.error(f"unknown scenario {unknown[0]!r}; choose from {', '.join(SCENARIOS)}")
-    options.scenarios = options.scenarios or list(SCENARIOS)
+        parser.error(f"unknown scenario {unknown[0]!r}; choose from {', '.join(SCENARIOS)}, faults")
+    options.scenarios = options.scenarios or [*SCENARIOS, "faults"]
+    loads = [name for name in options.scenarios if name in SCENARIOS]
+    if loads:
+        loads_run(loads, options)
+    if "faults" in options.scenarios:
+        faults_scenario(options)
+
+
+def faults_scenario(options: argparse.Namespace) -> None:
+    """The production run on a throwaway PostgreSQL cluster, restarted mid-load."""
+    cluster = Cluster(_free_port())
+    server = None
+    log = open(Path(tempfile.gettempdir()) / "pitboss-soak-faults-server.log", "wb")
+    try:
+        cluster.create()
+        print(f"faults: a PostgreSQL cluster of its own at {cluster.dir}; loading it", flush=True)
+        env = _env()
+        env["DATABASE_URL"] = cluster.url
+        env["CONN_MAX_AGE"] = "60"  # as `make serve`: kept connections, cut by the restart
+        token = server_prepare(env)
+        # A warning a request during the outage (pitboss.faults): kept out of the report.
+        server = server_start(env, options.workers, log)
+        print(f"faults: the server's log is in {log.name}", flush=True)
+        seconds = max(options.seconds, 12)
+        r = faults_run(HOST, token, cluster, seconds, options.users, options.outage)
+        print(faults_report(r), flush=True)
+    finally:
+        if server is not None:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+        cluster.remove()
+        log.close()
+
+
+def loads_run(scenarios: list[str], options: argparse.Namespace) -> None:
     env = _env()
     env["PITBOSS_TOKEN"] = server_prepare(env)
     server = server_start(env, options.workers)
     try:
-        for name in options.scenarios:
+        for name in scenarios:
             r = scenario_run(name, options.seconds, options.users, env)
             target = f" (target {TARGETS[name]}/s)" if name in TARGETS else ""
             print(
