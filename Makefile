@@ -74,6 +74,7 @@ serve: venv
 	exec $(VENV)/bin/gunicorn pitboss.wsgi --bind 127.0.0.1:8000 --workers $(SERVE_WORKERS) \
 		--access-logfile - --timeout 120
 
-# Load on the production run (its own database, SOAK_DATABASE_URL): throughput, p50/p99, errors.
+# Load on the production run (its own database, SOAK_DATABASE_URL): throughput, p50/p99, errors;
+# then PostgreSQL (a throwaway cluster) restarted mid-load: 503s, recovery, no half-written runs.
 soak: venv
 	$(PY) -m benchmarks.soak

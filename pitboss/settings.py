@@ -264,6 +264,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # drf-spectacular's default hook, then the error shape on every operation (pitboss/api.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "pitboss.api.document_errors",
+    ],
 }
 
 # dumpdata/loaddata (and backups) in JSON with times to the microsecond (pitboss/serializers.py).
