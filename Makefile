@@ -56,18 +56,25 @@ bench: venv
 # Production run on http://127.0.0.1:8000: PostgreSQL (SERVE_DATABASE_URL, created if missing),
 # DEBUG off, a secret key kept in .secret_key (unless SECRET_KEY is set), static files collected
 # and served by WhiteNoise, gunicorn as pitboss/gunicorn_conf.py says (SERVE_WORKERS processes,
-# SERVE_THREADS threads each; two processes per CPU and four threads by default).
+# SERVE_THREADS threads each; two processes per CPU and four threads by default), sharing one
+# cache (the write throttle's counts, the read cache) in Redis at SERVE_CACHE_URL when it
+# answers, else each its own (CACHE_URL).
 SERVE_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/pitboss
+SERVE_CACHE_URL ?= redis://127.0.0.1:6379/1
 serve: venv
 	$(PY) -m pitboss.createdb '$(SERVE_DATABASE_URL)'
 	test -s .secret_key || $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > .secret_key
 	export DATABASE_URL='$(SERVE_DATABASE_URL)' DEBUG=false CONN_MAX_AGE=$${CONN_MAX_AGE:-60} \
-		SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}"; \
+		SECRET_KEY="$${SECRET_KEY:-$$(cat .secret_key)}" \
+		CACHE_URL="$${CACHE_URL-$$($(PY) -c "import redis; redis.Redis.from_url('$(SERVE_CACHE_URL)', \
+			socket_connect_timeout=2).ping(); print('$(SERVE_CACHE_URL)')" 2>/dev/null)}"; \
+	echo "cache: $${CACHE_URL:-each process its own (Redis not reachable at $(SERVE_CACHE_URL))}"; \
 	$(PY) manage.py migrate --no-input && \
 	$(PY) manage.py load_knowledge_base && \
 	$(PY) manage.py collectstatic --no-input -v0 && \
 	exec $(VENV)/bin/gunicorn -c pitboss/gunicorn_conf.py pitboss.wsgi
 
-# Load on the production run (its own database, SOAK_DATABASE_URL): throughput, p50/p99, errors.
+# Load on the production run (its own database, SOAK_DATABASE_URL): throughput, p50/p99, errors;
+# then PostgreSQL (a throwaway cluster) restarted mid-load: 503s, recovery, no half-written runs.
 soak: venv
 	$(PY) -m benchmarks.soak

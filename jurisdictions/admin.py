@@ -4,9 +4,9 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
-from simple_history.admin import SimpleHistoryAdmin
 
 from jurisdictions.models import Instrument, Jurisdiction
+from pitboss.admin import EditCheckedAdmin
 
 
 class InstrumentInline(admin.TabularInline):
@@ -17,7 +17,7 @@ class InstrumentInline(admin.TabularInline):
 
 
 @admin.register(Jurisdiction)
-class JurisdictionAdmin(SimpleHistoryAdmin):
+class JurisdictionAdmin(EditCheckedAdmin):
     list_display = ["code", "name", "regulator"]
     search_fields = ["code", "name", "regulator"]
     inlines = [InstrumentInline]
@@ -30,7 +30,7 @@ class JurisdictionAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Instrument)
-class InstrumentAdmin(SimpleHistoryAdmin):
+class InstrumentAdmin(EditCheckedAdmin):
     list_display = ["name", "title", "jurisdiction", "slug", "citation_scheme"]
     list_filter = ["jurisdiction"]
     list_select_related = ["jurisdiction"]

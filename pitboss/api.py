@@ -127,3 +127,43 @@ def server_error(request: HttpRequest) -> HttpResponse:
         message = "The server failed on this request. This is a bug; please report the request."
         return JsonResponse(error_body("server_error", message), status=500)
     return defaults.server_error(request)
+
+
+# The error shape, as the OpenAPI schema documents it.
+ERROR_SCHEMA = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["code", "message"],
+            "properties": {
+                "code": {"type": "string"},
+                "message": {"type": "string"},
+                "fields": {"type": "object", "description": "The errors of each request field."},
+            },
+        }
+    },
+}
+_DOCUMENTED_ERRORS = {
+    "4XX": "The request was refused (invalid, unauthenticated, not permitted, not found, too "
+    "large, throttled, in conflict): the code and message say which.",
+    "503": "The database or the job queue is unavailable; retry after Retry-After seconds.",
+}
+_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+
+def document_errors(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: every operation documents the error shape for 4XX
+    and 503 (unless it documents a status of its own there), so clients and the schema fuzz
+    (tests/test_api_schema_fuzz.py) check errors too."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for path in result.get("paths", {}).values():
+        for method, operation in path.items():
+            if method not in _METHODS:
+                continue
+            responses = operation.setdefault("responses", {})
+            for status, description in _DOCUMENTED_ERRORS.items():
+                responses.setdefault(status, {"description": description, "content": content})
+    return result

@@ -32,6 +32,14 @@ def revision(instance: models.Model) -> str:
     return digest.hexdigest()[:20]
 
 
+def refusal_record(current: models.Model, *, user: Any, attempt: str) -> None:
+    """Keep a refused edit of `current` (the record as stored) in its history: a row with the
+    values unchanged, naming `user` and the reason "edit refused (conflict): `attempt`"."""
+    current._history_user = user  # type: ignore[attr-defined]
+    current._change_reason = f"edit refused (conflict): {attempt}"[:_REASON_MAX]  # type: ignore[attr-defined]
+    current.save()
+
+
 class EditConflict(DomainError):
     """The record changed since the editor loaded it."""
 
@@ -62,9 +70,7 @@ def edit_locked(
         current = type(instance)._default_manager.select_for_update().get(pk=instance.pk)
         conflict = expected is not None and expected != revision(current)
         if conflict:
-            current._history_user = user  # type: ignore[attr-defined]
-            current._change_reason = f"edit refused (conflict): {attempt}"[:_REASON_MAX]  # type: ignore[attr-defined]
-            current.save()  # values unchanged: a history row naming the refused author
+            refusal_record(current, user=user, attempt=attempt)
         else:
             apply(current)
     if conflict:

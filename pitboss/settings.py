@@ -12,6 +12,8 @@ MAX_REQUEST_BYTES   largest request body accepted (else a JSON 413); default 104
 WRITE_RATE          writes (POST, PUT, PATCH, DELETE) allowed per user, or per address when
                     anonymous, as DRF writes a rate: "120/minute" (the default), "10/second";
                     empty: unthrottled
+CACHE_URL           the cache shared by all server processes (the write throttle counts there):
+                    redis://host:port/db (or rediss://); default empty: each process's own memory
 """
 
 from __future__ import annotations
@@ -212,8 +214,24 @@ TOKEN_TTL_DAYS = envint("TOKEN_TTL_DAYS", 90, minimum=1)
 MAX_REQUEST_BYTES = envint("MAX_REQUEST_BYTES", 1024 * 1024, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 # Writes per user (or address) and period (pitboss.throttling.WriteRateThrottle); "" for none.
-# Counted in the default cache, which is per process: several server processes need a shared one.
+# Counted in the default cache (CACHES below): several server processes need CACHE_URL.
 WRITE_RATE = envrate("WRITE_RATE", "120/minute")
+
+
+def envcache(name: str) -> dict[str, str]:
+    """The default cache from a URL in the variable: Redis for redis:// or rediss://, this
+    process's memory when unset or empty; else ImproperlyConfigured."""
+    url = envstr(name, "").strip()
+    if not url:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if url.split("://", 1)[0] not in {"redis", "rediss"}:
+        raise ImproperlyConfigured(f"{name}={url!r} is not a redis:// or rediss:// URL.")
+    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+
+
+# One cache for every server process when CACHE_URL names a Redis (`make serve`, `make soak`),
+# so a user's writes are counted once whichever process answers; else per process.
+CACHES = {"default": envcache("CACHE_URL")}
 
 REST_FRAMEWORK = {
     # Token first, so an anonymous write gets 401 with a WWW-Authenticate header.
@@ -248,6 +266,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # drf-spectacular's default hook, then the error shape on every operation (pitboss/api.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "pitboss.api.document_errors",
+    ],
 }
 
 # dumpdata/loaddata (and backups) in JSON with times to the microsecond (pitboss/serializers.py).

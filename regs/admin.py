@@ -1,9 +1,11 @@
-"""Admin for the rule text. Every change is recorded with its user (django-simple-history)."""
+"""Admin for the rule text. Every change is recorded with its user (django-simple-history), and
+a stale edit is refused (pitboss/admin.py)."""
 
 from __future__ import annotations
 
 from django.contrib import admin
-from simple_history.admin import SimpleHistoryAdmin
+
+from pitboss.admin import EditCheckedAdmin
 
 from .models import Annotation, Citation, Event, Provision, SourceDocument, Unit, UnitVersion
 
@@ -22,7 +24,7 @@ class UnitInline(admin.TabularInline):
 
 
 @admin.register(Provision)
-class ProvisionAdmin(SimpleHistoryAdmin):
+class ProvisionAdmin(EditCheckedAdmin):
     list_display = ["key", "title", "instrument", "order"]
     list_filter = ["instrument__jurisdiction", "instrument"]
     search_fields = ["key", "title", "citations__label"]
@@ -58,7 +60,7 @@ class AnnotationInline(admin.TabularInline):
 
 
 @admin.register(Unit)
-class UnitAdmin(SimpleHistoryAdmin):
+class UnitAdmin(EditCheckedAdmin):
     list_display = ["__str__", "provision", "path"]
     list_filter = ["provision__instrument"]
     search_fields = ["provision__key", "provision__title", "path"]
@@ -66,7 +68,7 @@ class UnitAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(UnitVersion)
-class UnitVersionAdmin(SimpleHistoryAdmin):
+class UnitVersionAdmin(EditCheckedAdmin):
     list_display = ["unit", "status", "effective_from", "effective_to", "on_file"]
     list_filter = ["status", "on_file", "unit__provision__instrument"]
     search_fields = ["text", "unit__provision__key"]
@@ -74,14 +76,14 @@ class UnitVersionAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Citation)
-class CitationAdmin(SimpleHistoryAdmin):
+class CitationAdmin(EditCheckedAdmin):
     list_display = ["label", "provision", "effective_from", "effective_to", "status"]
     search_fields = ["label", "provision__title"]
     raw_id_fields = ["provision"]
 
 
 @admin.register(Annotation)
-class AnnotationAdmin(SimpleHistoryAdmin):
+class AnnotationAdmin(EditCheckedAdmin):
     list_display = ["unit", "kind", "text"]
     list_filter = ["kind"]
     search_fields = ["text", "unit__provision__key"]
@@ -89,6 +91,6 @@ class AnnotationAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(SourceDocument)
-class SourceDocumentAdmin(SimpleHistoryAdmin):
+class SourceDocumentAdmin(EditCheckedAdmin):
     list_display = ["name", "instrument", "kind", "status", "pages", "ingested_at"]
     readonly_fields = ["sha256", "ingested_at", "report"]

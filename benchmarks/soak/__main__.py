@@ -10,7 +10,8 @@ headless for a bounded time after an uncounted warm-up (--warmup seconds, so tha
 process has read what it caches), prints throughput and its ratio to the target, p50 and p99, the
 error count and the CPU a request cost the server and the load generator (which shares the
 cores), and stops the server. Scenarios: reads (the read API), validations (POST of the sample
-configurations), pages (web pages).
+configurations), pages (web pages), and faults
+(PostgreSQL restarted mid-load, on a throwaway cluster: benchmarks/soak/faults.py).
 """
 
 from __future__ import annotations
@@ -24,9 +25,15 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import IO
+
+import redis
+
+from benchmarks.soak.faults import Cluster, faults_report, faults_run
 
 ROOT = Path(__file__).resolve().parents[2]
 PY = sys.executable
@@ -43,8 +50,20 @@ SCENARIOS = {"reads": "ReadUser", "validations": "ValidationUser", "pages": "Pag
 TARGETS = {"reads": 500, "validations": 100}  # requests a second on this machine (issue #14)
 
 
+def _redis_cache() -> str:
+    """SOAK_CACHE_URL if a Redis answers there, else "" (each gunicorn worker counts alone)."""
+    url = os.environ.get("SOAK_CACHE_URL", "redis://127.0.0.1:6379/11")
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.exceptions.RedisError:
+        return ""
+    return url
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ)
+    # The workers share one cache, as under `make serve`.
+    env.setdefault("CACHE_URL", _redis_cache())
     env["DATABASE_URL"] = os.environ.get(
         "SOAK_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pitboss_soak"
     )
@@ -74,9 +93,13 @@ def server_prepare(env: dict[str, str]) -> str:
 
 
 def server_start(
-    env: dict[str, str], workers: int | None, threads: int | None
+    env: dict[str, str],
+    workers: int | None,
+    threads: int | None,
+    log: IO[bytes] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """gunicorn as `make serve` starts it (pitboss/gunicorn_conf.py), on the soak's port."""
+    """gunicorn as `make serve` starts it (pitboss/gunicorn_conf.py), on the soak's port, its
+    errors to `log` (else this terminal), once it answers."""
     env = {**env, "SERVE_BIND": HOST}
     if workers:
         env["SERVE_WORKERS"] = str(workers)
@@ -94,6 +117,7 @@ def server_start(
         cwd=ROOT,
         env=env,
         start_new_session=True,
+        stderr=log,
     )
     for _ in range(120):
         try:
@@ -192,16 +216,53 @@ def main() -> None:
         help="seconds of each scenario run first and not counted, so every server process has "
         "read what it caches (0: measure from a cold start)",
     )
+    parser.add_argument(
+        "--outage", type=float, default=3.0, help="seconds PostgreSQL stays down (faults)"
+    )
     options = parser.parse_args()
-    unknown = [name for name in options.scenarios if name not in SCENARIOS]
+    unknown = [name for name in options.scenarios if name not in [*SCENARIOS, "faults"]]
     if unknown:
-        parser.error(f"unknown scenario {unknown[0]!r}; choose from {', '.join(SCENARIOS)}")
-    options.scenarios = options.scenarios or list(SCENARIOS)
+        parser.error(f"unknown scenario {unknown[0]!r}; choose from {', '.join(SCENARIOS)}, faults")
+    options.scenarios = options.scenarios or [*SCENARIOS, "faults"]
+    loads = [name for name in options.scenarios if name in SCENARIOS]
+    if loads:
+        loads_run(loads, options)
+    if "faults" in options.scenarios:
+        faults_scenario(options)
+
+
+def faults_scenario(options: argparse.Namespace) -> None:
+    """The production run on a throwaway PostgreSQL cluster, restarted mid-load."""
+    cluster = Cluster(_free_port())
+    server = None
+    log = open(Path(tempfile.gettempdir()) / "pitboss-soak-faults-server.log", "wb")
+    try:
+        cluster.create()
+        print(f"faults: a PostgreSQL cluster of its own at {cluster.dir}; loading it", flush=True)
+        env = _env()
+        env["DATABASE_URL"] = cluster.url
+        env["CONN_MAX_AGE"] = "60"  # as `make serve`: kept connections, cut by the restart
+        token = server_prepare(env)
+        # A warning a request during the outage (pitboss.faults): kept out of the report.
+        server = server_start(env, options.workers, options.threads, log)
+        print(f"faults: the server's log is in {log.name}", flush=True)
+        seconds = max(options.seconds, 12)
+        r = faults_run(HOST, token, cluster, seconds, options.users, options.outage)
+        print(faults_report(r), flush=True)
+    finally:
+        if server is not None:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+        cluster.remove()
+        log.close()
+
+
+def loads_run(scenarios: list[str], options: argparse.Namespace) -> None:
     env = _env()
     env["PITBOSS_TOKEN"] = server_prepare(env)
     server = server_start(env, options.workers, options.threads)
     try:
-        for name in options.scenarios:
+        for name in scenarios:
             if options.warmup:
                 scenario_run(name, options.warmup, options.users, options.processes, env, server)
             r = scenario_run(name, options.seconds, options.users, options.processes, env, server)

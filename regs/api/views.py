@@ -103,8 +103,9 @@ class ProvisionViewSet(CachedReads, viewsets.GenericViewSet):
         )
         return Response(s.ProvisionStateSerializer(state).data)
 
+    # pagination_class=None: the whole list, as the schema then documents it (not a page).
     @extend_schema(responses=s.VersionSerializer(many=True))
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)
     def versions(self, request: Request, pk: str) -> Response:
         """Legal (valid-time) history: every version of every unit, with its period and source."""
         provision = get_object_or_404(Provision, pk=pk)
@@ -113,7 +114,7 @@ class ProvisionViewSet(CachedReads, viewsets.GenericViewSet):
         )
 
     @extend_schema(responses=s.RecordSerializer(many=True))
-    @action(detail=True)
+    @action(detail=True, pagination_class=None)
     def history(self, request: Request, pk: str) -> Response:
         """Record-time history: who changed the knowledge base's copy of this provision, and
         when."""

@@ -1,0 +1,142 @@
+"""Two officers editing the same record in the Django admin at once: the second save is refused
+with a form error and changes nothing; the history names both (pitboss/admin.py)."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import models
+from django.test import Client
+
+from jurisdictions.services import api_user_create
+from regs.models import Annotation, Provision, Unit
+from regs.selectors import provision_by_citation
+from variants.models import Paytable, PlayRule
+
+pytestmark = pytest.mark.django_db
+
+
+class _ChangeForm(HTMLParser):
+    """The values the admin's change form would submit, as a browser sends them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data: dict[str, Any] = {}
+        self._select: str | None = None
+        self._textarea: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        name = a.get("name")
+        if tag == "input" and name and a.get("type") not in {"submit", "button", "file"}:
+            if a.get("type") in {"checkbox", "radio"}:
+                if "checked" in a:
+                    self.data.setdefault(name, []).append(a.get("value") or "on")
+            else:
+                self.data[name] = a.get("value") or ""
+        elif tag == "select" and name:
+            self._select = name
+            self.data.setdefault(name, [])
+        elif tag == "option" and self._select and "selected" in a:
+            self.data[self._select].append(a.get("value") or "")
+        elif tag == "textarea" and name:
+            self._textarea = name
+            self.data[name] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+
+    def handle_data(self, data: str) -> None:
+        if self._textarea:
+            self.data[self._textarea] += data
+
+
+def _loaded(client: Client, url: str) -> dict[str, Any]:
+    page = client.get(url)
+    assert page.status_code == 200
+    form = _ChangeForm()
+    form.feed(page.content.decode())
+    form.data.pop("csrfmiddlewaretoken", None)
+    form.data["_save"] = "Save"
+    return form.data
+
+
+@pytest.fixture
+def officers(officer: User) -> tuple[Client, Client, User]:
+    oscar, _ = api_user_create(username="oscar", password="correct-horse-battery", officer=True)
+    olivia_client, oscar_client = Client(), Client()
+    olivia_client.force_login(officer)
+    oscar_client.force_login(oscar)
+    return olivia_client, oscar_client, oscar
+
+
+def _annotation() -> Annotation:
+    provision = provision_by_citation(jurisdiction="US-CO", label="30-899.23")
+    unit = Unit.objects.get(provision=provision, path="")
+    return Annotation.objects.create(unit=unit, kind="editorial", text="A remark to correct.")
+
+
+def _provision() -> Provision:
+    return provision_by_citation(jurisdiction="US-CO", label="30-899.23")
+
+
+# Each record: how to find one, its admin URL's model, and the text field the officers edit.
+RECORDS = {
+    "provision": (_provision, "regs/provision", "title"),
+    "annotation": (_annotation, "regs/annotation", "text"),
+    "paytable": (lambda: Paytable.objects.order_by("key").first(), "variants/paytable", "label"),
+    "play rule": (lambda: PlayRule.objects.order_by("pk").first(), "variants/playrule", "summary"),
+}
+
+
+@pytest.mark.parametrize("kind", RECORDS)
+def test_the_second_of_two_admin_saves_from_the_same_load_is_refused(
+    kind: str, officer: User, officers: tuple[Client, Client, User]
+) -> None:
+    find, model_url, field = RECORDS[kind]
+    record: models.Model = find()
+    url = f"/admin/{model_url}/{record.pk}/change/"
+    olivia, oscar, oscar_user = officers
+    olivia_form, oscar_form = _loaded(olivia, url), _loaded(oscar, url)
+    assert olivia_form["revision"] == oscar_form["revision"]
+
+    first = olivia.post(url, {**olivia_form, field: "Olivia's wording"})
+    second = oscar.post(url, {**oscar_form, field: "Oscar's wording"})
+
+    assert first.status_code == 302  # saved; back to the list
+    assert second.status_code == 200  # the form again, with the error
+    assert "was changed by someone else since you loaded it" in second.content.decode()
+    record.refresh_from_db()
+    assert getattr(record, field) == "Olivia's wording"
+    latest, saved = record.history.all()[:2]  # type: ignore[attr-defined]
+    assert (saved.history_user, getattr(saved, field)) == (officer, "Olivia's wording")
+    assert (latest.history_user, getattr(latest, field)) == (oscar_user, "Olivia's wording")
+    assert latest.history_change_reason.startswith(
+        f"edit refused (conflict): admin: {field}=Oscar's wording"
+    )
+
+    # Oscar reloads and saves again on the current revision: accepted.
+    again = oscar.post(url, {**_loaded(oscar, url), field: "Oscar's wording"})
+    assert again.status_code == 302
+    record.refresh_from_db()
+    assert getattr(record, field) == "Oscar's wording"
+
+
+def test_a_save_of_an_unchanged_record_is_not_refused(
+    officers: tuple[Client, Client, User],
+) -> None:
+    annotation = _annotation()
+    url = f"/admin/regs/annotation/{annotation.pk}/change/"
+    olivia, _, _ = officers
+
+    saved = olivia.post(url, {**_loaded(olivia, url), "text": "A corrected remark."})
+
+    assert saved.status_code == 302
+    annotation.refresh_from_db()
+    assert annotation.text == "A corrected remark."

@@ -1,0 +1,104 @@
+"""The write throttle counts in the cache CACHE_URL names: two server processes sharing a Redis
+count one user's writes once, so the write past WRITE_RATE is a 429 whichever process answers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+from django.contrib.auth.models import User
+from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
+
+from pitboss.settings import envcache
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = os.environ.get("TEST_CACHE_URL", "redis://127.0.0.1:6379/10")
+
+# One server process: the Django application in-process (Django's test client), writing as the
+# vendor whose token is argv[1], `count` times; prints the statuses it got, as JSON.
+_PROCESS = """
+import json, sys
+import django
+django.setup()
+from django.test import Client
+client = Client(HTTP_AUTHORIZATION="Token " + sys.argv[1], HTTP_HOST="localhost")
+codes = [client.post("/api/v1/validations/", {}, content_type="application/json").status_code
+         for _ in range(int(sys.argv[2]))]
+print(json.dumps(codes))
+"""
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
+    user = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{user}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def _redis() -> redis.Redis:
+    client = redis.Redis.from_url(CACHE)
+    try:
+        client.ping()
+    except redis.exceptions.ConnectionError as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Redis is required under CI=true and unreachable at {CACHE}: {exc}")
+        pytest.skip(f"Redis not reachable at {CACHE}")
+    client.flushdb()
+    return client
+
+
+def _server_process_writes(token: str, count: int) -> list[int]:
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "pitboss.settings",
+        "DATABASE_URL": _database_url(),
+        "CACHE_URL": CACHE,
+        "WRITE_RATE": "3/minute",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _PROCESS, token, str(count)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    return list(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_processes_sharing_redis_count_one_users_writes_once(vendor: User) -> None:
+    store = _redis()
+    try:
+        first = _server_process_writes(vendor.auth_token.key, 2)
+        second = _server_process_writes(vendor.auth_token.key, 2)
+    finally:
+        store.flushdb()
+
+    # Each write is a 400 (an empty configuration) until the fourth, which the other process
+    # refuses: it counted the first process's two.
+    assert first == [400, 400]
+    assert second == [400, 429]
+
+
+def test_without_cache_url_each_process_counts_in_its_own_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CACHE_URL", raising=False)
+    assert envcache("CACHE_URL")["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    monkeypatch.setenv("CACHE_URL", "redis://127.0.0.1:6379/1")
+    assert envcache("CACHE_URL") == {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:6379/1",
+    }
+
+
+def test_a_cache_url_that_is_not_redis_is_refused_naming_the_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CACHE_URL", "memcached://127.0.0.1:11211")
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
+        envcache("CACHE_URL")
