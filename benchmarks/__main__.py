@@ -285,6 +285,7 @@ def bench_analysis() -> None:
         _suit_families,
     )
     from engine.dealer_hands import _lengths, _shoe, dealer_hands, hand_numerators, hand_shapes
+    from engine.playtree import _dealer_finals, _shapes, play_tree
     from pitboss.errors import DomainError
     from variants.analysis import paytable_analysis
     from variants.models import Paytable
@@ -305,6 +306,9 @@ def bench_analysis() -> None:
         _shoe,
         _lengths,
         hand_shapes,
+        play_tree,
+        _shapes,
+        _dealer_finals,
     ):
         cached.cache_clear()  # cold: nothing computed before
     done, findings, partial, skipped = 0, 0, 0, 0
@@ -320,11 +324,16 @@ def bench_analysis() -> None:
         findings += len(body["catalog_findings"])
         partial += bool(body["not_analysed"]) and not body["analyses"]
     seconds = time.perf_counter() - start
+    without = (
+        "no paytable without an exact figure"
+        if not skipped
+        else f"{skipped} paytables have no exact analysis (simulated on request)"
+    )
     print(
         f"exact analysis of the catalog: {done} paytable columns × deck counts in {seconds:.2f} s "
         f"(target < 5 s), {findings} more found giving the player an edge (catalog findings); "
-        f"{skipped} paytables have no exact analysis (decided by the player's choices: simulated "
-        f"on request), {partial} pay only meter shares or dollar amounts"
+        f"{without}; {partial} pay only meter shares or dollar amounts (exact for a stake and "
+        f"meter: ?stake=&meter=)"
     )
 
 

@@ -173,7 +173,11 @@ class _Enumeration:
         blackjack: dict[tuple[str, ...], Fraction] = {}
         shoe, size = list(self.shoe), sum(self.shoe)
         k = len(shoe)
+        # the first two cards in either order make the same round for every wager here (a pair,
+        # a straight, a total read as a set): each unordered pair counted for both orders
         for p1, up, p2 in itertools.product(range(k), repeat=3):
+            if p2 < p1:
+                continue
             ways = shoe[p1]
             shoe[p1] -= 1
             ways *= shoe[up]
@@ -181,9 +185,9 @@ class _Enumeration:
             ways *= shoe[p2]
             shoe[p2] -= 1
             if ways:
-                weight = Fraction(ways, falling(size, 3))
-                pair = tuple(sorted((self.ranks[p1], self.ranks[p2]), key=self.ranks.index))
-                state = (pair[0], pair[1], self.ranks[up])
+                orders = 1 if p1 == p2 else 2
+                weight = Fraction(orders * ways, falling(size, 3))
+                state = (self.ranks[p1], self.ranks[p2], self.ranks[up])
                 made = by_state.setdefault(state, {})
                 self._round(p1, p2, up, tuple(shoe), weight, made, blackjack)
             shoe[p1] += 1
