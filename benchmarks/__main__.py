@@ -312,6 +312,7 @@ def bench_analysis() -> None:
     ):
         cached.cache_clear()  # cold: nothing computed before
     done, findings, partial, skipped = 0, 0, 0, 0
+    unanalysed: set[str] = set()
     start = time.perf_counter()
     paytables = Paytable.objects.select_related("wager__jurisdiction").prefetch_related("entries")
     for paytable in paytables:
@@ -319,6 +320,7 @@ def bench_analysis() -> None:
             body = paytable_analysis(paytable, simulate_play=False)
         except DomainError:
             skipped += 1
+            unanalysed.add(paytable.wager.slug)
             continue
         done += len(body["analyses"])
         findings += len(body["catalog_findings"])
@@ -327,7 +329,8 @@ def bench_analysis() -> None:
     without = (
         "no paytable without an exact figure"
         if not skipped
-        else f"{skipped} paytables have no exact analysis (simulated on request)"
+        else f"{skipped} paytables have no exact analysis (wagers the cards do not decide or the "
+        f"engine does not settle: {', '.join(sorted(unanalysed))})"
     )
     print(
         f"exact analysis of the catalog: {done} paytable columns × deck counts in {seconds:.2f} s "
