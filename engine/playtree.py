@@ -513,13 +513,14 @@ def _dealer_finals(
     left = sum(shoe)
     longest = 12
     rest = [falling(left - k, longest - k) for k in range(longest + 1)]
+    draws = [[falling(n, m) for m in range(longest + 1)] for n in shoe]
     out = []
     for hand, group in _shapes(ranks, hits_soft_17)[up]:
         total = 0
         for orders, after, k in group:
             ways = orders * rest[k]
             for i, m in after:
-                ways *= falling(shoe[i], m)
+                ways *= draws[i][m]
             total += ways
         if total:
             out.append((hand, Fraction(total, falling(left, longest))))
