@@ -103,7 +103,22 @@ def _bust_4567(player: tuple[str, ...], dealer: tuple[str, ...]) -> list[int]:
 
 def _super_4_cards(player: tuple[str, ...], dealer: tuple[str, ...]) -> list[int]:
     """MA 19(k)-(l): the four cards' suits, with a dealer blackjack."""
-    return list(range(4)) if len(dealer) == 2 else []
+    blackjack = len(dealer) == 2 and hand_total([_card(n, Suit.CLUBS) for n in dealer])[0] == 21
+    return list(range(4)) if blackjack else []
+
+
+def _super_4_sees(suits: tuple[Suit, ...]) -> tuple[bool, bool, bool]:
+    """MA 19(k)-(l): Super 4 reads of the four cards' suits only whether they are one suit (and
+    then whether it is the chosen suit, spades here) and whether they are one colour."""
+    one = len(set(suits)) == 1
+    return one, one and suits[0] is Suit.SPADES, len({s.red for s in suits}) == 1
+
+
+_SUIT_CLASS: dict[str, Callable[[tuple[Suit, ...]], tuple[bool, ...]]] = {
+    "super-4-progressive": _super_4_sees,
+}
+"""Wager → what its evaluator can tell of the suits it reads (`_SUITS_READ`): the assignments
+alike in it are evaluated once."""
 
 
 _SUITS_READ: dict[str, Callable[[tuple[str, ...], tuple[str, ...]], list[int]]] = {
@@ -428,7 +443,15 @@ class _Enumeration:
             return [((), Fraction(1))]
         key = tuple(ranks)
         if key not in self.assignments:
-            self.assignments[key] = self._assigned(ranks)
+            assigned = self._assigned(ranks)
+            sees = _SUIT_CLASS.get(self.wager)
+            if sees:  # one assignment of each class the evaluator cannot tell apart
+                classes: dict[tuple, tuple[tuple[Suit, ...], Fraction]] = {}
+                for suits, share in assigned:
+                    kept, total = classes.get(sees(suits), (suits, Fraction(0)))
+                    classes[sees(suits)] = (kept, total + share)
+                assigned = list(classes.values())
+            self.assignments[key] = assigned
         return self.assignments[key]
 
     def _assigned(self, ranks: list[int]) -> list[tuple[tuple[Suit, ...], Fraction]]:

@@ -111,3 +111,19 @@ def test_raise_the_roof_ante_agrees_with_the_simulator_and_the_raise_is_the_play
     # raising only where it pays more can only lower the edge per unit staked
     assert best.house_edge < alone.house_edge
     assert "raises" in best.card_removal
+
+
+SUPER_4 = _lines(  # MA 19(l)-(n) as odds (the catalog's tables pay dollars for a $5 wager)
+    three_of_a_kind="150 to 1", straight="150 to 1", flush="50 to 1", two_pair="40 to 1",
+    same_color="20 to 1", pair="10 to 1", any_hand="5 to 1", dealer_ace_up="1 to 1",
+)  # fmt: skip
+
+
+def test_the_simulator_agrees_with_super_4() -> None:
+    """Super 4 reads the player's two cards and the dealer's two, never the play."""
+    _agrees("super-4-progressive", SUPER_4, 1, 6_000, seed=25, jurisdiction="US-MA")
+    made = play_tree("super-4-progressive", 1, False).outcomes()
+    blackjacks = sum((p for keys, p in made.items() if "any-hand" in keys), Fraction(0))
+    # a dealer blackjack: an ace and a ten-value card as the up and hole cards, the player's two
+    # cards dealt first (any of them): 2 · 4/52 · 16/51
+    assert blackjacks == Fraction(2 * 4 * 16, 52 * 51)
