@@ -159,7 +159,35 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
     paytable of the wager is priced from it."""
     reads = _READS[wager]
     rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
-    return _Enumeration(wager, reads, rules).run()
+    enumeration = _Enumeration(wager, reads, rules)
+    if wager not in _ORDER_BLIND:
+        return enumeration.run()
+    # the wagers reading the first hand's total and cards and the dealer's final hand share one
+    # enumeration of what they read; each evaluates it
+    read, hands = _readings(decks, hits_soft_17)
+    evaluated: dict[tuple, list[tuple[tuple[str, ...], Fraction]]] = {}
+
+    def made(reading: dict[tuple, Fraction]) -> dict[tuple[str, ...], Fraction]:
+        out: dict[tuple[str, ...], Fraction] = {}
+        for key, p in reading.items():
+            if key not in evaluated:
+                evaluated[key] = enumeration._evaluated(*hands[key])
+            for keys, share in evaluated[key]:
+                out[keys] = out.get(keys, Fraction(0)) + p * share
+        return out
+
+    return PlayTree({s: made(r) for s, r in read.by_state.items()}, made(read.blackjack))
+
+
+@lru_cache(maxsize=16)
+def _readings(decks: int, hits_soft_17: bool) -> tuple[PlayTree, dict[tuple, tuple]]:
+    """What the `_ORDER_BLIND` wagers read of every round (the first hand's total, its number of
+    cards, split or not; the dealer's final hand as `_dealer_reading` tells them apart), with its
+    probability, by state; and a round of each reading, to evaluate."""
+    rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
+    enumeration = _Enumeration("push-your-luck", _READS["push-your-luck"], rules)
+    enumeration.collect = {}
+    return enumeration.run(), enumeration.collect
 
 
 class _Enumeration:
@@ -179,6 +207,7 @@ class _Enumeration:
         self.ace = ranks.index("A")
         self.made: dict[tuple, tuple[tuple[str, ...], Fraction]] = {}
         self.decisions: dict[tuple, Action] = {}
+        self.collect: dict[tuple, tuple] | None = None
         self.totals: dict[tuple[int, ...], int] = {}
         self.assignments: dict[tuple[int, ...], list] = {}
         self.dealer_hands: dict[tuple, list[tuple[tuple[int, ...], Fraction]]] = {}
@@ -396,6 +425,10 @@ class _Enumeration:
             key: tuple = (min(self._total(cards), 22), len(cards), split, dealer)
         else:
             key = (first, cards, split, dealer)
+        if self.collect is not None:  # what the round reads, to evaluate later
+            self.collect.setdefault(key, (first, cards, split, dealer))
+            into[key] = into.get(key, Fraction(0)) + p  # type: ignore[index]
+            return
         if key not in self.made:
             self.made[key] = self._evaluated(first, cards, split, dealer)
         for keys, share in self.made[key]:
