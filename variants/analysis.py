@@ -1,6 +1,7 @@
 """Analysis of catalog and inline paytables (GET paytables/{id}/analysis/, POST analysis/): the
-engine's exact analysis (engine/analysis.py) per pay column and deck count, or, for a wager decided
-by how the hand is played, a seeded simulation with the basic strategy and its standard error."""
+engine's exact analysis per pay column and deck count (engine/analysis.py; engine/playtree.py for a
+wager decided by how the hand is played); a seeded simulation with the basic strategy and its
+standard error only for a wager no exact method covers (no catalog wager now)."""
 
 from __future__ import annotations
 
