@@ -379,6 +379,7 @@ def bench_analysis() -> None:
         _suit_families,
     )
     from engine.dealer_hands import _lengths, _shoe, dealer_hands, hand_numerators, hand_shapes
+    from engine.playtree import _dealer_finals, _shapes, play_tree
     from pitboss.errors import DomainError
     from variants.analysis import paytable_analysis
     from variants.models import Paytable
@@ -399,9 +400,13 @@ def bench_analysis() -> None:
         _shoe,
         _lengths,
         hand_shapes,
+        play_tree,
+        _shapes,
+        _dealer_finals,
     ):
         cached.cache_clear()  # cold: nothing computed before
     done, findings, partial, skipped = 0, 0, 0, 0
+    unanalysed: set[str] = set()
     start = time.perf_counter()
     paytables = Paytable.objects.select_related("wager__jurisdiction").prefetch_related("entries")
     for paytable in paytables:
@@ -409,16 +414,23 @@ def bench_analysis() -> None:
             body = paytable_analysis(paytable, simulate_play=False)
         except DomainError:
             skipped += 1
+            unanalysed.add(paytable.wager.slug)
             continue
         done += len(body["analyses"])
         findings += len(body["catalog_findings"])
         partial += bool(body["not_analysed"]) and not body["analyses"]
     seconds = time.perf_counter() - start
+    without = (
+        "no paytable without an exact figure"
+        if not skipped
+        else f"{skipped} paytables have no exact analysis (wagers the cards do not decide or the "
+        f"engine does not settle: {', '.join(sorted(unanalysed))})"
+    )
     print(
         f"exact analysis of the catalog: {done} paytable columns × deck counts in {seconds:.2f} s "
         f"(target < 5 s), {findings} more found giving the player an edge (catalog findings); "
-        f"{skipped} paytables have no exact analysis (decided by the player's choices: simulated "
-        f"on request), {partial} pay only meter shares or dollar amounts"
+        f"{without}; {partial} pay only meter shares or dollar amounts (exact for a stake and "
+        f"meter: ?stake=&meter=)"
     )
 
 

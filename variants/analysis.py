@@ -1,6 +1,7 @@
 """Analysis of catalog and inline paytables (GET paytables/{id}/analysis/, POST analysis/): the
-engine's exact analysis (engine/analysis.py) per pay column and deck count, or, for a wager decided
-by how the hand is played, a seeded simulation with the basic strategy and its standard error."""
+engine's exact analysis per pay column and deck count (engine/analysis.py; engine/playtree.py for a
+wager decided by how the hand is played); a seeded simulation with the basic strategy and its
+standard error only for a wager no exact method covers (no catalog wager now)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from engine.analysis import (
     third_card,
 )
 from engine.odds import Basis, Pays, decimal_string
+from engine.playtree import PLAY_TREE, RAISE_COLUMN, analyse_play_tree
 from engine.rules import PaytableLine, RuleSet
 from engine.sidewagers import Stage, stage
 from pitboss.errors import DomainError
@@ -123,10 +125,12 @@ def paytable_analysed(
 
 
 def simulated_only(wager: str, jurisdiction: str | None) -> bool:
-    """Whether the wager depends on how the hand is played: analysed only by simulation."""
+    """Whether the wager depends on how the round is played and no exact method covers it:
+    analysed only by simulation (no catalog wager now: the simulator stays as the cross-check)."""
     return (
         stage(wager, jurisdiction) is Stage.ROUND
         and wager not in DEALER_HAND
+        and wager not in PLAY_TREE
         and not third_card(wager, jurisdiction)
     )
 
@@ -203,6 +207,7 @@ def lines_analysed(
     if stake is not None:
         lines = [_at_stake(line, stake, meters or {}) for line in lines]
     dealer_hand = wager in DEALER_HAND
+    played = wager in PLAY_TREE and stage(wager, jurisdiction) is Stage.ROUND
     simulated = simulated_only(wager, jurisdiction)
     columns: dict[str, list[PaytableLine]] = {}
     for line in lines:
@@ -229,6 +234,15 @@ def lines_analysed(
                 if simulated:
                     rules = RuleSet(decks=n, dealer_hits_soft_17=dealer_hits_soft_17)
                     result = simulate(wager, column_lines, rules, rounds, seed, jurisdiction)
+                elif played:
+                    result = analyse_play_tree(
+                        wager,
+                        column_lines,
+                        n,
+                        hits_soft_17=dealer_hits_soft_17,
+                        jurisdiction=jurisdiction,
+                        ante_lines=_ante_lines(columns, column),
+                    )
                 elif dealer_hand:
                     result = analyse_dealer_hand(
                         wager,
@@ -246,6 +260,10 @@ def lines_analysed(
         f"simulation with the basic strategy ({rounds:,} rounds, seed {seed}): the wager "
         f"depends on how the hand is played"
         if simulated
+        else "exact: the play tree enumerated under the basic strategy the engine plays (the "
+        "seat's first hand card by card, hits, doubles and splits as the strategy decides, then "
+        "the dealer's whole hand); probabilities are fractions"
+        if played
         else "exact: every final dealer hand enumerated from the shoe"
         if dealer_hand
         else f"exact, the player's third card enumerated from the shoe; {THIRD_CARD[wager]}"
@@ -253,6 +271,15 @@ def lines_analysed(
         else "exact"
     )
     return Analysed(wager, method, results, skipped, set_aside)
+
+
+def _ante_lines(columns: Mapping[str, list[PaytableLine]], column: str) -> list[PaytableLine]:
+    """Raise the Roof: for the "Ante+ Raise The Roof" column, the column paying the Ante alone
+    (what the player keeps by not raising); nothing for any other column."""
+    if RAISE_COLUMN not in column.lower():
+        return []
+    others = [c for c in columns if RAISE_COLUMN not in c.lower()]
+    return list(columns[others[0]]) if others else []
 
 
 def player_edge(result: Analysis) -> bool:

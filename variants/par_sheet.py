@@ -17,6 +17,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from engine.odds import decimal_string
 from engine.par_sheet import SD_DIGITS, ParSheet, par_sheet, significant
 from pitboss.errors import DomainError
 from variants.analysis import (
@@ -84,7 +85,22 @@ def paytable_par_sheet(
             "sheet.",
             fields={"paytable": "gives the player an edge as printed"},
         )
-    sheets = [par_sheet(r) for r in analysed.results]
+    sheets = [par_sheet(r) for r in analysed.results if r.nets]
+    # Raise the Roof's raised column: its stake is the player's choice per deal (1 to 6 units),
+    # so it has a house edge per unit staked but no fixed net per deal to count
+    not_analysed = list(analysed.not_analysed) + [
+        f"column {r.column!r} at {r.decks} decks: the stake is the player's choice per deal, so "
+        f"the par sheet gives its house edge ({decimal_string(r.house_edge)}) in the analysis, "
+        f"not a count of deals by net"
+        for r in analysed.results
+        if not r.nets
+    ]
+    if not sheets:
+        raise DomainError(
+            "not_analysable",
+            f"{paytable.key}: " + "; ".join(not_analysed),
+            fields={"paytable": "no column with a fixed stake"},
+        )
     citer = Citer(as_of or timezone.localdate())
     return {
         "paytable": paytable.key,
@@ -97,7 +113,7 @@ def paytable_par_sheet(
         "card_removal": sheets[0].card_removal,
         "citations": [citer.cite(paytable.provision_id, paytable.unit_path).as_dict()],
         "lines_left_out": analysed.lines_left_out,
-        "not_analysed": analysed.not_analysed,
+        "not_analysed": not_analysed,
         "at_stake": (
             {
                 "stake": str(stake),

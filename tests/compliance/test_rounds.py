@@ -518,15 +518,18 @@ def test_massachusetts_optional_payouts(vendor_client: APIClient) -> None:
     assert response.json()["error"]["code"] == "option_not_authorised"
 
 
-def test_a_wager_decided_by_play_is_analysed_by_simulation(anon_client: APIClient) -> None:
-    """Raise the Roof pays on the dealer's bust hand (30-899.23): the analysis plays seeded rounds
-    with the basic strategy and gives a standard error."""
+def test_a_wager_decided_by_play_is_analysed_exactly_from_its_play_tree(
+    anon_client: APIClient,
+) -> None:
+    """Raise the Roof pays on the dealer's bust hand (30-899.23): the analysis enumerates the play
+    tree under the basic strategy, exactly; no simulation answers for a catalog paytable."""
     url = "/api/v1/paytables/us-co/raise-the-roof/6d-s17-pay-table-1/analysis/?rounds=3000&seed=4"
     body = anon_client.get(url, HTTP_HOST="localhost").json()
-    assert body["method"].startswith("simulation with the basic strategy (3,000 rounds, seed 4)")
+    assert body["method"].startswith("exact: the play tree enumerated under the basic strategy")
     result = body["analyses"][0]
-    assert result["method"] == "simulation" and float(result["standard_error"]) > 0
-    assert body == anon_client.get(url, HTTP_HOST="localhost").json()  # same seed, same figures
+    assert result["method"] == "exact" and result["standard_error"] is None
+    assert result["house_edge_fraction"]
+    assert body == anon_client.get(url, HTTP_HOST="localhost").json()
 
 
 def test_progressive_dollar_pays_scale_with_the_wager(vendor_client: APIClient) -> None:

@@ -4,6 +4,7 @@ table 1's player edge reported as a catalog finding, through GET paytables/{id}/
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -59,16 +60,17 @@ def test_ma_buster_blackjack_is_analysed_with_the_dealer_hitting_soft_17(
     assert "the dealer standing on soft 17" in standing["analyses"][0]["card_removal"]
 
 
-def test_a_simulated_figure_is_a_decimal_with_its_standard_error_never_a_fraction(
-    anon_client: APIClient,
-) -> None:
-    """Raise the Roof's raise depends on the player's choices: still simulated, and said so."""
-    body = analysis(anon_client, "us-co/raise-the-roof/6d-s17-pay-table-1", decks=6, rounds=1000)
-    for result in body["analyses"]:
-        assert result["method"] == "simulation"
-        assert result["house_edge_fraction"] is None
-        assert all(line["probability_fraction"] is None for line in result["lines"])
-        assert float(result["standard_error"]) > 0
+def test_raise_the_roof_is_exact_with_the_players_best_raise(anon_client: APIClient) -> None:
+    """Raise the Roof's raise is the player's choice (30-899.23(8)): analysed exactly from the
+    play tree, the raise made where it returns most, and said so; no simulation answers."""
+    body = analysis(anon_client, "us-co/raise-the-roof/6d-s17-pay-table-1", decks=6)
+    assert body["method"].startswith("exact: the play tree enumerated under the basic strategy")
+    ante, raised = body["analyses"]
+    for result in (ante, raised):
+        assert result["method"] == "exact" and result["standard_error"] is None
+        assert result["house_edge_fraction"]
+    assert "raises" in raised["card_removal"] and "raises" not in ante["card_removal"]
+    assert Decimal(raised["house_edge"]) < Decimal(ante["house_edge"])
 
 
 def test_a_colorado_paytable_for_a_standing_dealer_keeps_its_own_rule(
@@ -76,7 +78,7 @@ def test_a_colorado_paytable_for_a_standing_dealer_keeps_its_own_rule(
 ) -> None:
     """Raise the Roof's "6 Decks Dealer Stands on Soft 17" tables (30-899.23(12)) are analysed
     with the dealer standing: the wager's rule is used only where the paytable says nothing."""
-    body = analysis(anon_client, "us-co/raise-the-roof/6d-s17-pay-table-1", decks=6, rounds=1000)
+    body = analysis(anon_client, "us-co/raise-the-roof/6d-s17-pay-table-1", decks=6)
     assert "soft 17" not in body["method"]
 
 

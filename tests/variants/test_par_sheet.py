@@ -179,8 +179,6 @@ def test_a_paytable_approved_for_one_deck_count_needs_no_decks(anon_client: APIC
         ("us-co/kings-bounty/kb03", {"decks": 3}, "decks_not_approved", "decks"),
         ("us-co/kings-bounty/kb03", {}, "decks_required", "decks"),
         ("us-co/kings-bounty/kb03", {"decks": 6, "format": "xml"}, "invalid", "format"),
-        # decided by the player's choices: simulated only, no exact counts
-        ("us-co/raise-the-roof/6d-s17-pay-table-1", {"decks": 6}, "not_analysable", "paytable"),
         # pays dollar amounts only: analysed for a stake
         ("us-ma/buster-blackjack/free-bonus-b1", {"decks": 6}, "not_analysable", "stake"),
         # beaten by the player as printed: a catalog finding, not a par sheet

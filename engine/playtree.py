@@ -1,0 +1,745 @@
+"""Exact analysis of the wagers decided by how the round is played (Stage.ROUND wagers that are
+neither the dealer's hand alone nor the player's third card): the play tree of one seat's first
+hand enumerated card by card under the basic strategy the engine plays (engine/strategy.py),
+then the dealer's whole hand from what is left, as combinatorial blackjack analysers do.
+
+Card removal: the player's first two cards, the dealer's up card and every card of the seat's
+first hand (hits, doubles, the card dealt to the first hand of a split, a split-off card) are
+drawn from the full shoe; where the dealer peeks (an ace or ten-value card up) the hole card
+makes a blackjack or not as the shoe then holds. The cards dealt after the first hand is played
+(the seat's later split hands, other seats) are unseen by the wager: in a shuffled shoe the cards
+after a stopping time are exchangeable with the rest (optional skipping), so the dealer's hole
+card and draws are distributed as the shoe less the cards seen, and nothing else is removed.
+
+Suits: a wager's evaluator reads suits only for a few hands (aces of one suit, a suited 4-5-6-7
+bust, …: `_SUITS_READ`); given the ranks drawn, the suits of the cards of one rank are a draw
+without replacement from that rank's cards and independent across ranks, so those hands are
+expanded over every suit assignment with its exact weight. Every probability is a Fraction.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache, lru_cache
+
+from engine.analysis import (
+    Analysis,
+    LineResult,
+    NotAnalysable,
+    _line_results,
+    _nets,
+    _refuse_unless_odds,
+    _win,
+)
+from engine.cards import Card, Suit
+from engine.dealer_hands import CLASSES, falling, hand_shapes
+from engine.hands import Hand, hand_total
+from engine.odds import Basis
+from engine.rules import PaytableLine, RuleSet
+from engine.sidewagers import PUSH, Deal, Evaluator, evaluator, paid_from
+from engine.sidewagers.base import consecutive
+from engine.strategy import AT_21, Action, BasicStrategy, allowed_actions
+
+PLAY_TREE = {
+    "progressive-blackjack",
+    "straight-jack",
+    "straight-jack-progressive",
+    "raise-the-roof",
+    "buffalo-blackjack-bonus",
+    "super-4-progressive",
+    "push-your-luck",
+}
+"""Wagers analysed exactly by enumerating the play tree (this module)."""
+
+_RANKS13 = "A23456789TJQK"
+_RANKS10 = "".join(CLASSES)
+
+
+@dataclass(frozen=True)
+class _Reads:
+    """What of the round a wager's evaluator reads, so the enumeration walks no more."""
+
+    plays: bool
+    """The seat's first hand as played (else only its first two cards)."""
+    dealer: bool
+    """The dealer's final hand (else only whether the dealer has blackjack)."""
+    ranks: str
+    """The rank classes told apart: A-K (straights, poker hands) or A-9 and T (point values)."""
+
+
+_READS: dict[str, _Reads] = {
+    "progressive-blackjack": _Reads(True, False, _RANKS10),
+    "straight-jack": _Reads(True, False, _RANKS13),
+    "straight-jack-progressive": _Reads(True, False, _RANKS13),
+    "raise-the-roof": _Reads(True, True, _RANKS10),
+    "buffalo-blackjack-bonus": _Reads(True, True, _RANKS10),
+    "push-your-luck": _Reads(True, True, _RANKS10),
+    "super-4-progressive": _Reads(False, False, _RANKS13),
+}
+
+
+def _progressive_aces(player: tuple[str, ...], dealer: tuple[str, ...]) -> list[int]:
+    """MA 19(c), (e): the suits of the aces among the first hand's first four cards dealt."""
+    if player[:2] != ("A", "A"):
+        return []
+    return [i for i, r in enumerate(player[:4]) if r == "A"]
+
+
+def _six_card_ace(player: tuple[str, ...], dealer: tuple[str, ...]) -> list[int]:
+    """30-2110: a six-card straight is paid by its ace's suit."""
+    return [player.index("A")] if len(player) >= 6 and "A" in player[:6] else []
+
+
+def _bust_4567(player: tuple[str, ...], dealer: tuple[str, ...]) -> list[int]:
+    """30-899.23(12): a 4-5-6-7 bust suited or not."""
+    if sorted(dealer) == ["4", "5", "6", "7"]:
+        return [len(player) + i for i in range(4)]
+    return []
+
+
+def _super_4_cards(player: tuple[str, ...], dealer: tuple[str, ...]) -> list[int]:
+    """MA 19(k)-(l): the four cards' suits, with a dealer blackjack."""
+    blackjack = len(dealer) == 2 and hand_total([_card(n, Suit.CLUBS) for n in dealer])[0] == 21
+    return list(range(4)) if blackjack else []
+
+
+def _super_4_sees(suits: tuple[Suit, ...]) -> tuple[bool, bool, bool]:
+    """MA 19(k)-(l): Super 4 reads of the four cards' suits only whether they are one suit (and
+    then whether it is the chosen suit, spades here) and whether they are one colour."""
+    one = len(set(suits)) == 1
+    return one, one and suits[0] is Suit.SPADES, len({s.red for s in suits}) == 1
+
+
+_SUIT_CLASS: dict[str, Callable[[tuple[Suit, ...]], tuple[bool, ...]]] = {
+    "super-4-progressive": _super_4_sees,
+}
+"""Wager → what its evaluator can tell of the suits it reads (`_SUITS_READ`): the assignments
+alike in it are evaluated once."""
+
+
+_SUITS_READ: dict[str, Callable[[tuple[str, ...], tuple[str, ...]], list[int]]] = {
+    "progressive-blackjack": _progressive_aces,
+    "straight-jack-progressive": _six_card_ace,
+    "raise-the-roof": _bust_4567,
+    "super-4-progressive": _super_4_cards,
+}
+"""Wager → the cards (indices into the first hand's cards in the order dealt, then the dealer's)
+whose suits its evaluator reads on that hand; the others' suits it does not read."""
+
+
+@dataclass(frozen=True)
+class PlayTree:
+    """What a wager's evaluator makes of every round, by the state the player decides on."""
+
+    by_state: dict[tuple[str, str, str], dict[tuple[str, ...], Fraction]]
+    """(the player's first two cards in rank order, the up card) with no dealer blackjack → the
+    outcomes made (an evaluator's keys) → probability (of the whole round)."""
+    blackjack: dict[tuple[str, ...], Fraction]
+    """The rounds the dealer's blackjack ends: outcomes made → probability."""
+
+    def outcomes(self) -> dict[tuple[str, ...], Fraction]:
+        """Every round: outcomes made → probability."""
+        out = dict(self.blackjack)
+        for made in self.by_state.values():
+            for keys, p in made.items():
+                out[keys] = out.get(keys, Fraction(0)) + p
+        return out
+
+
+@lru_cache(maxsize=64)
+def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
+    """Every round of one seat at a table of `decks` decks (the dealer hitting soft 17 or not;
+    otherwise the engine's default rules: peek, double any two, double after split, split to four
+    hands, split aces one card, no surrender), the seat's first hand played with the basic
+    strategy, evaluated by the wager's evaluator. Computed once per wager, shoe and rule; every
+    paytable of the wager is priced from it."""
+    reads = _READS[wager]
+    rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
+    enumeration = _Enumeration(wager, reads, rules)
+    if wager not in _ORDER_BLIND:
+        return enumeration.run()
+    # the wagers reading the first hand's total and cards and the dealer's final hand share one
+    # enumeration of what they read; each evaluates it
+    read, hands = _readings(decks, hits_soft_17)
+    evaluated: dict[tuple, list[tuple[tuple[str, ...], Fraction]]] = {}
+
+    def made(reading: dict[tuple, Fraction]) -> dict[tuple[str, ...], Fraction]:
+        out: dict[tuple[str, ...], Fraction] = {}
+        for key, p in reading.items():
+            if key not in evaluated:
+                evaluated[key] = enumeration._evaluated(*hands[key])
+            for keys, share in evaluated[key]:
+                out[keys] = out.get(keys, Fraction(0)) + p * share
+        return out
+
+    return PlayTree({s: made(r) for s, r in read.by_state.items()}, made(read.blackjack))
+
+
+@lru_cache(maxsize=16)
+def _readings(decks: int, hits_soft_17: bool) -> tuple[PlayTree, dict[tuple, tuple]]:
+    """What the `_ORDER_BLIND` wagers read of every round (the first hand's total, its number of
+    cards, split or not; the dealer's final hand as `_dealer_reading` tells them apart), with its
+    probability, by state; and a round of each reading, to evaluate."""
+    rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
+    enumeration = _Enumeration("push-your-luck", _READS["push-your-luck"], rules)
+    enumeration.collect = {}
+    return enumeration.run(), enumeration.collect
+
+
+class _Enumeration:
+    def __init__(self, wager: str, reads: _Reads, rules: RuleSet) -> None:
+        self.wager = wager
+        self.reads = reads
+        self.rules = rules
+        self.evaluate: Evaluator = evaluator(wager, "US-MA" if wager in _MA else "US-CO")
+        self.suits_read = _SUITS_READ.get(wager)
+        self.strategy = BasicStrategy(rules)
+        ranks = reads.ranks
+        self.ranks = ranks
+        n = rules.decks
+        self.per_suit = [4 * n if (r == "T" and ranks == _RANKS10) else n for r in ranks]
+        self.shoe = tuple(4 * k for k in self.per_suit)
+        self.tens = tuple(i for i, r in enumerate(ranks) if r in "TJQK")
+        self.ace = ranks.index("A")
+        self.made: dict[tuple, tuple[tuple[str, ...], Fraction]] = {}
+        self.decisions: dict[tuple, Action] = {}
+        self.collect: dict[tuple, tuple] | None = None
+        self.totals: dict[tuple[int, ...], int] = {}
+        self.assignments: dict[tuple[int, ...], list] = {}
+        self.dealer_hands: dict[tuple, list[tuple[tuple[int, ...], Fraction]]] = {}
+
+    def run(self) -> PlayTree:
+        by_state: dict[tuple[str, str, str], dict[tuple[str, ...], Fraction]] = {}
+        blackjack: dict[tuple[str, ...], Fraction] = {}
+        shoe, size = list(self.shoe), sum(self.shoe)
+        k = len(shoe)
+        # the first two cards in either order make the same round for every wager here (a pair,
+        # a straight, a total read as a set): each unordered pair counted for both orders
+        for p1, up, p2 in itertools.product(range(k), repeat=3):
+            if p2 < p1:
+                continue
+            ways = shoe[p1]
+            shoe[p1] -= 1
+            ways *= shoe[up]
+            shoe[up] -= 1
+            ways *= shoe[p2]
+            shoe[p2] -= 1
+            if ways:
+                orders = 1 if p1 == p2 else 2
+                weight = Fraction(orders * ways, falling(size, 3))
+                state = (self.ranks[p1], self.ranks[p2], self.ranks[up])
+                made = by_state.setdefault(state, {})
+                self._round(p1, p2, up, tuple(shoe), weight, made, blackjack)
+            shoe[p1] += 1
+            shoe[up] += 1
+            shoe[p2] += 1
+        return PlayTree({s: m for s, m in by_state.items() if m}, blackjack)
+
+    # --- the deal ------------------------------------------------------------------------------
+
+    def _round(
+        self,
+        p1: int,
+        p2: int,
+        up: int,
+        shoe: tuple[int, ...],
+        weight: Fraction,
+        made: dict[tuple[str, ...], Fraction],
+        blackjack: dict[tuple[str, ...], Fraction],
+    ) -> None:
+        holes = self._blackjack_holes(up)
+        left = sum(shoe)
+        for hole in holes:  # the dealer peeks: a blackjack ends the round before the player draws
+            if shoe[hole]:
+                p = weight * Fraction(shoe[hole], left)
+                self._add(blackjack, (p1, p2), (p1, p2), False, (up, hole), p)
+        if not self.reads.plays:
+            self._dealer((p1, p2), (p1, p2), False, up, shoe, weight, made)
+            return
+        if self.wager not in _ORDER_BLIND:
+            for cards, split, rest, p in self._play((p1, p2), shoe, weight, up):
+                self._dealer((p1, p2), cards, split, up, rest, p, made)
+            return
+        # a wager reading the hand's total and number of cards: hands alike in these merged
+        hands: dict[tuple[int, int, bool], tuple[tuple[int, ...], Fraction]] = {}
+        for cards, split, _, p in self._play((p1, p2), shoe, weight, up):
+            reading = (min(self._total(cards), 22), len(cards), split)
+            kept, q = hands.get(reading, (cards, Fraction(0)))
+            hands[reading] = (kept, q + p)
+        for (_, _, split), (cards, p) in hands.items():
+            self._dealer((p1, p2), cards, split, up, shoe, p, made)
+
+    def _blackjack_holes(self, up: int) -> tuple[int, ...]:
+        if not self.rules.peeks:
+            return ()
+        if up == self.ace:
+            return self.tens
+        return (self.ace,) if up in self.tens else ()
+
+    # --- the player's first hand -------------------------------------------------------------
+
+    def _play(
+        self, first: tuple[int, int], shoe: tuple[int, ...], weight: Fraction, up: int
+    ) -> Iterator[tuple[tuple[int, ...], bool, tuple[int, ...], Fraction]]:
+        """The first hand's cards as played (split or not), the shoe left, and the probability:
+        the engine's _play_seat for the seat's first hand, its later split hands unseen. Card by
+        card, a level at a time; where the wager does not read the order of the hits, hands
+        holding the same cards are merged (the shoe left and every later decision are the
+        same); a hand whose outcome no later card can change (`_DECIDED`) stops there."""
+        merge = self.wager in _ORDER_BLIND
+        decided = _DECIDED.get(self.wager)
+        # a level's probabilities are integers over falling(cards in the shoe, cards drawn)
+        level = {(first, False, False, 1, False, shoe): 1}
+        left, drawn = sum(shoe), 0
+        while level:
+            following: dict[tuple, int] = {}
+            scale = weight / falling(left, drawn)
+            for (cards, split, aces, spot, done, rest), n in level.items():
+                if decided and decided(self._dealt(first, cards, split)):
+                    done = True
+                action = Action.STAND if done else self._decide(cards, split, aces, spot, up)
+                if action is Action.STAND or action is Action.SURRENDER:
+                    yield cards, split, rest, n * scale
+                    continue
+                if action is Action.SPLIT:
+                    # the second card moves to a new hand (it stays out of the shoe); the first
+                    # hand gets a card; split aces get one card only
+                    split_aces = self.ranks[cards[0]] == "A"
+                    ends = split_aces and self.rules.split_aces_one_card
+                    for card, q, after in self._draws(rest):
+                        key = ((cards[0], card), True, split_aces, spot + 1, ends, after)
+                        following[key] = following.get(key, 0) + n * q
+                    continue
+                for card, q, after in self._draws(rest):  # a hit, or a double's one card
+                    hand = (*cards, card)
+                    if merge:
+                        hand = (*hand[:2], *sorted(hand[2:]))
+                    over = self._total(hand) >= 21
+                    key = (hand, split, aces, spot, action is Action.DOUBLE or over, after)
+                    following[key] = following.get(key, 0) + n * q
+            level, drawn = following, drawn + 1
+
+    def _dealt(
+        self, first: tuple[int, int], cards: tuple[int, ...], split: bool
+    ) -> tuple[str, ...]:
+        order = (*first, *cards[1:]) if split else cards
+        return tuple(self.ranks[c] for c in order)
+
+    @staticmethod
+    def _draws(shoe: tuple[int, ...]) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+        """Each card that can come next: its class, how many of it the shoe holds, the shoe
+        after."""
+        for i, n in enumerate(shoe):
+            if n:
+                yield i, n, shoe[:i] + (n - 1,) + shoe[i + 1 :]
+
+    def _total(self, cards: tuple[int, ...]) -> int:
+        if cards not in self.totals:
+            self.totals[cards] = hand_total([self._card(c) for c in cards])[0]
+        return self.totals[cards]
+
+    def _decide(
+        self, cards: tuple[int, ...], split: bool, aces: bool, spot: int, up: int
+    ) -> Action:
+        values = tuple(min(c + 1, 10) if self.ranks is _RANKS13 else c + 1 for c in cards)
+        total, soft = hand_total([self._card(c) for c in cards])
+        key = (total, soft, values if len(cards) == 2 else len(cards) > 2, split, aces, spot, up)
+        if key not in self.decisions:
+            self.decisions[key] = self._decided(cards, split, aces, spot, up)
+        return self.decisions[key]
+
+    def _decided(
+        self, cards: tuple[int, ...], split: bool, aces: bool, spot: int, up: int
+    ) -> Action:
+        """engine/round.py _play_seat's decision for the hand."""
+        hand = Hand([self._card(c) for c in cards], self.rules.chip_unit, from_split=split)
+        hand.split_aces = aces
+        allowed = allowed_actions(hand, spot, self.rules)
+        if aces and self.rules.split_aces_one_card:
+            allowed = allowed & {Action.SPLIT, Action.STAND}
+        if not allowed:
+            return Action.STAND
+        action = self.strategy.decide(hand, self._card(up), allowed)
+        if allowed is AT_21 and action is Action.STAND:
+            return Action.STAND
+        return action
+
+    def _card(self, index: int, suit: Suit = Suit.CLUBS) -> Card:
+        return _card(self.ranks[index], suit)
+
+    # --- the dealer's hand -------------------------------------------------------------------
+
+    def _dealer(
+        self,
+        first: tuple[int, int],
+        cards: tuple[int, ...],
+        split: bool,
+        up: int,
+        shoe: tuple[int, ...],
+        p: Fraction,
+        made: dict[tuple[str, ...], Fraction],
+    ) -> None:
+        """The dealer's hand from the shoe left, no blackjack (where it peeked, that ended the
+        round): each final hand the wager reads, with its probability."""
+        if not self.reads.dealer:
+            holes = self._blackjack_holes(up)
+            left = sum(shoe)
+            q = Fraction(left - sum(shoe[h] for h in holes), left) if holes else Fraction(1)
+            self._add(made, first, cards, split, (up, self.ranks.index("2")), p * q)
+            return
+        for dealer, q in self._dealer_hands(first, up):
+            self._add(made, first, cards, split, dealer, p * q)
+
+    def _dealer_hands(
+        self, first: tuple[int, int], up: int
+    ) -> list[tuple[tuple[int, ...], Fraction]]:
+        """The dealer's final hands (no blackjack) from the shoe less the player's first two
+        cards and the up card, one for each thing a wager reads of them (`_dealer_reading`),
+        with their probabilities."""
+        key = (min(first), max(first), up)
+        if key not in self.dealer_hands:
+            shoe = list(self.shoe)
+            for c in (*first, up):
+                shoe[c] -= 1
+            hits_soft_17 = self.rules.dealer_hits_soft_17
+            read = _dealer_finals(self.ranks, up, tuple(shoe), hits_soft_17)
+            self.dealer_hands[key] = read
+        return self.dealer_hands[key]
+
+    # --- evaluation --------------------------------------------------------------------------
+
+    def _add(
+        self,
+        into: dict[tuple[str, ...], Fraction],
+        first: tuple[int, int],
+        cards: tuple[int, ...],
+        split: bool,
+        dealer: tuple[int, ...],
+        p: Fraction,
+    ) -> None:
+        if self.wager in _ORDER_BLIND:  # read: the first hand's total, cards, split or not
+            key: tuple = (min(self._total(cards), 22), len(cards), split, dealer)
+        else:
+            key = (first, cards, split, dealer)
+        if self.collect is not None:  # what the round reads, to evaluate later
+            self.collect.setdefault(key, (first, cards, split, dealer))
+            into[key] = into.get(key, Fraction(0)) + p  # type: ignore[index]
+            return
+        if key not in self.made:
+            self.made[key] = self._evaluated(first, cards, split, dealer)
+        for keys, share in self.made[key]:
+            into[keys] = into.get(keys, Fraction(0)) + p * share
+
+    def _evaluated(
+        self,
+        first: tuple[int, int],
+        cards: tuple[int, ...],
+        split: bool,
+        dealer: tuple[int, ...],
+    ) -> list[tuple[tuple[str, ...], Fraction]]:
+        """What the evaluator makes of the round, by suit assignment where it reads suits."""
+        order = (*first, *cards[1:]) if split else cards  # the first hand's cards as dealt
+        names = tuple(self.ranks[c] for c in order)
+        dealer_names = tuple(self.ranks[c] for c in dealer)
+        read = self.suits_read(names, dealer_names) if self.suits_read else []
+        slots = [*order, *dealer]
+        out: dict[tuple[str, ...], Fraction] = {}
+        for suits, share in self._suit_assignments([slots[i] for i in read]):
+            chosen = [Suit.CLUBS] * len(slots)
+            for i, s in zip(read, suits, strict=True):
+                chosen[i] = s
+            dealt = [self._card(c, s) for c, s in zip(slots, chosen, strict=True)]
+            hand = dealt[: len(order)]
+            player_cards = (hand[0], *hand[2:]) if split else tuple(hand)
+            dealer_cards = tuple(dealt[len(order) :])
+            deal = Deal(
+                (hand[0], hand[1]),
+                dealer_cards[0],
+                len(dealer_cards) == 2 and hand_total(dealer_cards)[0] == 21,
+                dealer_cards if len(dealer_cards) > 1 else (),
+                player_cards,
+                player_split=split,
+                specified_suit=Suit.SPADES,
+            )
+            keys = tuple(self.evaluate(deal))
+            out[keys] = out.get(keys, Fraction(0)) + share
+        return list(out.items())
+
+    def _suit_assignments(self, ranks: list[int]) -> list[tuple[tuple[Suit, ...], Fraction]]:
+        """Every assignment of suits to cards of these ranks, with its probability given the
+        ranks: per rank, a draw without replacement from its cards of each suit."""
+        if not ranks:
+            return [((), Fraction(1))]
+        key = tuple(ranks)
+        if key not in self.assignments:
+            assigned = self._assigned(ranks)
+            sees = _SUIT_CLASS.get(self.wager)
+            if sees:  # one assignment of each class the evaluator cannot tell apart
+                classes: dict[tuple, tuple[tuple[Suit, ...], Fraction]] = {}
+                for suits, share in assigned:
+                    kept, total = classes.get(sees(suits), (suits, Fraction(0)))
+                    classes[sees(suits)] = (kept, total + share)
+                assigned = list(classes.values())
+            self.assignments[key] = assigned
+        return self.assignments[key]
+
+    def _assigned(self, ranks: list[int]) -> list[tuple[tuple[Suit, ...], Fraction]]:
+        out = []
+        for suits in itertools.product(list(Suit), repeat=len(ranks)):
+            share = Fraction(1)
+            for r in set(ranks):
+                held = [s for c, s in zip(ranks, suits, strict=True) if c == r]
+                ways = 1
+                for s in set(held):
+                    ways *= falling(self.per_suit[r], held.count(s))
+                share *= Fraction(ways, falling(4 * self.per_suit[r], len(held)))
+            if share:
+                out.append((suits, share))
+        return out
+
+
+_MA = {"progressive-blackjack", "super-4-progressive"}
+
+_ORDER_BLIND = {"raise-the-roof", "buffalo-blackjack-bonus", "push-your-luck"}
+"""Wagers that read the first hand's total and number of cards, not the order of its hits."""
+
+
+def _progressive_decided(names: tuple[str, ...]) -> bool:
+    """MA 19(c): past two cards that are not two aces, or a third that is no ace, or four."""
+    return names[:2] != ("A", "A") or len(names) >= 4 or (len(names) == 3 and names[2] != "A")
+
+
+def _straight_decided(names: tuple[str, ...]) -> bool:
+    """30-2109(7), (8): a card that breaks the run ends the straight."""
+    return not consecutive([_card(n, Suit.CLUBS) for n in names])
+
+
+_DECIDED: dict[str, Callable[[tuple[str, ...]], bool]] = {
+    "progressive-blackjack": _progressive_decided,
+    "straight-jack": _straight_decided,
+    "straight-jack-progressive": _straight_decided,
+}
+"""Wager → whether no later card of the first hand can change its outcome (the hand as dealt)."""
+
+
+def _dealer_reading(hand: tuple[str, ...]) -> tuple[int, str, bool]:
+    """What a wager here reads of the dealer's final hand: its total (22: bust), the card it
+    busted on, whether it is 4-5-6-7 (Raise the Roof); hands alike in these are alike to it."""
+    total = hand_total([_card(n, Suit.CLUBS) for n in hand])[0]
+    bust = total > 21
+    return (22 if bust else total, hand[-1] if bust else "", sorted(hand) == ["4", "5", "6", "7"])
+
+
+@cache
+def _card(rank: str, suit: Suit) -> Card:
+    return Card(rank, suit)
+
+
+@cache
+def _shapes(ranks: str, hits_soft_17: bool) -> dict[int, list[tuple[tuple[int, ...], list]]]:
+    """The dealer's final hands (engine/dealer_hands.hand_shapes) by up card, blackjacks left
+    out, grouped by what a wager reads of them (`_dealer_reading`): for each, one hand of the
+    group (as indices into `ranks`) and the group's hands as (orders of the middle cards, the
+    cards drawn after the up card by class (index, count), how many). A ten-value card is read
+    as T: the wagers reading the dealer's hand read point values."""
+    out: dict[int, dict[tuple, tuple[tuple[int, ...], list]]] = {}
+    for names, orders, held in hand_shapes(hits_soft_17):
+        if len(names) == 2 and hand_total([_card(n, Suit.CLUBS) for n in names])[0] == 21:
+            continue
+        up = ranks.index(names[0])
+        drawn = dict(held)
+        drawn[CLASSES.index(names[0])] -= 1
+        after = tuple((ranks.index(CLASSES[i]), k) for i, k in drawn.items() if k)
+        hand = tuple(ranks.index(n) for n in names)
+        group = out.setdefault(up, {}).setdefault(_dealer_reading(names), (hand, []))
+        group[1].append((orders, after, len(names) - 1))
+    return {up: list(groups.values()) for up, groups in out.items()}
+
+
+@lru_cache(maxsize=4096)
+def _dealer_finals(
+    ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool
+) -> list[tuple[tuple[int, ...], Fraction]]:
+    """The dealer's final hands (no blackjack) from the shoe left, one for each thing a wager
+    reads of them, with the probability of its group."""
+    left = sum(shoe)
+    longest = 12
+    rest = [falling(left - k, longest - k) for k in range(longest + 1)]
+    draws = [[falling(n, m) for m in range(longest + 1)] for n in shoe]
+    out = []
+    for hand, group in _shapes(ranks, hits_soft_17)[up]:
+        total = 0
+        for orders, after, k in group:
+            ways = orders * rest[k]
+            for i, m in after:
+                ways *= draws[i][m]
+            total += ways
+        if total:
+            out.append((hand, Fraction(total, falling(left, longest))))
+    return out
+
+
+PLAY_TREE_REMOVAL = (
+    "the player's first two cards and the dealer's up card drawn from a full shoe, the dealer "
+    "peeking for blackjack under an ace or ten-value card; the seat's first hand played with the "
+    "basic strategy card by card from the rest (a split's first hand carrying the wager); "
+    "{dealer}. The cards dealt later to other hands are unseen by the wager: a shuffled shoe's "
+    "cards after a stopping time are exchangeable with the rest, so none is removed for them"
+)
+_DEALER_REMOVAL = {
+    False: "whether the dealer holds blackjack is read from the shoe less the first hand's cards",
+    True: "the dealer's hole card and draws from the shoe less the player's first two cards and "
+    "the up card (the first hand's hits are not removed from the dealer's shoe)",
+}
+
+RAISE_COLUMN = "raise"
+"""A Raise the Roof column whose name holds this is paid on the Ante and the Raise once raised
+(30-899.23(8), (10), (12): "Ante+ Raise The Roof")."""
+
+
+def analyse_play_tree(
+    wager: str,
+    lines: Sequence[PaytableLine],
+    decks: int,
+    *,
+    hits_soft_17: bool,
+    jurisdiction: str | None = None,
+    ante_lines: Sequence[PaytableLine] = (),
+) -> Analysis:
+    """The exact analysis of a paytable column of a wager decided by how the round is played
+    (`PLAY_TREE`), from its play tree (`play_tree`).
+
+    Raise the Roof's "Ante+ Raise The Roof" column (`RAISE_COLUMN`): the player, with no dealer
+    blackjack and seeing the up card and own two cards, raises 0 to 5 times the Ante, whichever
+    returns most; raised, the Ante and the Raise are paid by this column, else the Ante by
+    `ante_lines` (the "Ante Only" column). The house edge is then per unit staked (Ante and
+    Raise together).
+
+    :raises NotAnalysable: a line paying a meter share or an amount; a wager not analysed here.
+    """
+    if wager not in PLAY_TREE:
+        raise NotAnalysable(f"{wager} is not analysed by its play tree")
+    for line in (*lines, *ante_lines):
+        _refuse_unless_odds(line)
+    if decks < 1:
+        raise NotAnalysable(f"a shoe needs at least one deck, not {decks}")
+    tree = play_tree(wager, decks, hits_soft_17)
+    rule = "hitting" if hits_soft_17 else "standing on"
+    removal = PLAY_TREE_REMOVAL.format(dealer=_DEALER_REMOVAL[_READS[wager].dealer])
+    removal += f"; the dealer {rule} soft 17"
+    column = lines[0].column if lines else ""
+    if wager == "raise-the-roof" and RAISE_COLUMN in column.lower() and ante_lines:
+        return _raised(tree, lines, ante_lines, decks, column, removal)
+    outcomes = frozenset(line.outcome for line in lines)
+    by_keys: dict[tuple[str, ...], Fraction] = {}
+    for made, p in tree.outcomes().items():
+        keys = tuple(paid_from(wager, made, outcomes))
+        by_keys[keys] = by_keys.get(keys, Fraction(0)) + p
+    total = math.lcm(*(p.denominator for p in by_keys.values()))
+    counts = {k: int(p * total) for k, p in by_keys.items()}
+    paid: dict[str, int] = {}
+    lose = push = 0
+    for keys, n in counts.items():
+        if not keys:
+            lose += n
+        for key in keys:
+            if key == PUSH:
+                push += n
+            else:
+                paid[key] = paid.get(key, 0) + n
+    results = _line_results(lines, paid, total)
+    pushed = sum(
+        (r.probability for r, line in zip(results, lines, strict=True)
+         if line.pays.basis is Basis.PUSH),
+        Fraction(0),
+    )  # fmt: skip
+    edge = Fraction(lose, total) - sum((r.returns for r in results), Fraction(0))
+    return Analysis(
+        wager,
+        decks,
+        column,
+        results,
+        Fraction(lose, total),
+        Fraction(push, total) + pushed,
+        edge,
+        removal,
+        total,
+        method="exact",
+        nets=_nets(counts, lines),
+    )
+
+
+def _raised(
+    tree: PlayTree,
+    lines: Sequence[PaytableLine],
+    ante_lines: Sequence[PaytableLine],
+    decks: int,
+    column: str,
+    removal: str,
+) -> Analysis:
+    """Raise the Roof with the raise the player's best (see analyse_play_tree)."""
+    wager = "raise-the-roof"
+    wins = {line.outcome: _win(line) for line in lines}
+    ante_wins = {line.outcome: _win(line) for line in ante_lines}
+    outcomes, ante_outcomes = frozenset(wins), frozenset(ante_wins)
+
+    def value(made: tuple[str, ...], table: dict[str, Fraction], keys: frozenset[str]) -> Fraction:
+        paid = paid_from(wager, made, keys)
+        return sum((table[k] for k in paid if k in table), Fraction(0)) if paid else Fraction(-1)
+
+    net = Fraction(0)
+    staked = Fraction(0)
+    line_p: dict[str, Fraction] = {}
+    line_return: dict[str, Fraction] = {}
+    lose = Fraction(0)
+    for p in tree.blackjack.values():  # 30-899.23(7): the Ante loses; no raise
+        net -= p
+        staked += p
+        lose += p
+    for state_made in tree.by_state.values():
+        chance = sum(state_made.values(), Fraction(0))
+        if not chance:
+            continue
+        raised = sum((p * value(m, wins, outcomes) for m, p in state_made.items()), Fraction(0))
+        kept = sum((p * value(m, ante_wins, ante_outcomes) for m, p in state_made.items()),
+                   Fraction(0))  # fmt: skip
+        best, times = max((kept, 0), *(((1 + r) * raised, r) for r in range(1, 6)))
+        net += best
+        staked += chance * (1 + times)
+        for made, p in state_made.items():
+            table, keys = (wins, outcomes) if times else (ante_wins, ante_outcomes)
+            paid = paid_from(wager, made, keys)
+            if not paid:
+                lose += p
+            for key in paid if times else ():
+                line_p[key] = line_p.get(key, Fraction(0)) + p
+                line_return[key] = line_return.get(key, Fraction(0)) + p * (1 + times) * table[key]
+    results = tuple(
+        LineResult(
+            line.outcome,
+            line.label,
+            str(line.pays),
+            line_p.get(line.outcome, Fraction(0)),
+            line_return.get(line.outcome, Fraction(0)) / staked,
+        )
+        for line in lines
+    )
+    return Analysis(
+        wager,
+        decks,
+        column,
+        results,
+        lose,
+        Fraction(0),
+        -net / staked,
+        removal + "; the player raises 1 to 5 times the Ante after seeing the up card and own "
+        "two cards (no dealer blackjack) whenever, and by as much as, raising returns more than "
+        "the Ante alone (paid by the Ante Only column); the house edge is per unit staked, Ante "
+        "and Raise together",
+        0,
+        method="exact",
+    )
