@@ -132,31 +132,19 @@ def test_its_output_states_the_conventions_and_the_digits() -> None:
     assert any("takes every wager" in text for text in european.as_dict()["conventions"])
 
 
-SIMULATED = [
-    case
-    for case in PUBLISHED
-    if case["rules"]
-    in (
-        "6D S17 DOA DAS SPL3 NRSA LS",
-        "8D H17 DOA NDAS SPL3 NRSA LS",
-        "appendix/9/euro-6dh17r4 (no hole card, all wagers lost to a dealer blackjack), DAS",
-    )
-]
-
-
-@pytest.mark.parametrize("case", SIMULATED, ids=[case["rules"] for case in SIMULATED])
+@pytest.mark.parametrize("case", PUBLISHED, ids=[case["rules"] for case in PUBLISHED])
 def test_the_simulator_agrees_with_the_exact_value_of_its_strategy(case: dict[str, Any]) -> None:
-    # The simulator plays the engine's basic strategy from a continuous shuffler (a full shoe
-    # every round): its expectation is the exact value of that strategy. The composition-dependent
-    # value is a little better, whatever a dealer blackjack takes: the engine's strategy counts
-    # what a blackjack takes of doubles and splits where it is not checked first.
-    assert len(SIMULATED) == 3
+    # Every pinned rule set: the simulator plays the engine's basic strategy from a continuous
+    # shuffler (a full shoe every round), so its expectation is the exact value of that strategy.
+    # The composition-dependent value is a little better, whatever a dealer blackjack takes: the
+    # engine's strategy counts what a blackjack takes of doubles and splits where it is not
+    # checked first; and more so with fewer decks, where the cards in hand matter more.
     rules = _rules(case)
     simulated = simulate(rules, 6_000_000, seed=15, continuous=True)
     basic = base_game_value(rules, Play.BASIC)
     best = base_game_value(rules)
     assert abs(float(simulated.house_edge) - basic.house_edge) < 3 * simulated.standard_error
-    assert 0 <= best.expected_value - basic.expected_value < 0.0005
+    assert 0 <= best.expected_value - basic.expected_value < (0.0005 if rules.decks >= 5 else 0.003)
 
 
 def test_with_no_peek_the_effects_include_what_a_dealer_blackjack_takes() -> None:
