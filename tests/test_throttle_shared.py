@@ -7,7 +7,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -15,6 +17,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
+from jurisdictions.services import api_user_create
 from pitboss.settings import envcache
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,12 +72,22 @@ def _server_process_writes(token: str, count: int) -> list[int]:
     return list(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-@pytest.mark.django_db(transaction=True)
-def test_two_processes_sharing_redis_count_one_users_writes_once(vendor: User) -> None:
+@pytest.fixture
+def committed_vendor(django_db_setup: None, django_db_blocker: Any) -> Iterator[User]:
+    """A vendor the server processes can see: committed to the test database, and deleted
+    afterwards (not by emptying every table, as a transactional test would, which would take the
+    knowledge base the later tests read with it)."""
+    with django_db_blocker.unblock():
+        user, _ = api_user_create(username="throttled-vendor")
+        yield user
+        user.delete()
+
+
+def test_two_processes_sharing_redis_count_one_users_writes_once(committed_vendor: User) -> None:
     store = _redis()
     try:
-        first = _server_process_writes(vendor.auth_token.key, 2)
-        second = _server_process_writes(vendor.auth_token.key, 2)
+        first = _server_process_writes(committed_vendor.auth_token.key, 2)
+        second = _server_process_writes(committed_vendor.auth_token.key, 2)
     finally:
         store.flushdb()
 
