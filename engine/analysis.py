@@ -201,6 +201,22 @@ def analyse(
     )
 
 
+def tally(by_keys: Mapping[tuple[str, ...], int]) -> tuple[dict[str, int], int, int]:
+    """From the ways of each set of lines paid (paid_from's answer; () lost, (PUSH,) returned):
+    the ways each line is paid, the ways the wager loses and the ways it is pushed."""
+    paid: dict[str, int] = {}
+    lose = push = 0
+    for keys, n in by_keys.items():
+        if not keys:
+            lose += n
+        for key in keys:
+            if key == PUSH:
+                push += n
+            else:
+                paid[key] = paid.get(key, 0) + n
+    return paid, lose, push
+
+
 def _line_results(
     lines: Sequence[PaytableLine], paid: Mapping[str, int], total: int
 ) -> tuple[LineResult, ...]:
@@ -662,16 +678,7 @@ def analyse_dealer_hand(
         by_keys = {k: v * pair_ways for k, v in by_keys.items()}
         by_keys[()] = by_keys.get((), 0) + (pairs - pair_ways) * total
         total *= pairs
-    paid: dict[str, int] = {}
-    lose = push = 0
-    for keys, n in by_keys.items():
-        if not keys:
-            lose += n
-        for key in keys:
-            if key == PUSH:
-                push += n
-            else:
-                paid[key] = paid.get(key, 0) + n
+    paid, lose, push = tally(by_keys)
     results = _line_results(lines, paid, total)
     edge = Fraction(lose, total) - sum((r.returns for r in results), Fraction(0))
     rule = "hitting" if hits_soft_17 else "standing on"

@@ -34,13 +34,14 @@ from engine.analysis import (
     _nets,
     _refuse_unless_odds,
     _win,
+    tally,
 )
 from engine.cards import Card, Suit
 from engine.dealer_hands import CLASSES, falling, hand_shapes
 from engine.hands import Hand, hand_total
 from engine.odds import Basis
 from engine.rules import PaytableLine, RuleSet
-from engine.sidewagers import PUSH, Deal, Evaluator, evaluator, paid_from
+from engine.sidewagers import Deal, Evaluator, evaluator, paid_from
 from engine.sidewagers.base import consecutive
 from engine.strategy import AT_21, Action, BasicStrategy, allowed_actions
 
@@ -641,16 +642,7 @@ def analyse_play_tree(
         by_keys[keys] = by_keys.get(keys, Fraction(0)) + p
     total = math.lcm(*(p.denominator for p in by_keys.values()))
     counts = {k: int(p * total) for k, p in by_keys.items()}
-    paid: dict[str, int] = {}
-    lose = push = 0
-    for keys, n in counts.items():
-        if not keys:
-            lose += n
-        for key in keys:
-            if key == PUSH:
-                push += n
-            else:
-                paid[key] = paid.get(key, 0) + n
+    paid, lose, push = tally(counts)
     results = _line_results(lines, paid, total)
     pushed = sum(
         (r.probability for r, line in zip(results, lines, strict=True)
