@@ -35,6 +35,7 @@ from engine.basegame import (
     Vector,
     _add,
     _Analysis,
+    _full_shoe,
     conventions,
 )
 from engine.dealer_odds import BLACKJACK, RANKS, TWENTY_TWO, dealer_odds
@@ -159,8 +160,7 @@ class _FaceUp(_Analysis):
 
     def __init__(self, rules: RuleSet, up: int) -> None:
         self.up = up
-        d = rules.decks
-        full: Hand = _add((4 * d,) * 9 + (16 * d,), up, -1)
+        full: Hand = _add(_full_shoe(rules), up, -1)
         super().__init__(rules, Play.COMPOSITION, full)
 
     def _odds_key(self) -> tuple[Any, ...]:
@@ -197,8 +197,7 @@ _BLACKJACK_HOLE = {ACE: TEN, TEN: ACE}
 
 def face_up_value(rules: RuleSet) -> BaseGameValue:
     """The exact expected value of a round with both dealer cards face up, best play."""
-    d = rules.decks
-    full = np.array((4 * d,) * 9 + (16 * d,), dtype=np.float64)
+    full = np.array(_full_shoe(rules), dtype=np.float64)
     cards = full.sum()
     by_up = np.zeros(RANKS)
     for up in range(RANKS):
@@ -272,8 +271,7 @@ def switch_value(
     switching: False values the same two hands never switched (for comparison).
     """
     analysis = _Switch(rules, dealer_22_pushes)
-    d = rules.decks
-    full = np.array((4 * d,) * 9 + (16 * d,), dtype=np.float64)
+    full = np.array(_full_shoe(rules), dtype=np.float64)
     cards = float(full.sum())
     # values[a, b, up]: the two-card hand a, b played best; switched: a blackjack counts 21.
     values = np.zeros((RANKS, RANKS, RANKS))
