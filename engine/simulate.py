@@ -18,6 +18,9 @@ beside it): the functions a round runs are compiled without numba's reference co
 call and more than the round itself; `_round` is inlined into the loop over rounds, the shuffle
 keeps the random state in registers, and each decision is one lookup in a table of the action for
 each hand and set of allowed actions (decision_array), not a walk down the ranked actions.
+Arrays are indexed with unsigned integers in the kernel: numba checks a signed index for a
+negative value (Python's a[-1]) on every access, which C does not; unsigned, it cannot be negative
+and the check goes (about 12 % of the simulator's time).
 
 Reproducible: a simulation is split into chunks of `chunk_rounds` rounds; chunk i draws its
 shuffles from numpy's SeedSequence([seed, i]), so the same seed and chunk size give the same
@@ -418,8 +421,9 @@ def _shuffle(cards: npt.NDArray[np.int8], s: npt.NDArray[np.uint64]) -> None:
             low = m & np.uint64(0xFFFFFFFF)
             if low >= bound or low >= (np.uint64(0x100000000) - bound) % bound:
                 break
-        j = int(m >> np.uint64(32))
-        cards[i], cards[j] = cards[j], cards[i]
+        j = m >> np.uint64(32)  # unsigned indices: no check for a negative index
+        u = np.uint64(i)
+        cards[u], cards[j] = cards[j], cards[u]
     s[0], s[1], s[2], s[3] = s0, s1, s2, s3
 
 
@@ -461,14 +465,15 @@ def _draw(
         if mode == _SHUFFLE:
             _shuffle(cards, s)
         pos = 0
-    return int(cards[pos]), pos + 1
+    return int(cards[np.uint64(pos)]), pos + 1
 
 
 @numba.njit(cache=True, error_model="numpy", _nrt=False, inline="always")
-def _at(k: int, total: int, soft: bool, pair: int, up: int, two: bool, options: int) -> int:
+def _at(k: int, total: int, soft: bool, pair: int, up: int, two: bool, options: int) -> np.uint64:
     """The index in the flattened decision arrays (decision_array, rule set after rule set) of
-    rule set k's action with these options."""
-    return (((((k * 22 + total) * 2 + soft) * 11 + pair) * 11 + up) * 2 + two) * 16 + options
+    rule set k's action with these options (unsigned: see the module's note on speed)."""
+    index = (((((k * 22 + total) * 2 + soft) * 11 + pair) * 11 + up) * 2 + two) * 16 + options
+    return np.uint64(index)
 
 
 @numba.njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -488,14 +493,15 @@ def _round(
 ) -> tuple[int, int]:
     """One round under rule set k, from the cards at `pos`: (the seat's net in units, the next
     position). Mirrors engine.round._Round for one seat of a BasicStrategy without side wagers."""
-    stake = params[k, _P_STAKE]
-    hole_rule = params[k, _P_HOLE]
-    surrender_rule = params[k, _P_SURRENDER]
-    double_on = params[k, _P_DOUBLE_ON]
-    das = params[k, _P_DAS] != 0
-    max_hands = params[k, _P_MAX_HANDS]
-    rsa = params[k, _P_RSA] != 0
-    sa1 = params[k, _P_SA1] != 0
+    row = np.uint64(k)
+    stake = params[row, _P_STAKE]
+    hole_rule = params[row, _P_HOLE]
+    surrender_rule = params[row, _P_SURRENDER]
+    double_on = params[row, _P_DOUBLE_ON]
+    das = params[row, _P_DAS] != 0
+    max_hands = params[row, _P_MAX_HANDS]
+    rsa = params[row, _P_RSA] != 0
+    sa1 = params[row, _P_SA1] != 0
 
     # The deal (30-820, MA 6(e)): player, dealer up, player, hole card unless none.
     first, pos = _draw(cards, pos, s, mode, dealt)
@@ -590,17 +596,18 @@ def _round(
                     finished = True
         soft = ace and hard <= 11
         total = hard + 10 if soft else hard
-        h_total[done] = total
-        h_cards[done] = cards_in_hand
-        h_stake[done] = hand_stake
+        at = np.uint64(done)
+        h_total[at] = total
+        h_cards[at] = cards_in_hand
+        h_stake[at] = hand_stake
         if surrendered:
-            h_state[done] = _SURRENDERED
+            h_state[at] = _SURRENDERED
         elif total > 21:
-            h_state[done] = _BUST
+            h_state[at] = _BUST
         elif total == 21 and cards_in_hand == 2 and not from_split:
-            h_state[done] = _BLACKJACK
+            h_state[at] = _BLACKJACK
         else:
-            h_state[done] = _LIVE
+            h_state[at] = _LIVE
         done += 1
         if waiting == 0:
             break
@@ -620,10 +627,10 @@ def _round(
     dealer_cards = 2
     dealer_blackjack = dealer_ace and dealer_hard == 11
     live = False
-    for i in range(done):
+    for i in range(np.uint64(done)):
         if h_state[i] == _LIVE:
             live = True
-    hits_soft_17 = params[k, _P_H17] != 0
+    hits_soft_17 = params[row, _P_H17] != 0
     dealer_total = dealer_hard + 10 if dealer_ace and dealer_hard <= 11 else dealer_hard
     if live and not dealer_blackjack:
         while dealer_total < 17 or (
@@ -636,11 +643,11 @@ def _round(
             dealer_total = dealer_hard + 10 if dealer_ace and dealer_hard <= 11 else dealer_hard
 
     # Settlement (engine.round._Round._settle_all).
-    original_only = params[k, _P_OBO] != 0
-    two_card_21 = params[k, _P_TWO21] != 0
+    original_only = params[row, _P_OBO] != 0
+    two_card_21 = params[row, _P_TWO21] != 0
     net = 0
     collected = False
-    for i in range(done):
+    for i in range(np.uint64(done)):
         state = h_state[i]
         wager = h_stake[i]
         if state == _SURRENDERED:
@@ -655,7 +662,7 @@ def _round(
                 net -= stake if original_only else wager
                 collected = True
         elif state == _BLACKJACK:
-            net += params[k, _P_BLACKJACK]
+            net += params[row, _P_BLACKJACK]
         elif dealer_total > 21 or h_total[i] > dealer_total:
             net += wager
         elif h_total[i] < dealer_total:
