@@ -234,7 +234,7 @@ static long long play_round(void) {
                 net -= wager;
             else
                 net -= wager / 2;
-        } else if (state == BUST) {
+        } else if (state == BUST && !(dealer_blackjack && original_only)) {
             net -= wager;
         } else if (dealer_blackjack) {
             if (state != BLACKJACK && (!original_only || !collected)) {

@@ -440,7 +440,7 @@ class _Round:
                     self._settle(seat, i, MAIN, hand.stake, "rescue", -kept, None,
                                  "Rescued: the doubled portion taken back, the rest forfeited",
                                  "rescue")  # fmt: skip
-                elif hand.busted:
+                elif hand.busted and not (dealer_blackjack and self.rules.original_bets_only):
                     self._settle(
                         seat,
                         i,
@@ -461,7 +461,9 @@ class _Round:
                         loss = seat.main if self.rules.original_bets_only else hand.stake
                         collected.add(hand.spot)
                         why = "The dealer has blackjack"
-                        if hand.total == 21:
+                        if hand.busted:  # 30-899.01(10), 30-899.03(9): its wagers were left
+                            why += "; the player's hand broke"
+                        elif hand.total == 21:
                             why += "; the player's 21 is not a blackjack"
                         if loss < hand.stake or self._split(seat, hand):
                             why += "; only the original wager is collected"

@@ -655,9 +655,9 @@ def _round(
                 net -= wager
             else:
                 net -= wager // 2
-        elif state == _BUST:
+        elif state == _BUST and not (dealer_blackjack and original_only):
             net -= wager
-        elif dealer_blackjack:
+        elif dealer_blackjack:  # a broken hand too where it takes the original wager only
             if state != _BLACKJACK and (not original_only or not collected):
                 net -= stake if original_only else wager
                 collected = True

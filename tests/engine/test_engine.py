@@ -10,7 +10,7 @@ import pytest
 from engine.cards import Card, InvalidCard, parse_cards
 from engine.hands import Hand
 from engine.round import SeatSpec, play_round
-from engine.rules import RuleSet, Surrender
+from engine.rules import HoleCard, RuleSet, Surrender
 from engine.shoe import Shoe, ShoeError
 from engine.strategy import Action, BasicStrategy, IllegalAction, Scripted, allowed_actions
 
@@ -93,6 +93,30 @@ def test_a_script_that_does_not_fit_the_round_is_refused() -> None:
         play_round(rules, Shoe.scripted(cards, 6), [SeatSpec({"main": 10}, Scripted([], 1))])
     with pytest.raises(IllegalAction, match="split is not allowed"):
         play_round(rules, Shoe.scripted(cards, 6), [SeatSpec({"main": 10}, Scripted(["split"], 1))])
+
+
+@pytest.mark.parametrize(
+    ("cards", "actions", "original_only", "net"),
+    [
+        ("9H TS 5C TD AS", ["double"], True, -10),  # 14 doubled, broken by a ten
+        ("9H TS 5C TD AS", ["double"], False, -20),
+        ("8H TS 8C 6D TC 7D 9C AS", ["split", "hit", "hit"], True, -10),  # both hands broken
+        ("8H TS 8C 6D TC 7D 9C AS", ["split", "hit", "hit"], False, -20),
+    ],
+)
+def test_with_no_hole_card_a_dealer_blackjack_takes_the_original_wager_of_a_broken_hand(
+    cards: str, actions: list[str], original_only: bool, net: int
+) -> None:
+    """30-899.03(9): "If the dealer's hand shows an ace or a ten-value card up and a player's hand
+    breaks (exceeds 21), the player's hand will be turned face down on the layout. If the dealer
+    draws a blackjack, only the player's original bet will be lost, even if the player has made
+    several bets" (30-899.01(10) the same for split hands): the broken hand's wagers wait for the
+    dealer's second card. Where a dealer blackjack takes every wager, so does a broken hand."""
+    rules = RuleSet(hole_card=HoleCard.NONE, original_bets_only=original_only)
+    seat = SeatSpec({"main": 10}, Scripted(actions, 1))
+    log = play_round(rules, Shoe.scripted(parse_cards(cards.split()), 6), [seat])
+    assert log.dealer.is_blackjack
+    assert log.net(1) == net
 
 
 def test_seeded_rounds_with_basic_strategy_reproduce() -> None:

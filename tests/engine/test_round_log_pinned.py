@@ -69,7 +69,7 @@ RULE_SETS = {
 PINNED = {
     "colorado shoe": "8c6740fd0f617294f419bf0af84cb2b19c4eea710c22919c670115d61f77ecff",
     "h17, late surrender, no peek": (
-        "aa798818fa28ed5e867222802f1bf6f02fdbdd31dcb62cbcbcbb72ed95a7c510"
+        "a929b6154738f4a69a6e0bddbb4ff9096c4fa87a154abce001cb5373badd8530"
     ),
     "no hole card, early surrender, all bets": (
         "ac208798747c8d6661545f662f80664950c35318d20edd28902053e6b246f4f4"
