@@ -17,8 +17,9 @@ Conventions (as Eric Farmer's combinatorial analyzer states them, whose method t
 - Where the dealer peeks, decisions are taken knowing the dealer has no blackjack. With no peek
   (no hole card, or not looked at) a dealer blackjack takes only the original wager where
   original_bets_only, a broken hand's too (30-899.01(10), 30-899.03(9): its wagers wait for the
-  dealer's second card; the engine and the simulator settle it so), else doubles and splits too; late surrender there loses the whole wager to a
-  dealer blackjack (MA 8(a)(2)); early surrender gives back half whatever the dealer holds.
+  dealer's second card; the engine and the simulator settle it so), else doubles and splits
+  too; late surrender there loses the whole wager to a dealer blackjack (MA 8(a)(2)); early
+  surrender gives back half whatever the dealer holds.
 
 Spanish 21 (30-899.16) is played as the logged engine plays it: 48-card decks, 21s and blackjacks
 that win, Bonus 21 odds (a 6-7-8 or 7-7-7's suits weighed by their exact probability given the
