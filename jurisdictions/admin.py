@@ -6,10 +6,10 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from jurisdictions.models import Instrument, Jurisdiction
-from pitboss.admin import EditCheckedAdmin
+from pitboss.admin import EditCheckedAdmin, EditCheckedTabularInline
 
 
-class InstrumentInline(admin.TabularInline):
+class InstrumentInline(EditCheckedTabularInline):
     model = Instrument
     extra = 0
     fields = ["name", "title", "slug", "citation_scheme"]

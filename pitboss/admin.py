@@ -1,13 +1,17 @@
 """The admin of the knowledge base and catalog: every change recorded with its user
 (django-simple-history), and checked for conflicts as the API and the annotation form are
 (pitboss/concurrency.py): an officer saving a record someone else changed since it was loaded
-gets a form error, nothing is saved, and the refused attempt is kept in the record's history."""
+gets a form error, nothing is saved, and the refused attempt is kept in the record's history.
+The rows edited inline on a record's page (a paytable's entries, a unit's versions) are checked
+the same way, each row against the revision it was loaded at (EditCheckedInline)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.contrib import admin
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -55,3 +59,29 @@ class EditCheckedAdmin(SimpleHistoryAdmin):
     ) -> type[forms.ModelForm]:
         form = super().get_form(request, obj, change=change, **kwargs)
         return type(form.__name__, (form,), {"editor": request.user})
+
+
+class EditCheckedInline(admin.options.InlineModelAdmin):
+    """An inline whose rows refuse a stale edit (RevisionCheckedForm): a row someone else changed
+    since the page was loaded is not written back over, whatever the rest of the page holds."""
+
+    form = RevisionCheckedForm
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        """The inline's fields and the revision each row was loaded at (hidden)."""
+        return [*super().get_fields(request, obj), "revision"]
+
+    def get_formset(
+        self, request: HttpRequest, obj: Any = None, **kwargs: Any
+    ) -> type[BaseInlineFormSet]:
+        formset = super().get_formset(request, obj, **kwargs)
+        form = type(formset.form.__name__, (formset.form,), {"editor": request.user})
+        return type(formset.__name__, (formset,), {"form": form})
+
+
+class EditCheckedTabularInline(EditCheckedInline, admin.TabularInline):
+    pass
+
+
+class EditCheckedStackedInline(EditCheckedInline, admin.StackedInline):
+    pass

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from pitboss.admin import EditCheckedAdmin
+from pitboss.admin import EditCheckedAdmin, EditCheckedStackedInline, EditCheckedTabularInline
 
 from .models import Annotation, Citation, Event, Provision, SourceDocument, Unit, UnitVersion
 
 
-class CitationInline(admin.TabularInline):
+class CitationInline(EditCheckedTabularInline):
     model = Citation
     extra = 0
     fields = ["label", "effective_from", "effective_to", "status", "basis"]
 
 
-class UnitInline(admin.TabularInline):
+class UnitInline(EditCheckedTabularInline):
     model = Unit
     extra = 0
     fields = ["path", "order"]
@@ -31,7 +31,7 @@ class ProvisionAdmin(EditCheckedAdmin):
     inlines = [CitationInline, UnitInline]
 
 
-class VersionInline(admin.StackedInline):
+class VersionInline(EditCheckedStackedInline):
     model = UnitVersion
     extra = 0
     fields = [
@@ -47,13 +47,13 @@ class VersionInline(admin.StackedInline):
     ]
 
 
-class EventInline(admin.TabularInline):
+class EventInline(EditCheckedTabularInline):
     model = Event
     extra = 0
     fields = ["order", "kind", "date", "permanent", "subject", "new_label", "raw", "ambiguous"]
 
 
-class AnnotationInline(admin.TabularInline):
+class AnnotationInline(EditCheckedTabularInline):
     model = Annotation
     extra = 0
     fields = ["kind", "text"]

@@ -140,3 +140,39 @@ def test_a_save_of_an_unchanged_record_is_not_refused(
     assert saved.status_code == 302
     annotation.refresh_from_db()
     assert annotation.text == "A corrected remark."
+
+
+@pytest.mark.parametrize("row", [0, 1])
+def test_a_paytable_line_edited_inline_from_a_stale_page_is_refused(
+    row: int, officer: User, officers: tuple[Client, Client, User]
+) -> None:
+    """Olivia corrects a paytable's first line on its admin page; Oscar, who loaded the page
+    before, saves a change to the first line (row 0) or to another line (row 1): either way his
+    page would write Olivia's line back as he loaded it, so his save is refused, nothing is
+    written, and the first line's history keeps his attempt."""
+    paytable = Paytable.objects.filter(entries__isnull=False).distinct().order_by("key").first()
+    assert paytable is not None and paytable.entries.count() >= 2
+    url = f"/admin/variants/paytable/{paytable.pk}/change/"
+    olivia, oscar, oscar_user = officers
+    olivia_form, oscar_form = _loaded(olivia, url), _loaded(oscar, url)
+    prefix = next(k for k in olivia_form if k.endswith("-0-label"))[: -len("0-label")]
+    first_id = int(olivia_form[f"{prefix}0-id"])
+
+    saved = olivia.post(url, {**olivia_form, f"{prefix}0-label": "Olivia's line"})
+    refused = oscar.post(url, {**oscar_form, f"{prefix}{row}-label": "Oscar's line"})
+
+    assert saved.status_code == 302
+    assert refused.status_code == 200
+    assert "was changed by someone else since you loaded it" in refused.content.decode()
+    entries = {e.pk: e for e in paytable.entries.all()}
+    assert entries[first_id].label == "Olivia's line"
+    assert "Oscar's line" not in {e.label for e in entries.values()}
+    if row == 0:
+        latest = entries[first_id].history.first()
+        assert latest.history_user == oscar_user
+        assert latest.history_change_reason.startswith("edit refused (conflict): admin: label=")
+
+    # Reloaded, Oscar's change is saved over Olivia's.
+    again = oscar.post(url, {**_loaded(oscar, url), f"{prefix}{row}-label": "Oscar's line"})
+    assert again.status_code == 302
+    assert "Oscar's line" in {e.label for e in paytable.entries.all()}

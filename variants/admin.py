@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from pitboss.admin import EditCheckedAdmin
+from pitboss.admin import EditCheckedAdmin, EditCheckedTabularInline
 
 from .models import Constraint, Paytable, PaytableEntry, PlayRule, PostingRequirement, Wager
 
@@ -18,7 +18,7 @@ class WagerAdmin(EditCheckedAdmin):
     raw_id_fields = ["provision"]
 
 
-class PaytableEntryInline(admin.TabularInline):
+class PaytableEntryInline(EditCheckedTabularInline):
     model = PaytableEntry
     extra = 0
     fields = ["order", "outcome", "label", "column", "pays"]
