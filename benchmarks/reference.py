@@ -15,6 +15,7 @@ import numpy as np
 from engine.rules import RuleSet
 from engine.simulate import (
     PENETRATION,
+    REFERENCE_PARAMS,
     SimulationResult,
     _params,
     _state,
@@ -42,9 +43,9 @@ def reference_input(rules: RuleSet, rounds: int, seed: int) -> str:
     """The C program's input: what engine.simulate.simulate(rules, rounds, seed,
     chunk_rounds=rounds) plays (one chunk: chunk 0's random state)."""
     units = units_per_wager(rules)
-    shoe = composition(rules)
+    shoe = composition(rules) & 15  # the values: the C program reads no suits
     numbers = [
-        *_params(rules, units).tolist(),
+        *_params(rules, units)[:REFERENCE_PARAMS].tolist(),
         rounds,
         int(shoe.size * PENETRATION),
         *(int(w) for w in _state(seed, 0)),

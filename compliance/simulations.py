@@ -89,6 +89,11 @@ def simulation_job_create(*, data: Any, user: Any = None) -> SimulationJob:
     assumed = list(found.assumed)
     if found.rules.side_wagers:
         assumed.append("side wagers: not simulated (the base game only)")
+    if found.rules.super_bonus:
+        assumed.append(
+            "the Super Bonus and Envy Bonus (30-899.16(10), dollar amounts): not paid, as the "
+            "exact analysis leaves them out"
+        )
     with transaction.atomic():
         job = SimulationJob(
             configuration=data["configuration"],

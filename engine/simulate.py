@@ -41,7 +41,8 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from engine.cards import EngineError
+from engine.cards import Card, EngineError, parse_cards
+from engine.hands import bonus_21_kinds
 from engine.odds import decimal_string
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
 from engine.strategy import Action, BasicStrategy
@@ -88,10 +89,29 @@ _DOUBLE_RULE = {
     _P_SURRENDER,
     _P_OBO,
     _P_TWO21,
-) = range(12)
-_PARAMS = 12
+    _P_21_WINS,
+    _P_BLACKJACK_BEATS,
+    _P_RESCUE,
+    _P_MAX_DOUBLES,
+    _P_BONUS_DOUBLED,
+) = range(17)
+_PARAMS = 17
+REFERENCE_PARAMS = 12
+"""The standard game's parameters, the first of a row: those benchmarks/reference_sim.c reads
+(the others are Spanish 21's)."""
 # Hand states at settlement.
-_LIVE, _BUST, _SURRENDERED, _BLACKJACK = 0, 1, 2, 3
+_LIVE, _BUST, _SURRENDERED, _BLACKJACK, _RESCUED, _TWENTY_ONE = 0, 1, 2, 3, 4, 5
+# A card in the kernel: its value (ace 1) in the low four bits, its suit's index in SUITS above.
+SUITS = "SHDC"
+"""Suit codes: spades 0 (Bonus 21 pays more in spades)."""
+_VALUE = 15
+BONUS_HANDS = (
+    "", "2C 3C 4C 5C 7C", "AC 2C 3C 4C 5C 6D", "AC AD 2C 3C 4C 5C 5D",
+    "6S 7H 8D", "6H 7H 8H", "6S 7S 8S", "7S 7H 7D", "7H 7H 7H", "7S 7S 7S",
+)  # fmt: skip
+"""Bonus 21 codes (30-899.16(11)) and a hand of each, for engine.hands.bonus_21_kinds to name its
+kinds: no bonus kind; 5, 6, 7 cards; 6-7-8 mixed, suited, in spades; 7-7-7 the same."""
+_FIVE_CARDS, _678, _777 = 1, 4, 7
 # What a draw does at the end of the cards.
 _SHUFFLE, _WRAP, _SCRIPTED = 0, 1, 2
 
@@ -111,17 +131,24 @@ SIMULATED_RULES = (
     "two_card_21_beats_dealer_21",
 )
 """The RuleSet fields a base-game simulation depends on (no insurance: basic strategy declines
-it; no side wagers)."""
+it; no side wagers), besides Spanish 21's (SPANISH_RULES)."""
+SPANISH_RULES = (
+    "player_21_wins",
+    "blackjack_beats_dealer_blackjack",
+    "bonus_21",
+    "bonus_on_doubled",
+    "rescue",
+    "max_doubles",
+)
+"""Spanish 21's rules the simulator plays (30-899.16): 21s and blackjacks that win, Bonus 21
+odds, doubling again, rescue. The Super and Envy Bonus, dollar amounts, are not paid (a job says
+so in its assumptions)."""
 
 NOT_SIMULATED = {
     "dealer_face_up": "the dealer's cards face up (Face Up Blackjack)",
     "ties_lose": "pushes that lose",
     "switch": "switching cards (Blackjack Switch)",
     "spots_per_seat": "two hands a seat",
-    "player_21_wins": "a 21 that always wins (Spanish 21)",
-    "blackjack_beats_dealer_blackjack": "a blackjack that beats the dealer's",
-    "bonus_21": "bonus odds on 21s",
-    "rescue": "rescuing a double",
     "designated_blackjack": "a designated blackjack",
 }
 """RuleSet fields the simulator does not play: a rule set using any of them is refused, never
@@ -262,8 +289,9 @@ class EffectResult:
 
 def units_per_wager(rules: RuleSet) -> int:
     """Units a wager is split into so that every result is a whole number of them: tenths, or
-    finer where the blackjack odds need it (4 to 3 needs thirtieths)."""
-    return math.lcm(10, rules.blackjack_pays.denominator)
+    finer where the blackjack or Bonus 21 odds need it (4 to 3 needs thirtieths)."""
+    odds = [rules.blackjack_pays, *(pays for _, pays in rules.bonus_21)]
+    return math.lcm(10, *(o.denominator for o in odds))
 
 
 def _params(rules: RuleSet, units: int) -> npt.NDArray[np.int64]:
@@ -286,13 +314,62 @@ def _params(rules: RuleSet, units: int) -> npt.NDArray[np.int64]:
     row[_P_SURRENDER] = _SURRENDER_RULE[rules.surrender]
     row[_P_OBO] = rules.original_bets_only
     row[_P_TWO21] = rules.two_card_21_beats_dealer_21
+    row[_P_21_WINS] = rules.player_21_wins
+    row[_P_BLACKJACK_BEATS] = rules.blackjack_beats_dealer_blackjack
+    row[_P_RESCUE] = rules.rescue
+    row[_P_MAX_DOUBLES] = rules.max_doubles if rules.rescue else 1  # as engine.round deals them
+    row[_P_BONUS_DOUBLED] = rules.bonus_on_doubled
     return row
+
+
+def bonus_array(rules: RuleSet, units: int) -> npt.NDArray[np.int64]:
+    """What a winning 21 of each Bonus 21 code (BONUS_HANDS) wins on a wager of `units`: the odds
+    of the first of the rules' Bonus 21 kinds the hand makes (engine.round._settle_win), even
+    money where it makes none."""
+    out = np.full(len(BONUS_HANDS), units, dtype=np.int64)
+    for code, hand in enumerate(BONUS_HANDS):
+        kinds = bonus_21_kinds(parse_cards(hand.split())) if hand else set()
+        odds = next((odds for kind, odds in rules.bonus_21 if kind in kinds), None)
+        if odds is not None:
+            win = odds * units
+            if win.denominator != 1:
+                raise ValueError(f"bonus odds {odds} are not whole units of 1/{units}")
+            out[code] = win.numerator
+    return out
+
+
+_DOUBLE_AGAIN, _RESCUE_IT = 1, 2
+
+
+def doubled_array(rules: RuleSet) -> npt.NDArray[np.int8]:
+    """What the basic strategy does with a doubled hand that may go on (Spanish 21's rescue,
+    30-899.16(7)), by [total, soft, up value]: _DOUBLE_AGAIN where its first choice for the total
+    is to double (taken where the rules allow another double), _RESCUE_IT where standing is worth
+    less than half the wager lost (BasicStrategy.decide)."""
+    out = np.zeros((22, 2, 11), dtype=np.int8)
+    if not rules.rescue:
+        return out
+    strategy = BasicStrategy(rules)
+    for (total, soft, pair, up, two), ranked in strategy.table.items():
+        if pair == 0 and not two and total <= 21 and ranked[0] is Action.DOUBLE:
+            out[total, int(soft), up] |= _DOUBLE_AGAIN
+    for (total, up), value in strategy.stands.items():
+        if isinstance(up, int) and total <= 21 and value < -0.5:
+            out[total, :, up] |= _RESCUE_IT
+    return out
+
+
+def _strategy_key(rules: RuleSet) -> tuple[tuple[str, Any], ...]:
+    """What BasicStrategy reads of a rule set, hashable (Spanish 21's extras change no play of the
+    table: doubled_array reads them)."""
+    data = rules_as_dict(rules)
+    return tuple((name, data[name]) for name in SIMULATED_RULES)
 
 
 def strategy_array(rules: RuleSet) -> npt.NDArray[np.int8]:
     """BasicStrategy(rules).table as an array [total, soft, pair value, up value, two cards,
     rank] of action codes, best first, -1 past the last."""
-    return _strategy_array(tuple(rules_as_dict(rules).items())).copy()
+    return _strategy_array(_strategy_key(rules)).copy()
 
 
 @lru_cache(maxsize=64)
@@ -314,7 +391,7 @@ def decision_array(rules: RuleSet) -> npt.NDArray[np.int8]:
     """The action the basic strategy takes for each hand and option mask (_OPTIONS), flattened:
     strategy_array's first ranked action among those allowed (stand where none is), looked up
     once here rather than ranked in every round."""
-    return _decision_array(tuple(rules_as_dict(rules).items())).copy()
+    return _decision_array(_strategy_key(rules)).copy()
 
 
 @lru_cache(maxsize=64)
@@ -337,10 +414,18 @@ def _decision_array(key: tuple[tuple[str, Any], ...]) -> npt.NDArray[np.int8]:
 
 
 def composition(rules: RuleSet) -> npt.NDArray[np.int8]:
-    """The card values (ace 1) of the rule set's shoe, in no particular order."""
+    """The cards of the rule set's shoe as the kernel holds them (the value, ace 1, and the suit's
+    code above it: see SUITS), in no particular order."""
     tens = 3 if rules.spanish_decks else 4
-    per_deck = [v for v in range(1, 10) for _ in range(4)] + [10] * (4 * tens)
+    suits = range(len(SUITS))
+    per_deck = [value | suit << 4 for value in range(1, 10) for suit in suits]
+    per_deck += [10 | suit << 4 for suit in suits for _ in range(tens)]
     return np.array(per_deck * rules.decks, dtype=np.int8)
+
+
+def card_code(card: Card) -> int:
+    """A card as the kernel holds it (composition)."""
+    return card.value | SUITS.index(card.suit.value) << 4
 
 
 def _check_same_shoe(variants: list[RuleSet]) -> None:
@@ -484,15 +569,22 @@ def _round(
     mode: int,
     params: npt.NDArray[np.int64],
     strategies: npt.NDArray[np.int8],
+    bonus: npt.NDArray[np.int64] | None,
+    doubled: npt.NDArray[np.int8] | None,
     k: int,
     h_total: npt.NDArray[np.int64],
     h_cards: npt.NDArray[np.int64],
     h_stake: npt.NDArray[np.int64],
     h_state: npt.NDArray[np.int64],
+    h_bonus: npt.NDArray[np.int64],
+    h_first: npt.NDArray[np.int64],
     dealt: npt.NDArray[np.int64] | None,
 ) -> tuple[int, int]:
     """One round under rule set k, from the cards at `pos`: (the seat's net in units, the next
-    position). Mirrors engine.round._Round for one seat of a BasicStrategy without side wagers."""
+    position). Mirrors engine.round._Round for one seat of a BasicStrategy without side wagers.
+    Cards are codes (composition): `& _VALUE` is the value. `bonus` and `doubled` are None where
+    no rule set played has Spanish 21's rules: numba compiles that kernel apart, without them, so
+    the standard game pays nothing for them."""
     row = np.uint64(k)
     stake = params[row, _P_STAKE]
     hole_rule = params[row, _P_HOLE]
@@ -504,12 +596,14 @@ def _round(
     sa1 = params[row, _P_SA1] != 0
 
     # The deal (30-820, MA 6(e)): player, dealer up, player, hole card unless none.
-    first, pos = _draw(cards, pos, s, mode, dealt)
+    first_code, pos = _draw(cards, pos, s, mode, dealt)
     up, pos = _draw(cards, pos, s, mode, dealt)
-    second, pos = _draw(cards, pos, s, mode, dealt)
+    second_code, pos = _draw(cards, pos, s, mode, dealt)
+    first, up, second = first_code & _VALUE, up & _VALUE, second_code & _VALUE
     hole = 0
     if hole_rule != _NONE:
         hole, pos = _draw(cards, pos, s, mode, dealt)
+        hole &= _VALUE
 
     hard = first + second
     ace = first == 1 or second == 1
@@ -525,15 +619,22 @@ def _round(
         if surrendered:
             return -(stake // 2), pos
         if total == 21:
+            if bonus is not None:
+                if params[row, _P_BLACKJACK_BEATS]:
+                    return params[row, _P_BLACKJACK], pos
             return 0, pos
         return -stake, pos
 
     # The player's hands. Every hand of a seat starts with a card of the first card's value, so
-    # the split hands waiting for their second card are alike and only counted.
+    # the split hands waiting for their second card are alike but for that card's suit: their
+    # first cards wait in h_first, the last split's played first (engine.round inserts it next).
     hands = 1
     waiting = 0
     done = 0
     hand_stake = stake
+    last_double = 0
+    doubles = 0
+    third_code = 0
     from_split = False
     split_aces = False
     cards_in_hand = 2
@@ -569,26 +670,57 @@ def _round(
             if action == _STAND:
                 finished = True
             elif action == _HIT:
-                card, pos = _draw(cards, pos, s, mode, dealt)
+                code, pos = _draw(cards, pos, s, mode, dealt)
+                card = code & _VALUE
                 hard += card
                 ace = ace or card == 1
                 cards_in_hand += 1
+                if bonus is not None:
+                    if cards_in_hand == 3:
+                        third_code = code
             elif action == _DOUBLE:
-                hand_stake += stake
-                card, pos = _draw(cards, pos, s, mode, dealt)
+                last_double = hand_stake
+                hand_stake += last_double
+                doubles += 1
+                code, pos = _draw(cards, pos, s, mode, dealt)
+                card = code & _VALUE
                 hard += card
                 ace = ace or card == 1
                 cards_in_hand += 1
                 finished = True
+                if doubled is not None:
+                    if cards_in_hand == 3:
+                        third_code = code
+                    # Where a double may be rescued (30-899.16(7)) the hand goes on: double
+                    # again (the whole wager, 30-899.16(8)), rescue or stand.
+                    while params[row, _P_RESCUE] and hard <= 21:
+                        soft = ace and hard <= 11
+                        total = hard + 10 if soft else hard
+                        play = doubled[row, np.uint64(total), np.uint64(soft), np.uint64(up)]
+                        again = doubles < params[row, _P_MAX_DOUBLES] and total < 21
+                        if not (again and (play & _DOUBLE_AGAIN) != 0):
+                            surrendered = (play & _RESCUE_IT) != 0  # a rescue, settled below
+                            break
+                        last_double = hand_stake
+                        hand_stake += last_double
+                        doubles += 1
+                        code, pos = _draw(cards, pos, s, mode, dealt)
+                        card = code & _VALUE
+                        hard += card
+                        ace = ace or card == 1
+                        cards_in_hand += 1
             elif action == _SURRENDER:
                 surrendered = True
                 finished = True
             else:  # split: this hand keeps its first card and takes a new second one
+                if bonus is not None:
+                    h_first[np.uint64(waiting)] = second_code
                 from_split = True
                 split_aces = first == 1
                 waiting += 1
                 hands += 1
-                second, pos = _draw(cards, pos, s, mode, dealt)
+                second_code, pos = _draw(cards, pos, s, mode, dealt)
+                second = second_code & _VALUE
                 hard = first + second
                 ace = first == 1 or second == 1
                 cards_in_hand = 2
@@ -600,7 +732,10 @@ def _round(
         h_total[at] = total
         h_cards[at] = cards_in_hand
         h_stake[at] = hand_stake
-        if surrendered:
+        if surrendered and doubles:
+            h_state[at] = _RESCUED
+            h_stake[at] = hand_stake - last_double  # what a rescue forfeits
+        elif surrendered:
             h_state[at] = _SURRENDERED
         elif total > 21:
             h_state[at] = _BUST
@@ -608,20 +743,34 @@ def _round(
             h_state[at] = _BLACKJACK
         else:
             h_state[at] = _LIVE
+            if bonus is not None:
+                h_bonus[at] = 0
+                if total == 21:
+                    if params[row, _P_21_WINS]:
+                        h_state[at] = _TWENTY_ONE
+                    if doubles == 0 or params[row, _P_BONUS_DOUBLED]:
+                        code = _bonus_code(first_code, second_code, third_code, cards_in_hand)
+                        h_bonus[at] = code
         done += 1
         if waiting == 0:
             break
         waiting -= 1
-        second, pos = _draw(cards, pos, s, mode, dealt)
+        if bonus is not None:
+            first_code = h_first[np.uint64(waiting)]
+        second_code, pos = _draw(cards, pos, s, mode, dealt)
+        second = second_code & _VALUE
         hard = first + second
         ace = first == 1 or second == 1
         cards_in_hand = 2
         hand_stake = stake
+        doubles = 0
+        surrendered = False
         finished = split_aces and sa1 and not (rsa and second == 1 and hands < max_hands)
 
     # The dealer (30-826, MA 12): no card that cannot change the outcome.
     if hole_rule == _NONE:
         hole, pos = _draw(cards, pos, s, mode, dealt)
+        hole &= _VALUE
     dealer_hard = up + hole
     dealer_ace = up == 1 or hole == 1
     dealer_cards = 2
@@ -637,6 +786,7 @@ def _round(
             dealer_total == 17 and hits_soft_17 and dealer_ace and dealer_hard == 7
         ):
             card, pos = _draw(cards, pos, s, mode, dealt)
+            card &= _VALUE
             dealer_hard += card
             dealer_ace = dealer_ace or card == 1
             dealer_cards += 1
@@ -655,16 +805,25 @@ def _round(
                 net -= wager
             else:
                 net -= wager // 2
+        elif state == _RESCUED:
+            net -= wager
         elif state == _BUST and not (dealer_blackjack and original_only):
             net -= wager
-        elif dealer_blackjack:  # a broken hand too where it takes the original wager only
+        elif dealer_blackjack and not (
+            state == _BLACKJACK and bonus is not None and params[row, _P_BLACKJACK_BEATS]
+        ):
+            # a broken hand too where it takes the original wager only
             if state != _BLACKJACK and (not original_only or not collected):
                 net -= stake if original_only else wager
                 collected = True
         elif state == _BLACKJACK:
             net += params[row, _P_BLACKJACK]
-        elif dealer_total > 21 or h_total[i] > dealer_total:
-            net += wager
+        elif state == _TWENTY_ONE or dealer_total > 21 or h_total[i] > dealer_total:
+            if bonus is not None:
+                code = h_bonus[i]
+                net += wager if code == 0 else bonus[row, np.uint64(code)] * (wager // stake)
+            else:
+                net += wager
         elif h_total[i] < dealer_total:
             net -= wager
         elif h_total[i] == 21 and h_cards[i] == 2 and dealer_cards > 2 and two_card_21:
@@ -672,10 +831,32 @@ def _round(
     return net, pos
 
 
+@numba.njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def _bonus_code(first: int, second: int, third: int, cards_in_hand: int) -> int:
+    """A 21's Bonus 21 code (BONUS_HANDS) from its cards (codes) and how many it holds."""
+    if 5 <= cards_in_hand <= 7:
+        return _FIVE_CARDS + cards_in_hand - 5
+    if cards_in_hand != 3:
+        return 0
+    a, b, c = first & _VALUE, second & _VALUE, third & _VALUE
+    if a == b == c == 7:
+        kind = _777
+    elif a != b and b != c and a != c and min(a, b, c) == 6 and max(a, b, c) == 8:
+        kind = _678
+    else:
+        return 0
+    suit = first >> 4
+    if second >> 4 != suit or third >> 4 != suit:
+        return kind
+    return kind + (2 if suit == 0 else 1)
+
+
 @numba.njit(cache=True)
 def _run(
     params: npt.NDArray[np.int64],
     strategies: npt.NDArray[np.int8],
+    bonus: npt.NDArray[np.int64] | None,
+    doubled: npt.NDArray[np.int8] | None,
     shoe: npt.NDArray[np.int8],
     s: npt.NDArray[np.uint64],
     rounds: int,
@@ -697,15 +878,20 @@ def _run(
     h_cards = np.zeros(MAX_HANDS, dtype=np.int64)
     h_stake = np.zeros(MAX_HANDS, dtype=np.int64)
     h_state = np.zeros(MAX_HANDS, dtype=np.int64)
+    h_bonus = np.zeros(MAX_HANDS, dtype=np.int64)
+    h_first = np.zeros(MAX_HANDS, dtype=np.int64)
     nets = np.zeros(params.shape[0], dtype=np.int64)
-    hands = (h_total, h_cards, h_stake, h_state)
-    _rounds(params, strategies, shoe, cards, s, deal_s, rounds, cut, dealt, out, *hands, nets)
+    hands = (h_total, h_cards, h_stake, h_state, h_bonus, h_first)
+    rules = (params, strategies, bonus, doubled)
+    _rounds(*rules, shoe, cards, s, deal_s, rounds, cut, dealt, out, *hands, nets)
 
 
 @numba.njit(cache=True, error_model="numpy", _nrt=False)
 def _rounds(
     params: npt.NDArray[np.int64],
     strategies: npt.NDArray[np.int8],
+    bonus: npt.NDArray[np.int64] | None,
+    doubled: npt.NDArray[np.int8] | None,
     shoe: npt.NDArray[np.int8],
     cards: npt.NDArray[np.int8],
     s: npt.NDArray[np.uint64],
@@ -718,12 +904,15 @@ def _rounds(
     h_cards: npt.NDArray[np.int64],
     h_stake: npt.NDArray[np.int64],
     h_state: npt.NDArray[np.int64],
+    h_bonus: npt.NDArray[np.int64],
+    h_first: npt.NDArray[np.int64],
     nets: npt.NDArray[np.int64],
 ) -> None:
     """_run's rounds, compiled without reference counting (no arrays made here): numba's
     reference counts on the arrays a call passes cost more than the round itself."""
     variants = params.shape[0]
     pos = 0
+    base_total = base_squares = 0  # rule set 0's sums, kept in registers
     for _ in range(rounds):
         if dealt is not None:  # the cards of the last round are back in the shuffler
             for i in range(shoe.size):  # each round's cards depend on its own random state
@@ -740,11 +929,15 @@ def _rounds(
                 _WRAP,
                 params,
                 strategies,
+                bonus,
+                doubled,
                 k,
                 h_total,
                 h_cards,
                 h_stake,
                 h_state,
+                h_bonus,
+                h_first,
                 dealt,
             )
             nets[k] = net
@@ -755,15 +948,19 @@ def _rounds(
             _SHUFFLE,
             params,
             strategies,
+            bonus,
+            doubled,
             0,
             h_total,
             h_cards,
             h_stake,
             h_state,
+            h_bonus,
+            h_first,
             dealt,
         )
-        out[0, 0] += base
-        out[0, 1] += base * base
+        base_total += base
+        base_squares += base * base
         for k in range(1, variants):
             net = nets[k]
             out[k, 0] += net
@@ -773,6 +970,8 @@ def _rounds(
         if dealt is None and pos >= cut:
             _shuffle(cards, s)
             pos = 0
+    out[0, 0] += base_total
+    out[0, 1] += base_squares
 
 
 # --- the Python interface ----------------------------------------------------------------------
@@ -798,14 +997,31 @@ def _play(
 ) -> npt.NDArray[np.int64]:
     _check_same_shoe(variants)
     units = max(units_per_wager(r) for r in variants)
-    params = np.stack([_params(r, units) for r in variants])
-    strategies = np.stack([decision_array(r) for r in variants]).ravel()
+    rules = _arrays(variants, units)
     shoe = composition(variants[0])
     out = np.zeros((len(variants), 4), dtype=np.int64)
     cut = int(shoe.size * PENETRATION)
     dealt = np.zeros(1, dtype=np.int64) if continuous else None
-    _run(params, strategies, shoe, _state(seed, chunk_index), rounds, cut, dealt, out)
+    _run(*rules, shoe, _state(seed, chunk_index), rounds, cut, dealt, out)
     return out
+
+
+def _arrays(variants: list[RuleSet], units: int) -> tuple[npt.NDArray[Any], ...]:
+    """What the kernel reads of the rule sets played: parameters, decisions, and where any has
+    Spanish 21's rules Bonus 21 wins and doubled hands' plays (else None), rule set after rule
+    set."""
+    params = np.stack([_params(r, units) for r in variants])
+    decisions = np.stack([decision_array(r) for r in variants]).ravel()
+    if not any(_spanish(r) for r in variants):
+        return params, decisions, None, None
+    bonus = np.stack([bonus_array(r, units) for r in variants])
+    return params, decisions, bonus, np.stack([doubled_array(r) for r in variants])
+
+
+def _spanish(rules: RuleSet) -> bool:
+    """Whether the rule set plays any of Spanish 21's rules (SPANISH_RULES)."""
+    default = RuleSet()
+    return any(getattr(rules, name) != getattr(default, name) for name in SPANISH_RULES)
 
 
 def simulate_chunk(
@@ -940,41 +1156,49 @@ def rule_effects(
     return total
 
 
-def scripted_round(rules: RuleSet, values: list[int]) -> tuple[Fraction, int]:
-    """One round dealt from the card values given (ace 1, ten-value 10), in order: the player's
-    net in wagers and how many cards the round took. For checking the kernel against
-    engine.round.play_round on the same cards.
+def scripted_round(rules: RuleSet, values: list[int | Card]) -> tuple[Fraction, int]:
+    """One round dealt from the cards given in order, as Cards or as values (ace 1, ten-value 10;
+    read as spades): the player's net in wagers and how many cards the round took. For checking
+    the kernel against engine.round.play_round on the same cards.
 
     :raises ValueError: the cards ran out.
     """
     units = units_per_wager(rules)
-    params = _params(rules, units)[None, :]
-    strategies = decision_array(rules).ravel()
-    hands = [np.zeros(MAX_HANDS, dtype=np.int64) for _ in range(4)]
-    cards = np.array(values, dtype=np.int8)
+    arrays = _arrays([rules], units)
+    hands = [np.zeros(MAX_HANDS, dtype=np.int64) for _ in range(6)]
+    codes = [card_code(v) if isinstance(v, Card) else v for v in values]
+    cards = np.array(codes, dtype=np.int8)
     state = np.ones(4, dtype=np.uint64)
-    net, used = _round(cards, 0, state, _SCRIPTED, params, strategies, 0, *hands, None)
+    net, used = _round(cards, 0, state, _SCRIPTED, *arrays, 0, *hands, None)
     return Fraction(int(net), units), int(used)
 
 
 def rules_as_dict(rules: RuleSet) -> dict[str, Any]:
-    """The simulated fields of a rule set as JSON values (for a stored job)."""
+    """The simulated fields of a rule set as JSON values (for a stored job); Spanish 21's only
+    where they differ from the standard game's."""
     out: dict[str, Any] = {}
-    for name in SIMULATED_RULES:
+    default = RuleSet()
+    for name in SIMULATED_RULES + SPANISH_RULES:
         value = getattr(rules, name)
+        if name in SPANISH_RULES and value == getattr(default, name):
+            continue
         if isinstance(value, Fraction):
             value = str(value)
         elif isinstance(value, StrEnum):
             value = value.value
+        elif name == "bonus_21":
+            value = [[kind, str(odds)] for kind, odds in value]
         out[name] = value
     return out
 
 
 def rules_from_dict(data: dict[str, Any]) -> RuleSet:
     """The RuleSet that rules_as_dict described (other fields take their defaults)."""
-    values = {name: data[name] for name in SIMULATED_RULES}
+    values = {name: data[name] for name in SIMULATED_RULES + SPANISH_RULES if name in data}
     values["blackjack_pays"] = Fraction(values["blackjack_pays"])
     values["hole_card"] = HoleCard(values["hole_card"])
     values["double_on"] = DoubleOn(values["double_on"])
     values["surrender"] = Surrender(values["surrender"])
+    if "bonus_21" in values:
+        values["bonus_21"] = tuple((kind, Fraction(odds)) for kind, odds in values["bonus_21"])
     return RuleSet(**values)

@@ -4,6 +4,7 @@ chunks, run in-process when no broker is set, giving what engine.simulate gives 
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -152,23 +153,30 @@ def test_an_unknown_job_is_a_404(vendor_client: APIClient) -> None:
     assert response.status_code == 404
 
 
-def test_a_variant_is_not_simulated_as_the_plain_game(vendor_client: APIClient) -> None:
+def test_spanish_21_is_simulated_without_its_dollar_bonuses(
+    vendor_client: APIClient, django_capture_on_commit_callbacks: Callable[..., Any]
+) -> None:
+    """30-899.16 as the catalog has it (21s and blackjacks that win, Bonus 21, rescue, …) is
+    played by the simulator; the Super and Envy Bonus, dollar amounts, are not, and the job says
+    so. The stored rules give back the same result."""
     body = {
         "configuration": {
             "jurisdiction": "US-CO",
             "as_of": "2024-06-01",
             "tables": [{"name": "S21", "game": "spanish-21", "decks": 6}],
         },
-        "rounds": 10_000,
+        "rounds": 20_000,
         "seed": 1,
     }
-    response = vendor_client.post(
-        "/api/v1/simulations/", body, format="json", HTTP_HOST="localhost"
-    )
-    assert response.status_code == 400
-    error = response.json()["error"]
-    assert error["code"] == "game_not_simulated" and "a 21 that always wins" in error["message"]
-    assert "configuration.tables[0].game" in error["fields"]
+    with django_capture_on_commit_callbacks(execute=True):
+        queued = _post(vendor_client, body).json()
+    job = vendor_client.get(f"{URL}{queued['id']}/", HTTP_HOST="localhost").json()
+    rules = rules_from_dict(job["rules"])
+    assert rules.player_21_wins and rules.rescue and rules.spanish_decks
+    assert ("678-spades", Fraction(3)) in rules.bonus_21
+    assert any("Super Bonus" in text and "not paid" in text for text in job["assumed"])
+    expected = simulate(rules, 20_000, seed=1, chunk_rounds=CHUNK)
+    assert {k: job["result"][k] for k in expected.as_dict()} == expected.as_dict()
 
 
 def test_a_table_dealt_from_a_continuous_shuffler_is_simulated_so(

@@ -12,10 +12,8 @@ from typing import Any
 import pytest
 
 from engine.basegame import Play, base_game_value, hand_values
-from engine.round import SeatSpec, play_round
 from engine.rules import DoubleOn, RuleSet, Surrender
-from engine.shoe import Shoe
-from engine.strategy import BasicStrategy
+from engine.simulate import simulate
 
 BONUS_21 = (
     ("678-spades", Fraction(3)),
@@ -170,24 +168,18 @@ def test_the_spanish_rules_each_help_the_player_and_the_shoe_costs_him() -> None
     )
 
 
-def test_the_engines_basic_strategy_is_valued_as_the_logged_engine_plays_it() -> None:
-    # The logged engine (engine.round, the game compliance/rounds.py deals) playing
-    # BasicStrategy from a continuous shuffler, a full Spanish shoe every round: its mean is the
-    # exact value of that strategy, within 4 standard errors. 40,000 rounds (about 8 s of CPU)
-    # make it a coarse check, a standard error of about 0.57 points, against gross errors (a 21
-    # that did not win, bonuses unpaid, doubles misvalued); the published figures above are the
-    # fine one.
-    rules = spanish_21(**REDOUBLE)
+@pytest.mark.parametrize(("changes", "edge"), WIZARD, ids=[f"{c} {e}" for c, e in WIZARD])
+def test_the_simulator_agrees_with_the_exact_value_of_its_strategy(
+    changes: dict[str, Any], edge: float
+) -> None:
+    # Every pinned rule set: the simulator (engine.simulate, which pays round for round what the
+    # logged engine pays: tests/engine/test_simulate.py) plays the engine's basic strategy from a
+    # continuous shuffler, a full Spanish shoe every round, so its mean is the exact value of
+    # that strategy. 4 million rounds: a standard error of about 0.06 points. Neither pays the
+    # Super Bonus (a dollar amount).
+    rules = spanish_21(**changes)
     exact = base_game_value(rules, Play.BASIC)
     best = base_game_value(rules)
     assert 0 < best.expected_value - exact.expected_value < 0.005  # the engine's plain strategy
-    shoe = Shoe.shuffled(rules.decks, 21, spanish=True, continuous=True)
-    seat = SeatSpec({"main": Decimal(1)}, BasicStrategy(rules))
-    rounds, total, squares = 40_000, 0.0, 0.0
-    for _ in range(rounds):
-        net = float(play_round(rules, shoe, [seat]).net(1))
-        total, squares = total + net, squares + net * net
-        shoe.end_round()
-    mean = total / rounds
-    error = math.sqrt((squares / rounds - mean * mean) / rounds)
-    assert abs(mean - exact.expected_value) < 4 * error
+    simulated = simulate(rules, 4_000_000, seed=21, continuous=True)
+    assert abs(float(simulated.house_edge) - exact.house_edge) < 3 * simulated.standard_error

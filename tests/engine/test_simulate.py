@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from engine.cards import Card
+from engine.cards import Card, parse_cards
 from engine.round import SeatSpec, play_round
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
 from engine.shoe import Shoe
@@ -28,6 +28,14 @@ from engine.simulate import (
     simulate_chunk,
 )
 from engine.strategy import BasicStrategy
+from tests.engine.test_basegame_spanish import spanish_21 as catalog_spanish_21
+
+
+def spanish_21(**changes: object) -> RuleSet:
+    """The catalog's Spanish 21 (30-899.16) less its Super and Envy Bonus, dollar amounts the
+    simulator does not pay."""
+    return replace(catalog_spanish_21(**changes), super_bonus=(), envy_bonus=Decimal(0))
+
 
 STANDARD = RuleSet(decks=6, dealer_hits_soft_17=False, blackjack_pays=Fraction(3, 2))
 """6 decks, dealer stands on soft 17, 3 to 2, double any two and after splits, split to 4 hands,
@@ -59,6 +67,12 @@ RULE_SETS = {
     ),
     "no splits, no doubles, 1 to 1": replace(
         STANDARD, max_split_hands=1, double_on=DoubleOn.NONE, blackjack_pays=Fraction(1)
+    ),
+    "spanish 21": spanish_21(),
+    "spanish 21, h17, redouble": spanish_21(dealer_hits_soft_17=True, max_doubles=3),
+    "spanish 21, no hole card, 2 decks": spanish_21(decks=2, hole_card=HoleCard.NONE),
+    "bonus 21 on doubled hands, 21s compared": spanish_21(
+        spanish_decks=False, player_21_wins=False, bonus_on_doubled=True, rescue=False
     ),
 }
 
@@ -94,8 +108,40 @@ def test_each_round_pays_what_the_logged_engine_pays(name: str) -> None:
         cards = _dealt(rules, rng)
         shoe = Shoe.scripted(cards, rules.decks)
         log = play_round(rules, shoe, [SeatSpec({"main": Decimal(10)}, strategy)])
-        net, used = scripted_round(rules, [card.value for card in cards])
+        net, used = scripted_round(rules, cards)
         assert (net, used) == (Fraction(log.net(1)) / 10, shoe.position), log.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("rules", "cards", "net", "rule_key"),
+    [
+        (spanish_21(), "6S 7D 7S TC 8S", 3, "bonus-21"),  # 6-7-8 in spades, 3 to 1
+        (spanish_21(), "6H 7D 7H TC 8H", 2, "bonus-21"),  # suited, 2 to 1
+        (spanish_21(), "6H 7D 7C TC 8S", Fraction(3, 2), "bonus-21"),  # mixed, 3 to 2
+        (spanish_21(), "7H TD 7H 9C 7H", 2, "bonus-21"),  # 7-7-7 suited
+        (spanish_21(), "2C 7D 3C TC 4C 5C 7C", Fraction(3, 2), "bonus-21"),  # five cards
+        (spanish_21(), "5C 6D 6C 5S TC 9D", 2, "twenty-one"),  # a doubled 21: no bonus
+        (spanish_21(), "6C 8D 5S 9C 3D", -1, "rescue"),  # doubled 11 drew a 3: rescued
+        (
+            spanish_21(dealer_hits_soft_17=True, max_doubles=3),
+            "5C 6D 4S TC 2D 9H 5H 9S",
+            -4,
+            "lose",
+        ),  # 9 doubled, 11 doubled again: 20 against the dealer's 21
+    ],  # fmt: skip
+)
+def test_spanish_21_rounds_pay_as_the_rules_say(
+    rules: RuleSet, cards: str, net: Fraction, rule_key: str
+) -> None:
+    """30-899.16: Bonus 21 odds by the hand's ranks and suits, a doubled 21 at even money, a
+    rescue forfeiting half the doubled wager, a double-double down: the kernel pays what the
+    logged engine pays, which is what the rules say."""
+    dealt = parse_cards(cards.split())
+    shoe = Shoe.scripted(dealt, rules.decks)
+    log = play_round(rules, shoe, [SeatSpec({"main": Decimal(10)}, BasicStrategy(rules))])
+    assert [s.rule_key for s in log.settlements] == [rule_key]
+    assert Fraction(log.net(1)) / 10 == net
+    assert scripted_round(rules, dealt) == (net, shoe.position)
 
 
 def test_the_same_seed_gives_the_same_totals() -> None:
@@ -197,8 +243,8 @@ def test_a_continuous_shuffler_deals_every_round_from_all_the_cards() -> None:
         dealt[0] = 0
         values, pos = [], 0
         for _card in range(5):
-            value, pos = _draw(cards, pos, state, 0, dealt)
-            values.append(value)
+            code, pos = _draw(cards, pos, state, 0, dealt)
+            values.append(code & 15)  # the value (the suit above it)
         assert values.count(1) <= 4 and values.count(10) <= 16
         if previous_aces >= 2:
             after_two_aces += 1
