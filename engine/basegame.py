@@ -328,8 +328,15 @@ def _full_shoe(rules: RuleSet) -> Hand:
     return (4 * d,) * 9 + ((12 if rules.spanish_decks else 16) * d,)
 
 
-@lru_cache(maxsize=8)
 def _hand_table(full: Hand) -> _HandTable:
+    """The table of the hands a shoe holds. A hand holds at most 21 // value cards of a rank
+    (a hard total of 21 at most), so shoes that differ only beyond that share one table (a face-up
+    analysis's shoes, each less one up card, share the full shoe's)."""
+    return _hand_table_of(tuple(min(n, 21 // (rank + 1)) for rank, n in enumerate(full)))
+
+
+@lru_cache(maxsize=8)
+def _hand_table_of(full: Hand) -> _HandTable:
     hands = _hands(full)
     index = {hand: i for i, hand in enumerate(hands)}
     counts = np.array(hands, dtype=np.int64)
@@ -343,10 +350,40 @@ def _hand_table(full: Hand) -> _HandTable:
     return _HandTable(index, counts, size, total, children, (size == 2) & (total == 21))
 
 
-_ODDS: dict[tuple[Any, ...], tuple[dict[Hand, int], npt.NDArray[np.float64]]] = {}
+OddsStore = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]
+"""The dealer's odds computed for sets of removed cards: their packed keys (_pack) sorted, each
+key's row, and the rows [row, up, outcome]."""
+_ODDS: dict[tuple[Any, ...], OddsStore] = {}
 """_Analysis._odds_key() (the full shoe, hits soft 17, …) → the dealer's odds computed so far, by
-the cards removed: a row index and the rows. Each analysis adds what it lacks."""
+the cards removed. Each analysis adds what it lacks."""
 _ODDS_LOCK = threading.Lock()
+_PACK = 32 ** np.arange(RANKS, dtype=np.int64)
+"""Removed cards as one integer, 5 bits a rank: a hand holds at most 21 cards of a rank (aces),
+and a split's context removes at most 5 more pair cards."""
+
+
+def _pack(removed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Rows of removed cards by rank → one integer each (their order kept)."""
+    return removed @ _PACK
+
+
+def _unpack(packed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    return (packed[:, None] // _PACK[None, :]) % 32
+
+
+def _store_add(store: OddsStore, new: npt.NDArray[np.int64], odds: Vector) -> OddsStore:
+    """The store with rows of odds added for the packed keys `new` (none of them in it)."""
+    keys, rows, known = store
+    keys = np.concatenate([keys, new])
+    rows = np.concatenate([rows, len(known) + np.arange(len(new), dtype=np.int64)])
+    order = np.argsort(keys, kind="stable")
+    return keys[order], rows[order], np.concatenate([known, odds])
+
+
+def _store_rows(store: OddsStore, packed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The rows of packed keys that are in the store."""
+    keys, rows, _ = store
+    return rows[np.searchsorted(keys, packed)]
 
 
 @dataclass
@@ -530,26 +567,28 @@ class _Analysis:
     ) -> tuple[npt.NDArray[np.float64], dict[tuple[int, int], npt.NDArray[np.int64]]]:
         """The dealer's odds for every set of removed cards the contexts need, computed once
         each: the odds and each context's rows into them."""
+        packed = {key: _pack(self._removed(*key, hands)) for key, hands in members.items()}
+        wanted = np.unique(np.concatenate([np.zeros(0, np.int64), *packed.values()]))
+        store = self._odds_store(wanted)
+        return store[2], {key: _store_rows(store, p) for key, p in packed.items()}
+
+    def _odds_store(self, wanted: npt.NDArray[np.int64]) -> OddsStore:
+        """The store of the dealer's odds (_ODDS) holding every packed key of `wanted` (sorted,
+        distinct): what it lacks computed now."""
         key = self._odds_key()
         with _ODDS_LOCK:
-            known, odds = _ODDS.get(key, ({}, self._odds_of(np.zeros((0, RANKS), np.int64))))
-            known = dict(known)
-            start = len(known)
-            rows = {}
-            for (pair, extra), hands in members.items():
-                removed = self._removed(pair, extra, hands)
-                rows[(pair, extra)] = np.array(
-                    [known.setdefault(tuple(r), len(known)) for r in removed.tolist()],
-                    dtype=np.int64,
-                )
-            if len(known) > start:
-                new = np.array(list(known)[start:], dtype=np.int64)
-                shoes = self.full_array[None, :] - new
-                odds = np.concatenate([odds, self._odds_of(shoes)])
+            store = _ODDS.get(key)
+            if store is None:
+                empty = np.zeros(0, dtype=np.int64)
+                store = empty, empty, self._odds_of(np.zeros((0, RANKS), np.int64))
+            new = np.setdiff1d(wanted, store[0], assume_unique=True)
+            if len(new):
+                shoes = self.full_array[None, :] - _unpack(new)
+                store = _store_add(store, new, self._odds_of(shoes))
                 if len(_ODDS) >= 4 and key not in _ODDS:
                     _ODDS.pop(next(iter(_ODDS)))
-                _ODDS[key] = (known, odds)
-        return odds, rows
+                _ODDS[key] = store
+        return store
 
     def _odds_key(self) -> tuple[Any, ...]:
         """What the dealer's odds for a set of removed cards depend on (a key of _ODDS)."""
