@@ -33,7 +33,7 @@ given. The dealer's totals come from engine.dealer_odds.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
@@ -998,14 +998,37 @@ class RuleEffect:
         }
 
 
-def rule_effects(rules: RuleSet, base: BaseGameValue | None = None) -> list[RuleEffect]:
-    """The change each analysable rule option makes to the house edge, one at a time."""
-    base = base or base_game_value(rules)
-    effects = []
-    for option, was, now, changed in _variations(rules):
-        value = base_game_value(changed)
-        effects.append(RuleEffect(option, was, now, value, value.house_edge - base.house_edge))
-    return effects
+Values = Callable[[list[RuleSet]], list[BaseGameValue]]
+"""How a list of rule sets is valued (each as base_game_value gives it)."""
+
+
+def rule_effects(
+    rules: RuleSet, base: BaseGameValue | None = None, values: Values | None = None
+) -> list[RuleEffect]:
+    """The change each analysable rule option makes to the house edge, one at a time: the exact
+    edge of the rules with the option changed less the rules' own. For a face-up or Switch game
+    the options include the variant's own rules (ties_lose, …).
+
+    values: how the rule sets are valued; by default analysed here, the face-up analyses sharing
+    the dealer's odds (compliance.basegame passes its kept values)."""
+    variations = list(_variations(rules))
+    analysed = (values or analyse_together)([changed for *_, changed in variations])
+    base = base or (values or analyse_together)([rules])[0]
+    return [
+        RuleEffect(option, was, now, value, value.house_edge - base.house_edge)
+        for (option, was, now, _), value in zip(variations, analysed, strict=True)
+    ]
+
+
+def analyse_together(
+    rules_list: list[RuleSet], play: Play = Play.COMPOSITION
+) -> list[BaseGameValue]:
+    """base_game_value of each rule set; face-up analyses share the dealer's odds given both
+    cards (engine.basegame_variants.shared_dealer_odds)."""
+    from engine.basegame_variants import shared_dealer_odds  # built on this module
+
+    with shared_dealer_odds():
+        return [base_game_value(rules, play) for rules in rules_list]
 
 
 def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
@@ -1038,8 +1061,19 @@ def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
         yield change("split.resplit_aces", rsa, not rsa, resplit_aces=not rsa)
     sa1 = rules.split_aces_one_card
     yield change("split.split_aces_one_card", sa1, not sa1, split_aces_one_card=not sa1)
+    if rules.dealer_face_up:  # no hole card to peek at: the variant's own rules instead
+        lose = rules.ties_lose
+        yield change("ties_lose", lose, not lose, ties_lose=not lose)
+        beats = rules.blackjack_beats_dealer_blackjack
+        yield change("blackjack_beats_dealer_blackjack", beats, not beats,
+                     blackjack_beats_dealer_blackjack=not beats)  # fmt: skip
+        return
     hole = HoleCard.NONE if rules.hole_card is HoleCard.PEEK else HoleCard.PEEK
     yield change("hole_card", rules.hole_card.value, hole.value, hole_card=hole)
     if not rules.peeks:  # what a dealer blackjack takes where nobody peeked
         obo = rules.original_bets_only
         yield change("original_bets_only", obo, not obo, original_bets_only=not obo)
+    if rules.switch:
+        pushes = rules.switched_blackjack_pushes_22
+        yield change("switched_blackjack_pushes_22", pushes, not pushes,
+                     switched_blackjack_pushes_22=not pushes)  # fmt: skip
