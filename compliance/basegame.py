@@ -139,6 +139,13 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
         raise DomainError(
             "game_not_analysed", f"{table['name']}: {exc}", fields={field: str(exc)}
         ) from exc
+    with shared_dealer_odds():  # a face-up table's analyses share the dealer's odds
+        return _analysis_body(values, table, found, rules)
+
+
+def _analysis_body(
+    values: dict[str, Any], table: dict[str, Any], found: TableRules, rules: RuleSet
+) -> dict[str, Any]:
     [value] = base_game_values([rules])
     assumed = list(found.assumed)
     if rules.side_wagers:
@@ -189,13 +196,8 @@ def _variant_rules(rules: RuleSet) -> dict[str, Any]:
 
 
 def _basic_strategy(rules: RuleSet) -> dict[str, Any]:
-    """The engine's basic strategy (the simulator's) valued exactly, or why not."""
-    if is_variant(rules):
-        return {
-            "play": Play.BASIC.value,
-            "not_offered": "the engine's basic strategy is valued exactly for the standard game "
-            "only; this variant is valued with the best composition-dependent play",
-        }
+    """The engine's basic strategy (the simulator's) valued exactly: for a face-up table its
+    play by the dealer's two-card total, for Switch its play and its switching too."""
     [basic_value] = base_game_values([rules], Play.BASIC)
     basic = basic_value.as_dict()
     keys = ("play", "house_edge", "house_edge_percent", "expected_value_by_up_card")

@@ -46,7 +46,7 @@ import numpy.typing as npt
 from engine.analysis import NotAnalysable
 from engine.dealer_odds import BLACKJACK, RANKS, dealer_odds
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
-from engine.strategy import Action, BasicStrategy, _doubles_on
+from engine.strategy import Action, BasicStrategy, DealerKey, _doubles_on
 
 ACE, TEN = 0, 9
 MAX_SPLIT_HANDS = 4
@@ -478,9 +478,9 @@ class _Analysis:
                 continue
             total, soft = _total(hand)
             for up in range(RANKS):
-                ranked = strategy.table[(total, soft, 0, up + 1, False)]
+                ranked = strategy.table[(total, soft, 0, self._dealer_key(up), False)]
                 plays.redouble[h, up] = total < 21 and ranked[0] is Action.DOUBLE
-                plays.rescue[h, up] = strategy.stands[(total, up + 1)] < -0.5
+                plays.rescue[h, up] = strategy.stands[(total, self._dealer_key(up))] < -0.5
                 if sum(hand) < 3 or total >= 21:  # a 21 stands (a soft 21 unless doubled)
                     continue
                 split_doubles = doubles_any_time and self.rules.double_after_split
@@ -493,6 +493,11 @@ class _Analysis:
                     played[h, up] = _PLAY_CODES[action]
         return plays
 
+    def _dealer_key(self, up: int) -> DealerKey:
+        """What the engine's basic strategy knows of the dealer where the vectors' index is `up`:
+        the up card's value (ace 1)."""
+        return up + 1
+
     def _choose(self, hand: Hand, allowed: frozenset[Action]) -> list[Action]:
         """Basic strategy's action for two cards against each up card, among those allowed."""
         assert self.basic is not None
@@ -500,7 +505,7 @@ class _Analysis:
         pair = next((rank + 1 for rank in range(RANKS) if hand[rank] == 2), 0)
         chosen = []
         for up in range(RANKS):
-            ranked = self.basic[(total, soft, pair, up + 1, True)]
+            ranked = self.basic[(total, soft, pair, self._dealer_key(up), True)]
             chosen.append(next((a for a in ranked if a in allowed), Action.STAND))
         return chosen
 
@@ -942,7 +947,8 @@ class _Analysis:
                 pair_value = pair + 1 if pair is not None else 0
                 early = np.array(
                     [
-                        self.basic[(total, soft, pair_value, up + 1, True)][0] is Action.SURRENDER
+                        self.basic[(total, soft, pair_value, self._dealer_key(up), True)][0]
+                        is Action.SURRENDER
                         for up in range(RANKS)
                     ]
                 )
@@ -1012,7 +1018,14 @@ def rule_effects(
     values: how the rule sets are valued; by default analysed here, the face-up analyses sharing
     the dealer's odds (compliance.basegame passes its kept values)."""
     variations = list(_variations(rules))
-    analysed = (values or analyse_together)([changed for *_, changed in variations])
+    # Analysed with the dealer's soft-17 rule changed last: face-up analyses alike in it share
+    # the dealer's odds (one rule's at a time).
+    order = sorted(
+        range(len(variations)),
+        key=lambda i: variations[i][3].dealer_hits_soft_17 != rules.dealer_hits_soft_17,
+    )
+    in_order = (values or analyse_together)([variations[i][3] for i in order])
+    analysed = [in_order[order.index(i)] for i in range(len(variations))]
     base = base or (values or analyse_together)([rules])[0]
     return [
         RuleEffect(option, was, now, value, value.house_edge - base.house_edge)
