@@ -1024,9 +1024,10 @@ def rule_effects(
         range(len(variations)),
         key=lambda i: variations[i][3].dealer_hits_soft_17 != rules.dealer_hits_soft_17,
     )
-    in_order = (values or analyse_together)([variations[i][3] for i in order])
+    asked = ([] if base else [rules]) + [variations[i][3] for i in order]
+    in_order = (values or analyse_together)(asked)
+    base = base or in_order.pop(0)
     analysed = [in_order[order.index(i)] for i in range(len(variations))]
-    base = base or (values or analyse_together)([rules])[0]
     return [
         RuleEffect(option, was, now, value, value.house_edge - base.house_edge)
         for (option, was, now, _), value in zip(variations, analysed, strict=True)

@@ -218,9 +218,10 @@ class _FaceUp(_Analysis):
         """The odds given both cards for this analysis alone (the standard game's _ODDS would
         keep ten up cards' in turn, each pushing out another), or shared_dealer_odds()'s."""
         shared = _SHARED.get()
-        if shared is not None and self._odds_key() not in shared:
+        key = (_full_shoe(self.rules), self.rules.dealer_hits_soft_17)  # the ten up cards'
+        if shared is not None and key not in shared:
             shared.clear()  # another shoe or soft-17 rule: one set of odds at a time
-        stores = {} if shared is None else shared.setdefault(self._odds_key(), {})
+        stores = {} if shared is None else shared.setdefault(key, {})
         empty = np.zeros(0, dtype=np.int64)
         store = stores.get(self.up, (empty, empty, np.zeros((0, RANKS, len(OUTCOMES)))))
         new = np.setdiff1d(wanted, store[0], assume_unique=True)
