@@ -180,10 +180,10 @@ key at a time)."""
 @contextmanager
 def shared_dealer_odds() -> Iterator[None]:
     """Face-up analyses within share the dealer's odds given both cards (computed once for rule
-    sets that differ in other rules: a rule's effects, the engine's basic strategy): about half
-    of an analysis's time. The odds of one shoe and soft-17 rule are kept, only while within
-    (about 125 MB from 6 decks); a face-up analysis of another drops them. Within another
-    shared_dealer_odds(), the outer one's are shared."""
+    sets that differ in other rules: a rule's effects, the engine's basic strategy), the
+    dealer's side of each analysis after the first. The odds of one shoe and soft-17 rule are
+    kept, only while within (about 125 MB from 6 decks); a face-up analysis of another drops
+    them. Within another shared_dealer_odds(), the outer one's are shared."""
     if _SHARED.get() is not None:
         yield
         return
