@@ -3,9 +3,15 @@ analysis/base-game/): engine.basegame's combinatorial analysis of the table's ru
 composition-dependent play and with the engine's basic strategy (the simulator's), and the change
 each rule option makes to it, computed exactly as the simulation job estimates it.
 
-Each distinct rule set is analysed once (about half a second) and its value kept: in this
-process, and in the BaseGameEdge table so that it survives a restart. A validation run carries
-each table's value (table_base_games) beside its findings."""
+Face Up and Blackjack Switch tables (engine.basegame_variants) get the same: both values and
+each rule option's effect, the variants' own options included.
+
+Each distinct rule set is analysed once and its value kept, the values of a rule's effects too:
+in this process, and in the BaseGameEdge table so that it survives a restart. An analysis takes
+about half a second for the standard game and Switch, about 2.4 s for a 6-deck face-up game (1 s
+more for each rule set sharing its dealer's odds, shared_dealer_odds): a face-up table's first
+request with its effects takes about 15 s of one core, later ones read what was kept. A
+validation run carries each table's value (table_base_games) beside its findings."""
 
 from __future__ import annotations
 
@@ -37,7 +43,7 @@ from engine.basegame import (
     check_analysable,
     rule_effects,
 )
-from engine.basegame_variants import check_variant, is_variant
+from engine.basegame_variants import check_variant, is_variant, shared_dealer_odds
 from engine.odds import decimal_string
 from engine.rules import RuleSet
 from engine.simulate import rules_as_dict
@@ -59,7 +65,9 @@ class BaseGameIn(serializers.Serializer):
     )
     effects = serializers.BooleanField(
         default=True,
-        help_text="Also the change each rule option makes to the house edge (about ten analyses).",
+        help_text="Also the change each rule option makes to the house edge (about ten analyses, "
+        "each kept once made: the first request for a standard table takes a few seconds, for a "
+        "face-up table about 15 s, for a Switch table about 5 s).",
     )
 
 
@@ -130,7 +138,6 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
     table, found = request_table(values)
     rules = found.rules
     index = values["configuration"]["tables"].index(table)
-    variant = is_variant(rules)
     try:
         check_rules(rules)
     except NotAnalysable as exc:
@@ -138,6 +145,13 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
         raise DomainError(
             "game_not_analysed", f"{table['name']}: {exc}", fields={field: str(exc)}
         ) from exc
+    with shared_dealer_odds():  # a face-up table's analyses share the dealer's odds
+        return _analysis_body(values, table, found, rules)
+
+
+def _analysis_body(
+    values: dict[str, Any], table: dict[str, Any], found: TableRules, rules: RuleSet
+) -> dict[str, Any]:
     [value] = base_game_values([rules])
     assumed = list(found.assumed)
     if rules.side_wagers:
@@ -149,11 +163,9 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
         **value.as_dict(),
         "basic_strategy": _basic_strategy(rules),
     }
-    if values["effects"] and variant:
-        body["effects"] = []
-        body["effects_not_offered"] = VARIANT_EFFECTS
-    elif values["effects"]:
-        body["effects"] = [effect.as_dict() for effect in rule_effects(rules, value)]
+    if values["effects"]:
+        effects = rule_effects(rules, value, values=base_game_values)
+        body["effects"] = [effect.as_dict() for effect in effects]
     return body
 
 
@@ -174,12 +186,6 @@ def _spanish_rules(rules: RuleSet) -> dict[str, Any]:
     }
 
 
-VARIANT_EFFECTS = (
-    "the effects of rule options are computed for the standard game only; a face-up or Switch "
-    "analysis takes several seconds, too long for ten of them in a request"
-)
-
-
 VARIANT_RULES = (
     "dealer_face_up",
     "ties_lose",
@@ -196,13 +202,8 @@ def _variant_rules(rules: RuleSet) -> dict[str, Any]:
 
 
 def _basic_strategy(rules: RuleSet) -> dict[str, Any]:
-    """The engine's basic strategy (the simulator's) valued exactly, or why not."""
-    if is_variant(rules):
-        return {
-            "play": Play.BASIC.value,
-            "not_offered": "the engine's basic strategy is valued exactly for the standard game "
-            "only; this variant is valued with the best composition-dependent play",
-        }
+    """The engine's basic strategy (the simulator's) valued exactly: for a face-up table its
+    play by the dealer's two-card total, for Switch its play and its switching too."""
     [basic_value] = base_game_values([rules], Play.BASIC)
     basic = basic_value.as_dict()
     keys = ("play", "house_edge", "house_edge_percent", "expected_value_by_up_card")
@@ -230,7 +231,9 @@ part of a kept value's key, so a rule the analysis learns to play later cannot s
 the standard game."""
 _ENGINE_MODULES = (engine.basegame, engine.basegame_variants, engine.dealer_odds, engine.strategy)
 """The modules whose code the value comes from: a change to any gives new keys."""
-_MEMO: dict[str, tuple[float, tuple[float, ...], tuple[str, ...]]] = {}
+_Kept = tuple[float, tuple[float, ...], tuple[str, ...]]
+"""A value kept: the expected value, by up card, and the conventions stated (BaseGameValue's)."""
+_MEMO: dict[str, _Kept] = {}
 _MEMO_SIZE = 4096
 
 
@@ -267,41 +270,50 @@ def base_game_values(
     """
     keys = [analysis_key(rules, play) for rules in rules_list]
     unknown = {key for key in keys if key not in _MEMO}
+    found = {key: _MEMO[key] for key in keys if key in _MEMO}
     if unknown:
         for row in BaseGameEdge.objects.filter(key__in=unknown):
-            _remember(row.key, row.expected_value, tuple(row.by_up_card), tuple(row.stated))
-    for key, rules in zip(keys, rules_list, strict=True):
-        if key in _MEMO:
-            continue
-        start = time.perf_counter()
-        value = base_game_value(rules, play)
-        BaseGameEdge.objects.bulk_create(
-            [
-                BaseGameEdge(
-                    key=key,
-                    rules=analysis_rules(rules),
-                    play=play.value,
-                    expected_value=value.expected_value,
-                    by_up_card=list(value.by_up_card),
-                    stated=list(value.stated),
-                    seconds=time.perf_counter() - start,
-                )
-            ],
-            ignore_conflicts=True,  # another process analysed the same rules meanwhile
-        )
-        _remember(key, value.expected_value, value.by_up_card, value.stated)
+            by_up, stated = tuple(row.by_up_card), tuple(row.stated)
+            found[row.key] = _remember(row.key, row.expected_value, by_up, stated)
+    # Face-up analyses of rule sets alike in shoe and soft 17 share the dealer's odds.
+    with shared_dealer_odds():
+        for key, rules in zip(keys, rules_list, strict=True):
+            if key not in found:
+                found[key] = _analyse_and_keep(key, rules, play)
     return [
-        BaseGameValue(rules, *_MEMO[key][:2], play, _MEMO[key][2])
+        BaseGameValue(rules, *found[key][:2], play, found[key][2])
         for key, rules in zip(keys, rules_list, strict=True)
     ]
 
 
+def _analyse_and_keep(key: str, rules: RuleSet, play: Play) -> _Kept:
+    """Analyse `rules` and keep the value: in this process and in the BaseGameEdge table."""
+    start = time.perf_counter()
+    value = base_game_value(rules, play)
+    BaseGameEdge.objects.bulk_create(
+        [
+            BaseGameEdge(
+                key=key,
+                rules=analysis_rules(rules),
+                play=play.value,
+                expected_value=value.expected_value,
+                by_up_card=list(value.by_up_card),
+                stated=list(value.stated),
+                seconds=time.perf_counter() - start,
+            )
+        ],
+        ignore_conflicts=True,  # another process analysed the same rules meanwhile
+    )
+    return _remember(key, value.expected_value, value.by_up_card, value.stated)
+
+
 def _remember(
     key: str, expected_value: float, by_up_card: tuple[float, ...], stated: tuple[str, ...]
-) -> None:
+) -> _Kept:
     if len(_MEMO) >= _MEMO_SIZE:
         _MEMO.clear()
-    _MEMO[key] = (float(expected_value), tuple(float(v) for v in by_up_card), stated)
+    kept = _MEMO[key] = (float(expected_value), tuple(float(v) for v in by_up_card), stated)
+    return kept
 
 
 def base_game_memory_clear() -> None:

@@ -35,7 +35,7 @@ given. The dealer's totals come from engine.dealer_odds.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
@@ -48,7 +48,7 @@ import numpy.typing as npt
 from engine.analysis import NotAnalysable
 from engine.dealer_odds import BLACKJACK, RANKS, dealer_odds
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
-from engine.strategy import Action, BasicStrategy, _doubles_on
+from engine.strategy import Action, BasicStrategy, DealerKey, _doubles_on
 
 ACE, TEN = 0, 9
 MAX_SPLIT_HANDS = 4
@@ -330,8 +330,15 @@ def _full_shoe(rules: RuleSet) -> Hand:
     return (4 * d,) * 9 + ((12 if rules.spanish_decks else 16) * d,)
 
 
-@lru_cache(maxsize=8)
 def _hand_table(full: Hand) -> _HandTable:
+    """The table of the hands a shoe holds. A hand holds at most 21 // value cards of a rank
+    (a hard total of 21 at most), so shoes that differ only beyond that share one table (a face-up
+    analysis's shoes, each less one up card, share the full shoe's)."""
+    return _hand_table_of(tuple(min(n, 21 // (rank + 1)) for rank, n in enumerate(full)))
+
+
+@lru_cache(maxsize=8)
+def _hand_table_of(full: Hand) -> _HandTable:
     hands = _hands(full)
     index = {hand: i for i, hand in enumerate(hands)}
     counts = np.array(hands, dtype=np.int64)
@@ -345,10 +352,40 @@ def _hand_table(full: Hand) -> _HandTable:
     return _HandTable(index, counts, size, total, children, (size == 2) & (total == 21))
 
 
-_ODDS: dict[tuple[Any, ...], tuple[dict[Hand, int], npt.NDArray[np.float64]]] = {}
+OddsStore = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]
+"""The dealer's odds computed for sets of removed cards: their packed keys (_pack) sorted, each
+key's row, and the rows [row, up, outcome]."""
+_ODDS: dict[tuple[Any, ...], OddsStore] = {}
 """_Analysis._odds_key() (the full shoe, hits soft 17, …) → the dealer's odds computed so far, by
-the cards removed: a row index and the rows. Each analysis adds what it lacks."""
+the cards removed. Each analysis adds what it lacks."""
 _ODDS_LOCK = threading.Lock()
+_PACK = 32 ** np.arange(RANKS, dtype=np.int64)
+"""Removed cards as one integer, 5 bits a rank: a hand holds at most 21 cards of a rank (aces),
+and a split's context removes at most 5 more pair cards."""
+
+
+def _pack(removed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Rows of removed cards by rank → one integer each (their order kept)."""
+    return removed @ _PACK
+
+
+def _unpack(packed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    return (packed[:, None] // _PACK[None, :]) % 32
+
+
+def _store_add(store: OddsStore, new: npt.NDArray[np.int64], odds: Vector) -> OddsStore:
+    """The store with rows of odds added for the packed keys `new` (none of them in it)."""
+    keys, rows, known = store
+    keys = np.concatenate([keys, new])
+    rows = np.concatenate([rows, len(known) + np.arange(len(new), dtype=np.int64)])
+    order = np.argsort(keys, kind="stable")
+    return keys[order], rows[order], np.concatenate([known, odds])
+
+
+def _store_rows(store: OddsStore, packed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The rows of packed keys that are in the store."""
+    keys, rows, _ = store
+    return rows[np.searchsorted(keys, packed)]
 
 
 @dataclass
@@ -443,9 +480,9 @@ class _Analysis:
                 continue
             total, soft = _total(hand)
             for up in range(RANKS):
-                ranked = strategy.table[(total, soft, 0, up + 1, False)]
+                ranked = strategy.table[(total, soft, 0, self._dealer_key(up), False)]
                 plays.redouble[h, up] = total < 21 and ranked[0] is Action.DOUBLE
-                plays.rescue[h, up] = strategy.stands[(total, up + 1)] < -0.5
+                plays.rescue[h, up] = strategy.stands[(total, self._dealer_key(up))] < -0.5
                 if sum(hand) < 3 or total >= 21:  # a 21 stands (a soft 21 unless doubled)
                     continue
                 split_doubles = doubles_any_time and self.rules.double_after_split
@@ -458,6 +495,11 @@ class _Analysis:
                     played[h, up] = _PLAY_CODES[action]
         return plays
 
+    def _dealer_key(self, up: int) -> DealerKey:
+        """What the engine's basic strategy knows of the dealer where the vectors' index is `up`:
+        the up card's value (ace 1)."""
+        return up + 1
+
     def _choose(self, hand: Hand, allowed: frozenset[Action]) -> list[Action]:
         """Basic strategy's action for two cards against each up card, among those allowed."""
         assert self.basic is not None
@@ -465,7 +507,7 @@ class _Analysis:
         pair = next((rank + 1 for rank in range(RANKS) if hand[rank] == 2), 0)
         chosen = []
         for up in range(RANKS):
-            ranked = self.basic[(total, soft, pair, up + 1, True)]
+            ranked = self.basic[(total, soft, pair, self._dealer_key(up), True)]
             chosen.append(next((a for a in ranked if a in allowed), Action.STAND))
         return chosen
 
@@ -532,26 +574,28 @@ class _Analysis:
     ) -> tuple[npt.NDArray[np.float64], dict[tuple[int, int], npt.NDArray[np.int64]]]:
         """The dealer's odds for every set of removed cards the contexts need, computed once
         each: the odds and each context's rows into them."""
+        packed = {key: _pack(self._removed(*key, hands)) for key, hands in members.items()}
+        wanted = np.unique(np.concatenate([np.zeros(0, np.int64), *packed.values()]))
+        store = self._odds_store(wanted)
+        return store[2], {key: _store_rows(store, p) for key, p in packed.items()}
+
+    def _odds_store(self, wanted: npt.NDArray[np.int64]) -> OddsStore:
+        """The store of the dealer's odds (_ODDS) holding every packed key of `wanted` (sorted,
+        distinct): what it lacks computed now."""
         key = self._odds_key()
         with _ODDS_LOCK:
-            known, odds = _ODDS.get(key, ({}, self._odds_of(np.zeros((0, RANKS), np.int64))))
-            known = dict(known)
-            start = len(known)
-            rows = {}
-            for (pair, extra), hands in members.items():
-                removed = self._removed(pair, extra, hands)
-                rows[(pair, extra)] = np.array(
-                    [known.setdefault(tuple(r), len(known)) for r in removed.tolist()],
-                    dtype=np.int64,
-                )
-            if len(known) > start:
-                new = np.array(list(known)[start:], dtype=np.int64)
-                shoes = self.full_array[None, :] - new
-                odds = np.concatenate([odds, self._odds_of(shoes)])
+            store = _ODDS.get(key)
+            if store is None:
+                empty = np.zeros(0, dtype=np.int64)
+                store = empty, empty, self._odds_of(np.zeros((0, RANKS), np.int64))
+            new = np.setdiff1d(wanted, store[0], assume_unique=True)
+            if len(new):
+                shoes = self.full_array[None, :] - _unpack(new)
+                store = _store_add(store, new, self._odds_of(shoes))
                 if len(_ODDS) >= 4 and key not in _ODDS:
                     _ODDS.pop(next(iter(_ODDS)))
-                _ODDS[key] = (known, odds)
-        return odds, rows
+                _ODDS[key] = store
+        return store
 
     def _odds_key(self) -> tuple[Any, ...]:
         """What the dealer's odds for a set of removed cards depend on (a key of _ODDS)."""
@@ -905,7 +949,8 @@ class _Analysis:
                 pair_value = pair + 1 if pair is not None else 0
                 early = np.array(
                     [
-                        self.basic[(total, soft, pair_value, up + 1, True)][0] is Action.SURRENDER
+                        self.basic[(total, soft, pair_value, self._dealer_key(up), True)][0]
+                        is Action.SURRENDER
                         for up in range(RANKS)
                     ]
                 )
@@ -961,14 +1006,45 @@ class RuleEffect:
         }
 
 
-def rule_effects(rules: RuleSet, base: BaseGameValue | None = None) -> list[RuleEffect]:
-    """The change each analysable rule option makes to the house edge, one at a time."""
-    base = base or base_game_value(rules)
-    effects = []
-    for option, was, now, changed in _variations(rules):
-        value = base_game_value(changed)
-        effects.append(RuleEffect(option, was, now, value, value.house_edge - base.house_edge))
-    return effects
+Values = Callable[[list[RuleSet]], list[BaseGameValue]]
+"""How a list of rule sets is valued (each as base_game_value gives it)."""
+
+
+def rule_effects(
+    rules: RuleSet, base: BaseGameValue | None = None, values: Values | None = None
+) -> list[RuleEffect]:
+    """The change each analysable rule option makes to the house edge, one at a time: the exact
+    edge of the rules with the option changed less the rules' own. For a face-up or Switch game
+    the options include the variant's own rules (ties_lose, …).
+
+    values: how the rule sets are valued; by default analysed here, the face-up analyses sharing
+    the dealer's odds (compliance.basegame passes its kept values)."""
+    variations = list(_variations(rules))
+    # Analysed with the dealer's soft-17 rule changed last: face-up analyses alike in it share
+    # the dealer's odds (one rule's at a time).
+    order = sorted(
+        range(len(variations)),
+        key=lambda i: variations[i][3].dealer_hits_soft_17 != rules.dealer_hits_soft_17,
+    )
+    asked = ([] if base else [rules]) + [variations[i][3] for i in order]
+    in_order = (values or analyse_together)(asked)
+    base = base or in_order.pop(0)
+    analysed = [in_order[order.index(i)] for i in range(len(variations))]
+    return [
+        RuleEffect(option, was, now, value, value.house_edge - base.house_edge)
+        for (option, was, now, _), value in zip(variations, analysed, strict=True)
+    ]
+
+
+def analyse_together(
+    rules_list: list[RuleSet], play: Play = Play.COMPOSITION
+) -> list[BaseGameValue]:
+    """base_game_value of each rule set; face-up analyses share the dealer's odds given both
+    cards (engine.basegame_variants.shared_dealer_odds)."""
+    from engine.basegame_variants import shared_dealer_odds  # built on this module
+
+    with shared_dealer_odds():
+        return [base_game_value(rules, play) for rules in rules_list]
 
 
 def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
@@ -1001,8 +1077,19 @@ def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
         yield change("split.resplit_aces", rsa, not rsa, resplit_aces=not rsa)
     sa1 = rules.split_aces_one_card
     yield change("split.split_aces_one_card", sa1, not sa1, split_aces_one_card=not sa1)
+    if rules.dealer_face_up:  # no hole card to peek at: the variant's own rules instead
+        lose = rules.ties_lose
+        yield change("ties_lose", lose, not lose, ties_lose=not lose)
+        beats = rules.blackjack_beats_dealer_blackjack
+        yield change("blackjack_beats_dealer_blackjack", beats, not beats,
+                     blackjack_beats_dealer_blackjack=not beats)  # fmt: skip
+        return
     hole = HoleCard.NONE if rules.hole_card is HoleCard.PEEK else HoleCard.PEEK
     yield change("hole_card", rules.hole_card.value, hole.value, hole_card=hole)
     if not rules.peeks:  # what a dealer blackjack takes where nobody peeked
         obo = rules.original_bets_only
         yield change("original_bets_only", obo, not obo, original_bets_only=not obo)
+    if rules.switch:
+        pushes = rules.switched_blackjack_pushes_22
+        yield change("switched_blackjack_pushes_22", pushes, not pushes,
+                     switched_blackjack_pushes_22=not pushes)  # fmt: skip

@@ -13,11 +13,16 @@
 
 Both reuse engine.basegame's analysis, whose conventions hold (one player from a full shoe,
 composition-dependent play, Farmer's split algorithm, insurance declined). The engine's basic
-strategy (Play.BASIC) is valued for the standard game only.
+strategy (Play.BASIC, what the simulator plays) is valued exactly too: for face-up dealing its
+decisions by the hand's total and the dealer's two-card total; for Switch its decisions, and its
+choice to switch by its own infinite-shoe values.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -31,15 +36,20 @@ from engine.basegame import (
     TEN,
     BaseGameValue,
     Hand,
+    OddsStore,
     Play,
     Vector,
     _add,
     _Analysis,
     _full_shoe,
+    _store_add,
+    _total,
+    _unpack,
     conventions,
 )
-from engine.dealer_odds import BLACKJACK, RANKS, TWENTY_TWO, dealer_odds
+from engine.dealer_odds import BLACKJACK, OUTCOMES, RANKS, TWENTY_TWO, dealer_odds
 from engine.rules import DoubleOn, RuleSet
+from engine.strategy import BasicStrategy, DealerKey
 
 _PLAYED = {
     "face up": ("dealer_face_up", "ties_lose", "blackjack_beats_dealer_blackjack"),
@@ -94,30 +104,30 @@ def _uses(rules: RuleSet, kind: str) -> bool:
 
 
 def variant_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValue:
-    """The exact expected value of a face-up or Switch round, best play.
+    """The exact expected value of a face-up or Switch round, played as `play` says.
 
-    :raises NotAnalysable: other rules the analysis does not play, or the engine's basic
-        strategy asked for (it is valued for the standard game only).
+    :raises NotAnalysable: other rules the analysis does not play.
     """
     check_variant(rules)
-    if play is not Play.COMPOSITION:
-        raise NotAnalysable(
-            "the engine's basic strategy is valued exactly for the standard game only; "
-            "this variant is analysed with the best composition-dependent play"
-        )
     if rules.dealer_face_up:
-        return face_up_value(rules)
-    return switch_value(rules)
+        return face_up_value(rules, play)
+    return switch_value(rules, play=play)
 
 
-def variant_conventions(rules: RuleSet, dealer_22_pushes: bool = False) -> list[str]:
+def variant_conventions(
+    rules: RuleSet, dealer_22_pushes: bool = False, play: Play = Play.COMPOSITION
+) -> list[str]:
     """What the analysis of a variant assumes, in words (engine.basegame.conventions, adapted)."""
-    out = conventions(rules)
+    out = conventions(rules, play)
     if rules.dealer_face_up:
         out[1] = (
             "composition-dependent play given both dealer cards: each decision maximises the "
             "expected value for the hand's cards and the dealer's two cards (a hand after a split "
             "is played as the same cards unsplit)"
+            if play is Play.COMPOSITION
+            else "the engine's basic strategy for face-up dealing: each decision by the hand's "
+            "total and the dealer's two-card total, computed for an infinite shoe (the strategy "
+            "the simulator plays), valued exactly over the finite shoe"
         )
         out[4] = "both dealer cards face up: a dealer blackjack shows and ends the round"
         tie = "loses" if rules.ties_lose else "pushes"
@@ -128,10 +138,16 @@ def variant_conventions(rules: RuleSet, dealer_22_pushes: bool = False) -> list[
         )
         out.insert(5, f"a tie {tie}; a blackjack against the dealer's blackjack {natural}")
     if rules.switch:
+        switched = (
+            "where the two hands' values summed are worth more"
+            if play is Play.COMPOSITION
+            else "where the engine's basic strategy switches them (by its own infinite-shoe "
+            "values of two-card hands)"
+        )
         out.insert(
             2,
-            "Switch: each pair of hands is switched where the two hands' values summed are worth "
-            "more (a switched blackjack counts 21); each hand's value is its best play against "
+            f"Switch: each pair of hands is switched {switched} (a switched blackjack counts 21); "
+            "each hand's value is its play against "
             "the up card from the shoe less its own two cards and the up card (an approximation: "
             "the other hand's two cards are not removed), the switch decided after any peek; "
             "the chance of each deal of four cards is exact",
@@ -153,21 +169,67 @@ def variant_conventions(rules: RuleSet, dealer_22_pushes: bool = False) -> list[
 # --- face up ------------------------------------------------------------------------------------
 
 
+_SHARED: ContextVar[dict[tuple[Any, ...], dict[int, OddsStore]] | None] = ContextVar(
+    "face_up_odds", default=None
+)
+"""Within shared_dealer_odds(): (full shoe, hits soft 17) → [up card]: the dealer's odds given
+both cards computed so far, shared by the face-up analyses of rule sets alike in those (one such
+key at a time)."""
+
+
+@contextmanager
+def shared_dealer_odds() -> Iterator[None]:
+    """Face-up analyses within share the dealer's odds given both cards (computed once for rule
+    sets that differ in other rules: a rule's effects, the engine's basic strategy), the
+    dealer's side of each analysis after the first. The odds of one shoe and soft-17 rule are
+    kept, only while within (about 125 MB from 6 decks); a face-up analysis of another drops
+    them. Within another shared_dealer_odds(), the outer one's are shared."""
+    if _SHARED.get() is not None:
+        yield
+        return
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
 class _FaceUp(_Analysis):
     """engine.basegame's analysis for one dealer up card, with the dealer's second card in
     place of the up card: every vector indexed by up card is here indexed by the hole card, the
     shoe lacks the up card, and the dealer's odds are given both cards."""
 
-    def __init__(self, rules: RuleSet, up: int) -> None:
+    def __init__(self, rules: RuleSet, up: int, play: Play = Play.COMPOSITION) -> None:
         self.up = up
         full: Hand = _add(_full_shoe(rules), up, -1)
-        super().__init__(rules, Play.COMPOSITION, full)
+        super().__init__(rules, play, full)
 
-    def _odds_key(self) -> tuple[Any, ...]:
-        return (*super()._odds_key(), "face up", self.up)
+    def _dealer_key(self, up: int) -> DealerKey:
+        """The engine's face-up strategy knows the dealer's two-card total (total, soft); here
+        `up` indexes the hole card. A blackjack has no key (face_up_value values it apart)."""
+        total = self.up + up + 2
+        if ACE in (self.up, up) and total <= 11:
+            total, soft = total + 10, True
+        else:
+            soft = False
+        return (20, False) if total == 21 else (total, soft)
 
-    def _odds_of(self, shoes: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-        return dealer_odds(shoes, self.rules.dealer_hits_soft_17, up=self.up)
+    def _odds_store(self, wanted: npt.NDArray[np.int64]) -> OddsStore:
+        """The odds given both cards for this analysis alone (the standard game's _ODDS would
+        keep ten up cards' in turn, each pushing out another), or shared_dealer_odds()'s."""
+        shared = _SHARED.get()
+        key = (_full_shoe(self.rules), self.rules.dealer_hits_soft_17)  # the ten up cards'
+        if shared is not None and key not in shared:
+            shared.clear()  # another shoe or soft-17 rule: one set of odds at a time
+        stores = {} if shared is None else shared.setdefault(key, {})
+        empty = np.zeros(0, dtype=np.int64)
+        store = stores.get(self.up, (empty, empty, np.zeros((0, RANKS, len(OUTCOMES)))))
+        new = np.setdiff1d(wanted, store[0], assume_unique=True)
+        if len(new):
+            shoes = self.full_array[None, :] - _unpack(new)
+            odds = dealer_odds(shoes, self.rules.dealer_hits_soft_17, up=self.up)
+            store = stores[self.up] = _store_add(store, new, odds)
+        return store
 
     def _stand(self, members: npt.NDArray[np.int64], odds: npt.NDArray[np.float64]) -> Vector:
         sign = self._signs(members)
@@ -195,21 +257,22 @@ class _FaceUp(_Analysis):
 _BLACKJACK_HOLE = {ACE: TEN, TEN: ACE}
 
 
-def face_up_value(rules: RuleSet) -> BaseGameValue:
-    """The exact expected value of a round with both dealer cards face up, best play."""
+def face_up_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValue:
+    """The exact expected value of a round with both dealer cards face up, played as `play`
+    says (the best play, or the engine's basic strategy)."""
     full = np.array(_full_shoe(rules), dtype=np.float64)
     cards = full.sum()
     by_up = np.zeros(RANKS)
     for up in range(RANKS):
-        by_hole = np.array(_FaceUp(rules, up).value().by_up_card)
+        by_hole = np.array(_FaceUp(rules, up, play).value().by_up_card)
         shoe = full - np.eye(RANKS)[up]
         hole = _BLACKJACK_HOLE.get(up)
         if hole is not None:
             by_hole[hole] = _against_blackjack(rules, shoe - np.eye(RANKS)[hole])
         by_up[up] = shoe @ by_hole / (cards - 1)
     value = float(full @ by_up / cards)
-    stated = tuple(variant_conventions(rules))
-    return BaseGameValue(rules, value, tuple(float(v) for v in by_up), Play.COMPOSITION, stated)
+    stated = tuple(variant_conventions(rules, play=play))
+    return BaseGameValue(rules, value, tuple(float(v) for v in by_up), play, stated)
 
 
 def _against_blackjack(rules: RuleSet, shoe: Vector) -> float:
@@ -230,9 +293,9 @@ class _Switch(_Analysis):
     """engine.basegame's analysis with the dealer's 22 counted apart (it pushes where
     dealer_22_pushes)."""
 
-    def __init__(self, rules: RuleSet, dealer_22_pushes: bool) -> None:
+    def __init__(self, rules: RuleSet, dealer_22_pushes: bool, play: Play) -> None:
         self.dealer_22_pushes = dealer_22_pushes
-        super().__init__(rules)
+        super().__init__(rules, play)
 
     def _odds_key(self) -> tuple[Any, ...]:
         return (*super()._odds_key(), "22")
@@ -261,7 +324,10 @@ class _Switch(_Analysis):
 
 
 def switch_value(
-    rules: RuleSet, dealer_22_pushes: bool = False, switching: bool = True
+    rules: RuleSet,
+    dealer_22_pushes: bool = False,
+    switching: bool = True,
+    play: Play = Play.COMPOSITION,
 ) -> BaseGameValue:
     """The expected value per hand of a Blackjack Switch round (two hands, equal wagers), the
     better arrangement of the hands chosen (variant_conventions(rules) states how).
@@ -269,8 +335,9 @@ def switch_value(
     dealer_22_pushes: a dealer's 22 pushes every hand but a blackjack (published analyses'
     game; Colorado's rule text has only a switched blackjack push a 22).
     switching: False values the same two hands never switched (for comparison).
+    play: Play.BASIC plays and switches as the engine's basic strategy does.
     """
-    analysis = _Switch(rules, dealer_22_pushes)
+    analysis = _Switch(rules, dealer_22_pushes, play)
     full = np.array(_full_shoe(rules), dtype=np.float64)
     cards = float(full.sum())
     # values[a, b, up]: the two-card hand a, b played best; switched: a blackjack counts 21.
@@ -282,6 +349,7 @@ def switch_value(
     switched[ACE, TEN] = switched[TEN, ACE] = analysis.switched_21()
     naturals = np.zeros((RANKS, RANKS))
     naturals[ACE, TEN] = naturals[TEN, ACE] = 1.0
+    engine = _engine_switch_values(rules) if play is Play.BASIC else None
 
     by_up = np.zeros(RANKS)
     grid = np.indices((RANKS,) * 4).reshape(4, -1)  # first cards a1, b1, second cards a2, b2
@@ -302,10 +370,38 @@ def switch_value(
             shoe = full[None, :] - taken
             blackjack = shoe[:, _BLACKJACK_HOLE[up]] / (cards - 5)
             swapped = swapped + blackjack * (naturals[a1, a2] + naturals[b1, b2])
-        best = np.maximum(kept, swapped) if switching else kept
+        if not switching:
+            best = kept
+        elif play is Play.BASIC:
+            switches = engine[a1, b2, up, 1] + engine[b1, a2, up, 1] > (
+                engine[a1, a2, up, 0] + engine[b1, b2, up, 0]
+            )
+            best = np.where(switches, swapped, kept)
+        else:
+            best = np.maximum(kept, swapped)
         by_up[up] = np.sum(chance * best) / 2 / (full[up] / cards)
     value = float(by_up @ full / cards)
-    stated = tuple(variant_conventions(rules, dealer_22_pushes))
+    stated = tuple(variant_conventions(rules, dealer_22_pushes, play))
     if not switching:
         stated += ("the hands never switched",)
-    return BaseGameValue(rules, value, tuple(float(v) for v in by_up), Play.COMPOSITION, stated)
+    return BaseGameValue(rules, value, tuple(float(v) for v in by_up), play, stated)
+
+
+def _engine_switch_values(rules: RuleSet) -> Vector:
+    """[a, b, up, switched]: the value the engine's basic strategy gives two cards against an up
+    card when it decides whether to switch (BasicStrategy.switch): its infinite-shoe value, a
+    blackjack's pay unless switched."""
+    strategy = BasicStrategy(rules)
+    out = np.zeros((RANKS, RANKS, RANKS, 2))
+    for a in range(RANKS):
+        for b in range(RANKS):
+            total, soft = _total(_add(_add((0,) * RANKS, a), b))
+            pair = a + 1 if a == b else 0
+            for up in range(RANKS):
+                for switched in (0, 1):
+                    if total == 21 and not switched:
+                        out[a, b, up, switched] = float(rules.blackjack_pays)
+                    else:
+                        key = (total, soft, pair, up + 1, True)
+                        out[a, b, up, switched] = strategy.values[key]
+    return out

@@ -143,12 +143,15 @@ def _odds(
     cells = np.zeros((hands, RANKS), dtype=np.int64)  # rank * _MAX_DRAWN + cards of the rank
     distinct = np.zeros(hands, dtype=np.int64)
     drawn = np.zeros(hands, dtype=np.int64)
+    most = np.zeros(RANKS, dtype=np.int64)  # the most cards of each rank a hand draws
     for h in range(hands):
         for r in range(RANKS):
             if draws[h, r] > 0:
                 cells[h, distinct[h]] = r * _MAX_DRAWN + draws[h, r]
                 distinct[h] += 1
                 drawn[h] += draws[h, r]
+                most[r] = max(most[r], draws[h, r])
+    deepest = drawn.max() if hands else 0
     block = _BLOCK
     fall = np.zeros((RANKS * _MAX_DRAWN, block), dtype=np.float64)
     inverse = np.zeros((_MAX_DRAWN, block), dtype=np.float64)
@@ -166,12 +169,12 @@ def _odds(
                     total += shoes[s, r]
                     n = shoes[s, r] - (1 if r == up else 0)
                     fall[r * _MAX_DRAWN, b] = 1.0
-                    for k in range(1, _MAX_DRAWN):
+                    for k in range(1, most[r] + 1):  # no hand uses more
                         fall[r * _MAX_DRAWN + k, b] = fall[r * _MAX_DRAWN + k - 1, b] * max(
                             n - k + 1, 0
                         )
                 product = 1.0
-                for k in range(_MAX_DRAWN):
+                for k in range(deepest + 1):
                     inverse[k, b] = 1.0 / product if product > 0 else 0.0
                     product *= max(total - k, 0)
             acc[:, :size] = 0.0

@@ -8,6 +8,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from compliance.basegame import base_game_memory_clear
+from compliance.models import BaseGameEdge
+
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/analysis/base-game/"
@@ -149,11 +152,15 @@ def test_a_table_the_analysis_cannot_value_is_a_400_naming_the_field(
     assert field in str(response.json())
 
 
+FACE_UP = {"game": "face-up-blackjack", "hole_card": "face_up", "blackjack_pays": None}
+
+
 def test_a_face_up_blackjack_table_is_analysed_by_its_own_rules(anon_client: APIClient) -> None:
     # 30-899.02: both dealer cards face up, blackjack 1 to 1, every push lost (a blackjack's
-    # too). The best play sees both dealer cards; the effects of options are not offered.
-    table = {"game": "face-up-blackjack", "hole_card": "face_up", "blackjack_pays": None}
-    response = _post(anon_client, {"configuration": _config(surrender="none", **table)})
+    # too). The best play sees both dealer cards; the engine's strategy, by the dealer's
+    # two-card total, is valued too.
+    config = _config(surrender="none", **FACE_UP)
+    response = _post(anon_client, {"configuration": config, "effects": False})
     assert response.status_code == 200, response.json()
     body = response.json()
     assert body["house_edge_percent"].startswith(
@@ -162,8 +169,34 @@ def test_a_face_up_blackjack_table_is_analysed_by_its_own_rules(anon_client: API
     assert body["rules"]["dealer_face_up"] and body["rules"]["ties_lose"]
     conventions = " ".join(body["conventions"])
     assert "dealer's two cards" in conventions and "a tie loses" in conventions
-    assert body["basic_strategy"]["not_offered"].startswith("the engine's basic strategy")
-    assert body["effects"] == [] and "standard game only" in body["effects_not_offered"]
+    basic = body["basic_strategy"]
+    assert basic["play"] == "basic" and "two-card total" in basic["strategy"]
+    assert 0 < float(basic["house_edge"]) - float(body["house_edge"]) < 0.0005
+
+
+def test_a_face_up_tables_rule_effects_are_exact_and_kept(anon_client: APIClient) -> None:
+    # Each option changed alone, analysed exactly: hitting soft 17 costs the player, pushes that
+    # push instead of losing give a lot back; every value is kept (BaseGameEdge) for the next
+    # request. Two decks, splits to 2 hands: quicker to analyse.
+    base_game_memory_clear()  # as a fresh process: an earlier test may have analysed them
+    split = {"max_hands": 2, "resplit_aces": False, "split_aces_one_card": True}
+    config = _config(decks=2, split=split, surrender="none", **FACE_UP)
+    response = _post(anon_client, {"configuration": config})
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    effects = {effect["option"]: effect for effect in body["effects"]}
+    h17 = effects["dealer_soft_17"]
+    assert (h17["from"], h17["to"]) == ("stand", "hit")
+    change = float(h17["house_edge_change"])
+    assert change > 0
+    assert change == pytest.approx(float(h17["house_edge"]) - float(body["house_edge"]), abs=1e-11)
+    pushes = effects["ties_lose"]
+    assert (pushes["from"], pushes["to"]) == ("true", "false")
+    assert float(pushes["house_edge_change_percent"]) < -5
+    assert "hole_card" not in effects
+    kept = [row.expected_value for row in BaseGameEdge.objects.filter(rules__contains="decks=2;")]
+    for effect in body["effects"]:
+        assert any(abs(value + float(effect["house_edge"])) < 1e-11 for value in kept)
 
 
 def test_massachusetts_face_up_dealing_is_analysed_with_its_two_card_21(
@@ -184,14 +217,21 @@ def test_a_blackjack_switch_table_is_analysed_per_hand(anon_client: APIClient) -
     # other hand pushes a 22, which gives the player about 6.8 % a hand (the published game
     # pushes every hand but a blackjack against a 22).
     table = {"game": "blackjack-switch", "blackjack_pays": None, "dealer_soft_17": "hit"}
-    response = _post(
-        anon_client, {"configuration": _config(surrender="none", **table), "effects": False}
-    )
+    response = _post(anon_client, {"configuration": _config(surrender="none", **table)})
     assert response.status_code == 200, response.json()
     body = response.json()
     assert body["house_edge_percent"].startswith("-6.8311")
     assert any("Switch: each pair of hands" in text for text in body["conventions"])
     assert any("pushes a switched blackjack" in text for text in body["conventions"])
+    basic = body["basic_strategy"]  # the engine's own switching and play
+    assert 0 < float(basic["house_edge"]) - float(body["house_edge"]) < 0.0005
+    effects = {effect["option"]: effect for effect in body["effects"]}
+    s17 = effects["dealer_soft_17"]
+    assert (s17["from"], s17["to"]) == ("hit", "stand")
+    assert float(s17["house_edge_change"]) < 0
+    no_push = effects["switched_blackjack_pushes_22"]
+    assert (no_push["from"], no_push["to"]) == ("true", "false")
+    assert float(no_push["house_edge_change"]) < 0
 
 
 def test_a_request_without_a_configuration_is_a_400(anon_client: APIClient) -> None:

@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from engine.analysis import NotAnalysable
-from engine.basegame import base_game_value
+from engine.basegame import Play, base_game_value, rule_effects
 from engine.basegame_variants import switch_value
 from engine.round import SeatSpec, play_round
 from engine.rules import RuleSet
@@ -74,9 +74,22 @@ def test_a_switched_blackjack_pushing_a_22_costs_the_player() -> None:
     )
 
 
+def test_the_effects_of_rule_options_are_the_differences_of_exact_switch_edges() -> None:
+    effects = {effect.option: effect for effect in rule_effects(COLORADO)}
+    s17 = effects["dealer_soft_17"]
+    assert (s17.base, s17.changed) == ("hit", "stand")
+    assert s17.change < 0  # standing on soft 17 helps the player
+    stands = replace(COLORADO, dealer_hits_soft_17=False)
+    assert s17.change == switch_value(stands).house_edge - switch_value(COLORADO).house_edge
+    no_push = effects["switched_blackjack_pushes_22"]  # 30-2105(8)(e) taken away
+    assert (no_push.base, no_push.changed) == ("true", "false") and no_push.change < 0
+    assert effects["blackjack_pays"].change < -0.02  # 3 to 2 instead of 1 to 1
+
+
 def test_the_engines_rounds_agree_with_the_exact_value_within_four_standard_errors() -> None:
     # The engine plays its own switching and playing strategy (total-dependent, for an infinite
-    # shoe) from a continuous shuffler (a full shoe each round), two hands of 1 a round.
+    # shoe) from a continuous shuffler (a full shoe each round), two hands of 1 a round: the
+    # exact value of that strategy, a little below the best play's.
     shoe = Shoe.shuffled(COLORADO.decks, 15, continuous=True)
     strategy = BasicStrategy(COLORADO)
     nets = []
@@ -85,7 +98,9 @@ def test_the_engines_rounds_agree_with_the_exact_value_within_four_standard_erro
         nets.append(float(log.net(1)) / 2)
         shoe.end_round()
     error = statistics.stdev(nets) / len(nets) ** 0.5
-    assert abs(statistics.mean(nets) - switch_value(COLORADO).expected_value) < 4 * error
+    exact = switch_value(COLORADO, play=Play.BASIC).expected_value
+    assert 0 < switch_value(COLORADO).expected_value - exact < 0.0005
+    assert abs(statistics.mean(nets) - exact) < 4 * error
 
 
 @pytest.mark.parametrize(
