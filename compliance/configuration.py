@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from fractions import Fraction
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -13,6 +14,7 @@ from rest_framework import serializers
 from engine.cards import InvalidCard, parse_cards
 from engine.odds import Basis, InvalidPays, Pays
 from jurisdictions.models import Jurisdiction
+from pitboss import kbcache
 from variants.api.serializers import PaytableLineSerializer
 from variants.models import Wager
 
@@ -180,11 +182,25 @@ class SideWagerSerializer(serializers.Serializer):
         return _catalog_slug(self.context, value)
 
 
+def _catalog(context: dict[str, Any], key: Any, read: Callable[[], Any]) -> Any:
+    """A catalog fact the checks need, `read()` once per configuration; with a "revision" in the
+    context (pitboss.kbcache's stamp), once per revision of the knowledge base and shared
+    between configurations (so never changed by its users)."""
+    if key not in context:
+        revision = context.get("revision")
+        context[key] = (
+            read()
+            if revision is None
+            else kbcache.remember(revision, ("configuration", key), read)
+        )
+    return context[key]
+
+
 def _catalog_slug(context: dict[str, Any], value: str) -> str:
     """`value`, if it is a catalog slug of any jurisdiction (GET /api/v1/wagers/ lists them)."""
-    if "slugs" not in context:  # read once per configuration
-        context["slugs"] = sorted(set(Wager.objects.values_list("slug", flat=True)))
-    slugs = context["slugs"]
+    slugs = _catalog(
+        context, "slugs", lambda: sorted(set(Wager.objects.values_list("slug", flat=True)))
+    )
     if value not in slugs:
         raise serializers.ValidationError(
             f"{value!r} is no wager in the catalog; valid slugs: {', '.join(slugs)}."
@@ -312,7 +328,11 @@ class ConfigurationSerializer(serializers.Serializer):
     tables = TableSerializer(many=True, allow_empty=False)
 
     def validate_jurisdiction(self, value: str) -> str:
-        codes = list(Jurisdiction.objects.order_by("code").values_list("code", flat=True))
+        codes = _catalog(
+            self.context,
+            "jurisdictions",
+            lambda: list(Jurisdiction.objects.order_by("code").values_list("code", flat=True)),
+        )
         if value not in codes:
             raise serializers.ValidationError(
                 f"unknown jurisdiction {value!r}; known: {', '.join(codes)}."
@@ -322,12 +342,16 @@ class ConfigurationSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         """Inline paytable lines must name outcomes of the wager, as GET wagers/{slug}/ lists
         them."""
-        outcomes = {
-            slug: {o["key"] for o in wager_outcomes}
-            for slug, wager_outcomes in Wager.objects.filter(
-                jurisdiction__code=attrs["jurisdiction"]
-            ).values_list("slug", "outcomes")
-        }
+        outcomes = _catalog(
+            self.context,
+            ("outcomes", attrs["jurisdiction"]),
+            lambda: {
+                slug: {o["key"] for o in wager_outcomes}
+                for slug, wager_outcomes in Wager.objects.filter(
+                    jurisdiction__code=attrs["jurisdiction"]
+                ).values_list("slug", "outcomes")
+            },
+        )
         for t, table in enumerate(attrs["tables"]):
             for s, side in enumerate(table.get("side_wagers", [])):
                 known, lines = outcomes.get(side["wager"]), side.get("paytable")
@@ -352,8 +376,10 @@ class ConfigurationSerializer(serializers.Serializer):
         return value
 
 
-def configuration_parse(data: Any) -> dict[str, Any]:
-    """The configuration, checked for shape (at most MAX_TABLES tables, checked first).
+def configuration_parse(data: Any, *, revision: str | None = None) -> dict[str, Any]:
+    """The configuration, checked for shape (at most MAX_TABLES tables, checked first). With
+    `revision` (pitboss.kbcache's stamp), the catalog facts the checks read (jurisdictions,
+    wager slugs and outcomes) are read once per revision of the knowledge base.
 
     :raises rest_framework.exceptions.ValidationError: the first problem, naming its field.
     """
@@ -371,6 +397,6 @@ def configuration_parse(data: Any) -> dict[str, Any]:
                 ]
             }
         )
-    serializer = ConfigurationSerializer(data=data, context={})
+    serializer = ConfigurationSerializer(data=data, context={"revision": revision})
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
