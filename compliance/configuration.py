@@ -189,9 +189,7 @@ def _catalog(context: dict[str, Any], key: Any, read: Callable[[], Any]) -> Any:
     if key not in context:
         revision = context.get("revision")
         context[key] = (
-            read()
-            if revision is None
-            else kbcache.remember(revision, ("configuration", key), read)
+            read() if revision is None else kbcache.remember(revision, ("configuration", key), read)
         )
     return context[key]
 

@@ -1000,3 +1000,15 @@ def test_trilg_04_is_played_with_a_minimum_of_five_dollars(vendor_client: APICli
     assert code in findings("us-co/trilux-bonus/trilg-04", "1")
     assert code not in findings("us-co/trilux-bonus/trilg-04", "5")
     assert code not in findings("us-co/trilux-bonus/trilg-01", "1")
+
+
+def test_a_validation_costs_four_queries_once_the_catalog_is_read(
+    vendor_client: APIClient, django_assert_num_queries: Any
+) -> None:
+    """The token and its user, the permission, the knowledge base's revision, the insert: the
+    catalog facts and citations are read at the first validation of a revision, not again."""
+    body = json.loads((CONFIGS / "casino-house-rules-co.json").read_text())
+    validate(vendor_client, body)
+
+    with django_assert_num_queries(4):
+        validate(vendor_client, body)
