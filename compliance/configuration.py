@@ -4,8 +4,9 @@ for shape before any rule is applied: a malformed configuration is a 400 naming 
 from __future__ import annotations
 
 import datetime as dt
-from fractions import Fraction
 from collections.abc import Callable
+from contextvars import ContextVar
+from fractions import Fraction
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -15,6 +16,7 @@ from engine.cards import InvalidCard, parse_cards
 from engine.odds import Basis, InvalidPays, Pays
 from jurisdictions.models import Jurisdiction
 from pitboss import kbcache
+from pitboss.api import shared_serializer
 from variants.api.serializers import PaytableLineSerializer
 from variants.models import Wager
 
@@ -101,9 +103,7 @@ class PaytableField(serializers.Field):
         if isinstance(data, str) and data:
             return data
         if isinstance(data, list) and data:
-            lines = PaytableLineSerializer(data=data, many=True)
-            lines.is_valid(raise_exception=True)
-            return list(lines.validated_data)
+            return list(shared_serializer(PaytableLineSerializer, many=True).run_validation(data))
         raise serializers.ValidationError(
             'Give a catalog paytable id ("us-co/kings-bounty/kb03") or a list of lines '
             '[{"outcome": …, "pays": "25 to 1"}].'
@@ -179,26 +179,32 @@ class SideWagerSerializer(serializers.Serializer):
         return value
 
     def validate_wager(self, value: str) -> str:
-        return _catalog_slug(self.context, value)
+        return _catalog_slug(value)
 
 
-def _catalog(context: dict[str, Any], key: Any, read: Callable[[], Any]) -> Any:
-    """A catalog fact the checks need, `read()` once per configuration; with a "revision" in the
-    context (pitboss.kbcache's stamp), once per revision of the knowledge base and shared
-    between configurations (so never changed by its users)."""
-    if key not in context:
-        revision = context.get("revision")
-        context[key] = (
+# The catalog facts read for the configuration being checked (in this thread), and the
+# knowledge base's revision they are read at, if known: configuration_parse sets it.
+_reads: ContextVar[dict[str, Any]] = ContextVar("configuration_reads")
+
+
+def _catalog(key: Any, read: Callable[[], Any]) -> Any:
+    """A catalog fact the checks need, `read()` once per configuration; with the revision known
+    (pitboss.kbcache's stamp), once per revision of the knowledge base and shared between
+    configurations (so never changed by its users)."""
+    reads = _reads.get(None)
+    if reads is None:  # a serializer of this module used on its own, not by configuration_parse
+        return read()
+    if key not in reads:
+        revision = reads["revision"]
+        reads[key] = (
             read() if revision is None else kbcache.remember(revision, ("configuration", key), read)
         )
-    return context[key]
+    return reads[key]
 
 
-def _catalog_slug(context: dict[str, Any], value: str) -> str:
+def _catalog_slug(value: str) -> str:
     """`value`, if it is a catalog slug of any jurisdiction (GET /api/v1/wagers/ lists them)."""
-    slugs = _catalog(
-        context, "slugs", lambda: sorted(set(Wager.objects.values_list("slug", flat=True)))
-    )
+    slugs = _catalog("slugs", lambda: sorted(set(Wager.objects.values_list("slug", flat=True))))
     if value not in slugs:
         raise serializers.ValidationError(
             f"{value!r} is no wager in the catalog; valid slugs: {', '.join(slugs)}."
@@ -210,7 +216,7 @@ class LayoutField(serializers.SlugField):
     """The catalog slug of the game or wager whose approved layout a table displays."""
 
     def to_internal_value(self, data: Any) -> str:
-        return _catalog_slug(self.context, super().to_internal_value(data))
+        return _catalog_slug(super().to_internal_value(data))
 
 
 class TableSerializer(serializers.Serializer):
@@ -327,7 +333,6 @@ class ConfigurationSerializer(serializers.Serializer):
 
     def validate_jurisdiction(self, value: str) -> str:
         codes = _catalog(
-            self.context,
             "jurisdictions",
             lambda: list(Jurisdiction.objects.order_by("code").values_list("code", flat=True)),
         )
@@ -341,7 +346,6 @@ class ConfigurationSerializer(serializers.Serializer):
         """Inline paytable lines must name outcomes of the wager, as GET wagers/{slug}/ lists
         them."""
         outcomes = _catalog(
-            self.context,
             ("outcomes", attrs["jurisdiction"]),
             lambda: {
                 slug: {o["key"] for o in wager_outcomes}
@@ -395,6 +399,8 @@ def configuration_parse(data: Any, *, revision: str | None = None) -> dict[str, 
                 ]
             }
         )
-    serializer = ConfigurationSerializer(data=data, context={"revision": revision})
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+    reads = _reads.set({"revision": revision})
+    try:
+        return dict(shared_serializer(ConfigurationSerializer).run_validation(data))
+    finally:
+        _reads.reset(reads)

@@ -6,6 +6,7 @@ import copy
 import datetime as dt
 import io
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,12 @@ import pytest
 import yaml
 from django.conf import settings
 from django.core.management import call_command
+from rest_framework.exceptions import ValidationError
 from rest_framework.test import APIClient
 
+from compliance.configuration import ConfigurationSerializer, configuration_parse
 from compliance.models import ValidationRun
+from pitboss import kbcache
 from variants.catalog import CATALOG
 
 pytestmark = pytest.mark.django_db
@@ -1012,3 +1016,80 @@ def test_a_validation_costs_four_queries_once_the_catalog_is_read(
 
     with django_assert_num_queries(4):
         validate(vendor_client, body)
+
+
+# Faults everywhere in one configuration: the whole configuration, a table's fields, nested
+# objects, an inline paytable's lines, a list's items.
+MANY_FAULTS = {
+    "jurisdiction": "US-CO",
+    "as_of": "2024-13-01",
+    "tables": [
+        dict(TABLE, decks="six", double={"on": "sometimes"}, split={}, layouts=["nope", 3]),
+        {
+            "name": "x" * 81,
+            "game": "blackjack",
+            "blackjack_pays": "10%",
+            "limits": {"min": "500", "max": "10"},
+            "side_wagers": [
+                {"wager": "no-such-bet"},
+                {"wager": "kings-bounty", "paytable": [{"outcome": "suited-kings"}, {"pays": 4}]},
+                {"wager": "blazing-7s", "paytable": [], "bonus_payouts": [{"amount": "-1"}]},
+            ],
+        },
+        "not a table",
+    ],
+}
+
+
+def _fresh_serializer(data: dict[str, Any]) -> ConfigurationSerializer:
+    """A ConfigurationSerializer as DRF makes one for a request, fields built anew."""
+    serializer = ConfigurationSerializer(data=copy.deepcopy(data))
+    serializer.is_valid()
+    return serializer
+
+
+def test_a_faulty_configuration_gets_every_error_a_fresh_serializer_gives(
+    vendor_client: APIClient,
+) -> None:
+    """configuration_parse checks with one serializer built once (pitboss.api.shared_serializer):
+    the same errors as a new one, however often and between good configurations it is used."""
+    expected = json.loads(json.dumps(_fresh_serializer(MANY_FAULTS).errors))
+    assert len(expected["tables"]) == 3
+
+    for _ in range(2):
+        response = vendor_client.post("/api/v1/validations/", MANY_FAULTS, format="json")
+        assert response.status_code == 400
+        assert response.json()["error"]["fields"] == expected
+        validate(vendor_client, configuration())
+
+
+@pytest.mark.parametrize("name", ["casino-house-rules-co.json", "casino-house-rules-ma.json"])
+def test_a_configuration_parses_as_a_fresh_serializer_reads_it(name: str) -> None:
+    data = json.loads((CONFIGS / name).read_text())
+    data["tables"].append(TABLE)
+
+    assert configuration_parse(data) == dict(_fresh_serializer(data).validated_data)
+    assert configuration_parse(data, revision=kbcache.knowledge_base_revision_stamp()) == dict(
+        _fresh_serializer(data).validated_data
+    )
+
+
+def test_threads_sharing_the_serializer_each_get_their_own_answer() -> None:
+    """gunicorn's threads check configurations at once with the one shared serializer."""
+    revision = kbcache.knowledge_base_revision_stamp()
+    good = configuration()
+    parsed = configuration_parse(good, revision=revision)  # the catalog read, in this thread
+    with pytest.raises(ValidationError) as faulty:
+        configuration_parse(MANY_FAULTS, revision=revision)
+
+    def check(n: int) -> bool:
+        if n % 2:
+            return configuration_parse(good, revision=revision) == parsed
+        try:
+            configuration_parse(MANY_FAULTS, revision=revision)
+        except ValidationError as exc:
+            return exc.detail == faulty.value.detail
+        return False
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert all(pool.map(check, range(200)))
