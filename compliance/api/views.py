@@ -24,7 +24,7 @@ from compliance.services import NotCompliant, sign_set_create, validation_run_cr
 from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
 from compliance.simulations import SimulationIn, simulation_job_create
 from compliance.validator import FINDING_CODES
-from pitboss.api import FormatIsTheView, Pagination, error_body
+from pitboss.api import FormatIsTheView, Pagination, error_body, shared_serializer
 from pitboss.errors import DomainError
 
 
@@ -186,7 +186,8 @@ class ValidationListApi(APIView):
     @extend_schema(request=ConfigurationSerializer, responses={201: ValidationOut})
     def post(self, request: Request) -> Response:
         run = validation_run_create(data=request.data, user=request.user)
-        return Response(ValidationOut(run).data, status=status.HTTP_201_CREATED)
+        out = shared_serializer(ValidationOut).to_representation(run)
+        return Response(out, status=status.HTTP_201_CREATED)
 
     @extend_schema(**_paged(ValidationOut, "validations"))
     def get(self, request: Request) -> Response:
@@ -201,7 +202,7 @@ class ValidationDetailApi(APIView):
     @extend_schema(responses=ValidationOut)
     def get(self, request: Request, pk: Any) -> Response:
         run = get_object_or_404(selectors.validation_runs_visible_to(request.user), pk=pk)
-        return Response(ValidationOut(run).data)
+        return Response(shared_serializer(ValidationOut).to_representation(run))
 
 
 class FindingCodesApi(APIView):

@@ -15,8 +15,10 @@ import yaml
 from django.conf import settings
 from django.core.management import call_command
 from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
+from compliance.api.views import ValidationOut
 from compliance.configuration import ConfigurationSerializer, configuration_parse
 from compliance.models import ValidationRun
 from pitboss import kbcache
@@ -1093,3 +1095,16 @@ def test_threads_sharing_the_serializer_each_get_their_own_answer() -> None:
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         assert all(pool.map(check, range(200)))
+
+
+@pytest.mark.parametrize("name", ["casino-house-rules-co.json", "casino-house-rules-ma.json"])
+def test_the_answer_is_the_stored_run_as_a_fresh_serializer_renders_it(
+    vendor_client: APIClient, name: str
+) -> None:
+    """The POST's answer and a GET of the run render it with one shared ValidationOut."""
+    body = validate(vendor_client, json.loads((CONFIGS / name).read_text()))
+    run = ValidationRun.objects.get(pk=body["id"])
+
+    assert body["findings"] and body["tables"]
+    assert body == json.loads(JSONRenderer().render(ValidationOut(run).data))
+    assert vendor_client.get(f"/api/v1/validations/{run.pk}/").json() == body
