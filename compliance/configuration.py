@@ -4,6 +4,7 @@ for shape before any rule is applied: a malformed configuration is a 400 naming 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable
 from contextvars import ContextVar
 from fractions import Fraction
@@ -28,13 +29,19 @@ MAX_TABLES = 200
 MAX_SIDE_WAGERS = 20
 
 
+# Payouts as printed repeat from one configuration to the next ("3 to 2", a paytable's lines):
+# each text is read once per process (a Pays is immutable; a text that is no payout raises each
+# time). Bounded: unusual texts only push out others.
+pays_parse = functools.lru_cache(maxsize=4096)(Pays.parse)
+
+
 class OddsField(serializers.CharField):
     """Odds as printed: "3 to 2", "2 for 1" (not a meter share or a dollar amount)."""
 
     def to_internal_value(self, data: Any) -> str:
         text = super().to_internal_value(data)
         try:
-            pays = Pays.parse(text)
+            pays = pays_parse(text)
         except InvalidPays as exc:
             raise serializers.ValidationError(str(exc)) from exc
         if pays.basis not in (Basis.TO, Basis.FOR):
@@ -77,6 +84,17 @@ class SplitSerializer(serializers.Serializer):
     split_aces_one_card = serializers.BooleanField(default=True)
 
 
+class PaytableLineIn(PaytableLineSerializer):
+    """A line of an inline paytable, as variants.api reads one, its payout read by pays_parse."""
+
+    def validate_pays(self, value: str) -> str:
+        try:
+            pays_parse(value)
+        except InvalidPays as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+        return value
+
+
 @extend_schema_field(
     {
         "oneOf": [
@@ -103,7 +121,7 @@ class PaytableField(serializers.Field):
         if isinstance(data, str) and data:
             return data
         if isinstance(data, list) and data:
-            return list(shared_serializer(PaytableLineSerializer, many=True).run_validation(data))
+            return list(shared_serializer(PaytableLineIn, many=True).run_validation(data))
         raise serializers.ValidationError(
             'Give a catalog paytable id ("us-co/kings-bounty/kb03") or a list of lines '
             '[{"outcome": …, "pays": "25 to 1"}].'
@@ -307,7 +325,7 @@ class TableSerializer(serializers.Serializer):
         if (
             attrs.get("variation") == "6-to-5"
             and pays
-            and not Pays.parse(pays).same_payout(Pays.parse("6 to 5"))
+            and not pays_parse(pays).same_payout(pays_parse("6 to 5"))
         ):
             raise serializers.ValidationError(
                 {"variation": f"the 6 to 5 variation pays blackjack 6 to 5, not {pays}."}

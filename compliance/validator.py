@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from compliance.configuration import pays_parse
 from compliance.rulesets import FACE_UP_DEALING
 from engine.analysis import analyse
 from engine.odds import Basis, Pays
@@ -437,7 +437,7 @@ def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
     """The paytable's pays by (outcome, column), parsed once per paytable object."""
     cached: dict[tuple[str, str], Pays] | None = getattr(paytable, "_pays", None)
     if cached is None:
-        cached = {(e.outcome, e.column): Pays.parse(e.pays) for e in paytable.entries.all()}
+        cached = {(e.outcome, e.column): pays_parse(e.pays) for e in paytable.entries.all()}
         paytable._pays = cached  # type: ignore[attr-defined]
     return cached
 
@@ -445,11 +445,7 @@ def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
 def _given_lines(given: list[dict[str, Any]], paytable: Paytable) -> dict[tuple[str, str], Pays]:
     """Inline lines keyed like the paytable's; a line without a column means the first column."""
     first = next((e.column for e in paytable.entries.all()), "")
-    return {(g["outcome"], g.get("column") or first): _pays(g["pays"]) for g in given}
-
-
-# The same inline lines are compared with every approved paytable of their wager.
-_pays = functools.lru_cache(maxsize=4096)(Pays.parse)
+    return {(g["outcome"], g.get("column") or first): pays_parse(g["pays"]) for g in given}
 
 
 def _differences(given: list[dict[str, Any]], paytable: Paytable) -> list[str]:
@@ -546,7 +542,7 @@ def _missing(ctx: Context, c: Constraint, table: dict[str, Any], path: str, what
 def _min_blackjack_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
     if "blackjack_pays" not in table:
         return _missing(ctx, c, table, f"{path}.blackjack_pays", "Blackjack odds")
-    offered, floor = Pays.parse(table["blackjack_pays"]), Pays.parse(c.params["pays"])
+    offered, floor = pays_parse(table["blackjack_pays"]), pays_parse(c.params["pays"])
     if not offered.at_least(floor):
         ctx.breach(c, f"Blackjack pays {offered}", table, f"{path}.blackjack_pays")
 
@@ -554,7 +550,7 @@ def _min_blackjack_pays(ctx: Context, c: Constraint, table: dict[str, Any], path
 def _insurance_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
     if "insurance_pays" not in table:
         return
-    offered, fixed = Pays.parse(table["insurance_pays"]), Pays.parse(c.params["pays"])
+    offered, fixed = pays_parse(table["insurance_pays"]), pays_parse(c.params["pays"])
     if not offered.same_payout(fixed):
         ctx.breach(c, f"Insurance pays {offered}", table, f"{path}.insurance_pays")
 
@@ -619,8 +615,8 @@ def _side_limits_within_table(
 def _allowed_blackjack_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
     if "blackjack_pays" not in table:
         return _missing(ctx, c, table, f"{path}.blackjack_pays", "Blackjack odds")
-    offered = Pays.parse(table["blackjack_pays"])
-    if not any(offered.same_payout(Pays.parse(p)) for p in c.params["pays"]):
+    offered = pays_parse(table["blackjack_pays"])
+    if not any(offered.same_payout(pays_parse(p)) for p in c.params["pays"]):
         ctx.breach(c, f"Blackjack pays {offered}", table, f"{path}.blackjack_pays")
 
 
@@ -631,7 +627,7 @@ def _decks_required(ctx: Context, c: Constraint, table: dict[str, Any], path: st
     applies = (c.wager is not None and c.wager.slug in offered) or (
         trigger
         and "blackjack_pays" in table
-        and Pays.parse(table["blackjack_pays"]).same_payout(Pays.parse(trigger))
+        and pays_parse(table["blackjack_pays"]).same_payout(pays_parse(trigger))
     )
     if not applies:
         return
@@ -645,7 +641,7 @@ def _decks_required(ctx: Context, c: Constraint, table: dict[str, Any], path: st
 def _blackjack_pays(table: dict[str, Any], odds: str) -> bool:
     """Whether the table's blackjack odds pay what `odds` pays ("12 to 10" is "6 to 5")."""
     given = table.get("blackjack_pays")
-    return bool(given) and Pays.parse(given).same_payout(Pays.parse(odds))
+    return bool(given) and pays_parse(given).same_payout(pays_parse(odds))
 
 
 def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
