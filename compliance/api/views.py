@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import Permission
-from django.db.models import Q, QuerySet
+from django.db import connection
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -133,6 +133,22 @@ class SubmitsOrReadsVisible(permissions.IsAuthenticated):
         return holds_permission(request.user, required)
 
 
+# Whether a user holds a permission, directly or through a group (Django's auth tables). Plain
+# SQL: the same question through the ORM, an OR across two many-to-many joins, takes five times
+# its CPU to compile (about a millisecond).
+_HOLDS_PERMISSION = """
+SELECT EXISTS (
+    SELECT 1 FROM auth_permission p JOIN django_content_type t ON t.id = p.content_type_id
+    WHERE t.app_label = %s AND p.codename = %s AND (
+        p.id IN (SELECT permission_id FROM auth_user_user_permissions WHERE user_id = %s)
+        OR p.id IN (
+            SELECT g.permission_id FROM auth_group_permissions g
+            JOIN auth_user_groups u ON u.group_id = g.group_id WHERE u.user_id = %s
+        )
+    )
+)"""
+
+
 def holds_permission(user: Any, perm: str) -> bool:
     """`user.has_perm(perm)` as Django's ModelBackend (the project's only authentication backend)
     answers it: an active superuser holds every permission, an active user its own and its
@@ -143,11 +159,9 @@ def holds_permission(user: Any, perm: str) -> bool:
     if user.is_superuser:
         return True
     app_label, codename = perm.split(".", 1)
-    return (
-        Permission.objects.filter(content_type__app_label=app_label, codename=codename)
-        .filter(Q(user=user) | Q(group__user=user))
-        .exists()
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_HOLDS_PERMISSION, [app_label, codename, user.pk, user.pk])
+        return bool(cursor.fetchone()[0])
 
 
 def _page(request: Request, view: APIView, queryset: QuerySet, serializer: Any) -> Response:
