@@ -144,10 +144,16 @@ def configuration_validate(config: dict[str, Any], *, revision: str | None = Non
     jurisdiction, as_of = config["jurisdiction"], config["as_of"]
     if revision is None:
         citer, catalog = Citer(as_of), catalog_read(jurisdiction)
+        constraints = [c for c in catalog.constraints if citer.in_force(c)]
     else:
         citer = kbcache.remember(revision, ("citer", as_of), lambda: Citer(as_of))
         catalog = kbcache.remember(
             revision, ("catalog", jurisdiction), lambda: catalog_read(jurisdiction)
+        )
+        constraints = kbcache.remember(
+            revision,
+            ("constraints in force", jurisdiction, as_of),
+            lambda: [c for c in catalog.constraints if citer.in_force(c)],
         )
     offered = {t["game"] for t in config["tables"]} | {
         side["wager"] for t in config["tables"] for side in t.get("side_wagers", [])
@@ -155,7 +161,6 @@ def configuration_validate(config: dict[str, Any], *, revision: str | None = Non
     # The games and wagers the floor offers.
     wagers = {slug: w for slug, w in catalog.wagers.items() if slug in offered}
     elsewhere = catalog.elsewhere
-    constraints = [c for c in catalog.constraints if citer.in_force(c)]
     ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
     for index, table in enumerate(config["tables"]):
         _check_table(ctx, table, f"tables[{index}]")
@@ -210,7 +215,7 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
     # A full variant's own rule of a kind replaces the general rule of that kind at its tables
     # (Face Up Blackjack pays blackjack at least 1 to 1, not 6 to 5: 30-899.02(2)).
     own_kinds = {
-        c.kind for c in ctx.constraints if c.wager is not None and c.wager.slug == table["game"]
+        c.kind for c in ctx.constraints if c.wager_id is not None and c.wager.slug == table["game"]
     }
     if table.get("hole_card") == "face_up":
         _face_up_dealing(ctx, table, path)
@@ -224,8 +229,9 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
             continue
         constraint = bound
         # A rule of a full variant binds the tables that deal that game, not the others.
-        of_this_game = constraint.wager is not None and constraint.wager.slug == table["game"]
-        general = constraint.wager is None or constraint.wager.kind == WagerKind.BASE_GAME
+        wager = constraint.wager
+        of_this_game = wager is not None and wager.slug == table["game"]
+        general = wager is None or wager.kind == WagerKind.BASE_GAME
         check = TABLE_CHECKS.get(constraint.kind)
         if general and constraint.kind in own_kinds:
             continue
@@ -233,7 +239,7 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
             check(ctx, constraint, table, path)
         if constraint.kind == ConstraintKind.DECKS_ALLOWED and of_this_game:
             _decks_allowed(ctx, constraint, table, {}, path)
-        if constraint.kind == ConstraintKind.EXCLUDES and constraint.wager.slug in offered:
+        if constraint.kind == ConstraintKind.EXCLUDES and wager.slug in offered:
             _excludes(ctx, constraint, table, path, offered)
     for index, side in enumerate(table.get("side_wagers", [])):
         _check_side_wager(ctx, table, side, f"{path}.side_wagers[{index}]")
@@ -327,8 +333,9 @@ def _check_side_wager(ctx: Context, table: dict[str, Any], side: dict[str, Any],
         )
         return
     _check_paytable(ctx, wager, table, side, path)
+    wager_id = wager.pk
     for constraint in ctx.constraints:
-        if constraint.wager_id == wager.pk:
+        if constraint.wager_id == wager_id:
             check = SIDE_CHECKS.get(constraint.kind)
             if check:
                 check(ctx, constraint, table, side, path)
