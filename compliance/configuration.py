@@ -4,6 +4,9 @@ for shape before any rule is applied: a malformed configuration is a 400 naming 
 from __future__ import annotations
 
 import datetime as dt
+import functools
+from collections.abc import Callable
+from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +16,8 @@ from rest_framework import serializers
 from engine.cards import InvalidCard, parse_cards
 from engine.odds import Basis, InvalidPays, Pays
 from jurisdictions.models import Jurisdiction
+from pitboss import kbcache
+from pitboss.api import shared_serializer
 from variants.api.serializers import PaytableLineSerializer
 from variants.models import Wager
 
@@ -24,13 +29,19 @@ MAX_TABLES = 200
 MAX_SIDE_WAGERS = 20
 
 
+# Payouts as printed repeat from one configuration to the next ("3 to 2", a paytable's lines):
+# each text is read once per process (a Pays is immutable; a text that is no payout raises each
+# time). Bounded: unusual texts only push out others.
+pays_parse = functools.lru_cache(maxsize=4096)(Pays.parse)
+
+
 class OddsField(serializers.CharField):
     """Odds as printed: "3 to 2", "2 for 1" (not a meter share or a dollar amount)."""
 
     def to_internal_value(self, data: Any) -> str:
         text = super().to_internal_value(data)
         try:
-            pays = Pays.parse(text)
+            pays = pays_parse(text)
         except InvalidPays as exc:
             raise serializers.ValidationError(str(exc)) from exc
         if pays.basis not in (Basis.TO, Basis.FOR):
@@ -73,6 +84,17 @@ class SplitSerializer(serializers.Serializer):
     split_aces_one_card = serializers.BooleanField(default=True)
 
 
+class PaytableLineIn(PaytableLineSerializer):
+    """A line of an inline paytable, as variants.api reads one, its payout read by pays_parse."""
+
+    def validate_pays(self, value: str) -> str:
+        try:
+            pays_parse(value)
+        except InvalidPays as exc:
+            raise serializers.ValidationError(str(exc)) from exc
+        return value
+
+
 @extend_schema_field(
     {
         "oneOf": [
@@ -99,9 +121,7 @@ class PaytableField(serializers.Field):
         if isinstance(data, str) and data:
             return data
         if isinstance(data, list) and data:
-            lines = PaytableLineSerializer(data=data, many=True)
-            lines.is_valid(raise_exception=True)
-            return list(lines.validated_data)
+            return list(shared_serializer(PaytableLineIn, many=True).run_validation(data))
         raise serializers.ValidationError(
             'Give a catalog paytable id ("us-co/kings-bounty/kb03") or a list of lines '
             '[{"outcome": …, "pays": "25 to 1"}].'
@@ -177,14 +197,32 @@ class SideWagerSerializer(serializers.Serializer):
         return value
 
     def validate_wager(self, value: str) -> str:
-        return _catalog_slug(self.context, value)
+        return _catalog_slug(value)
 
 
-def _catalog_slug(context: dict[str, Any], value: str) -> str:
+# The catalog facts read for the configuration being checked (in this thread), and the
+# knowledge base's revision they are read at, if known: configuration_parse sets it.
+_reads: ContextVar[dict[str, Any]] = ContextVar("configuration_reads")
+
+
+def _catalog(key: Any, read: Callable[[], Any]) -> Any:
+    """A catalog fact the checks need, `read()` once per configuration; with the revision known
+    (pitboss.kbcache's stamp), once per revision of the knowledge base and shared between
+    configurations (so never changed by its users)."""
+    reads = _reads.get(None)
+    if reads is None:  # a serializer of this module used on its own, not by configuration_parse
+        return read()
+    if key not in reads:
+        revision = reads["revision"]
+        reads[key] = (
+            read() if revision is None else kbcache.remember(revision, ("configuration", key), read)
+        )
+    return reads[key]
+
+
+def _catalog_slug(value: str) -> str:
     """`value`, if it is a catalog slug of any jurisdiction (GET /api/v1/wagers/ lists them)."""
-    if "slugs" not in context:  # read once per configuration
-        context["slugs"] = sorted(set(Wager.objects.values_list("slug", flat=True)))
-    slugs = context["slugs"]
+    slugs = _catalog("slugs", lambda: sorted(set(Wager.objects.values_list("slug", flat=True))))
     if value not in slugs:
         raise serializers.ValidationError(
             f"{value!r} is no wager in the catalog; valid slugs: {', '.join(slugs)}."
@@ -196,7 +234,7 @@ class LayoutField(serializers.SlugField):
     """The catalog slug of the game or wager whose approved layout a table displays."""
 
     def to_internal_value(self, data: Any) -> str:
-        return _catalog_slug(self.context, super().to_internal_value(data))
+        return _catalog_slug(super().to_internal_value(data))
 
 
 class TableSerializer(serializers.Serializer):
@@ -287,7 +325,7 @@ class TableSerializer(serializers.Serializer):
         if (
             attrs.get("variation") == "6-to-5"
             and pays
-            and not Pays.parse(pays).same_payout(Pays.parse("6 to 5"))
+            and not pays_parse(pays).same_payout(pays_parse("6 to 5"))
         ):
             raise serializers.ValidationError(
                 {"variation": f"the 6 to 5 variation pays blackjack 6 to 5, not {pays}."}
@@ -312,7 +350,10 @@ class ConfigurationSerializer(serializers.Serializer):
     tables = TableSerializer(many=True, allow_empty=False)
 
     def validate_jurisdiction(self, value: str) -> str:
-        codes = list(Jurisdiction.objects.order_by("code").values_list("code", flat=True))
+        codes = _catalog(
+            "jurisdictions",
+            lambda: list(Jurisdiction.objects.order_by("code").values_list("code", flat=True)),
+        )
         if value not in codes:
             raise serializers.ValidationError(
                 f"unknown jurisdiction {value!r}; known: {', '.join(codes)}."
@@ -322,12 +363,15 @@ class ConfigurationSerializer(serializers.Serializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         """Inline paytable lines must name outcomes of the wager, as GET wagers/{slug}/ lists
         them."""
-        outcomes = {
-            slug: {o["key"] for o in wager_outcomes}
-            for slug, wager_outcomes in Wager.objects.filter(
-                jurisdiction__code=attrs["jurisdiction"]
-            ).values_list("slug", "outcomes")
-        }
+        outcomes = _catalog(
+            ("outcomes", attrs["jurisdiction"]),
+            lambda: {
+                slug: {o["key"] for o in wager_outcomes}
+                for slug, wager_outcomes in Wager.objects.filter(
+                    jurisdiction__code=attrs["jurisdiction"]
+                ).values_list("slug", "outcomes")
+            },
+        )
         for t, table in enumerate(attrs["tables"]):
             for s, side in enumerate(table.get("side_wagers", [])):
                 known, lines = outcomes.get(side["wager"]), side.get("paytable")
@@ -352,8 +396,10 @@ class ConfigurationSerializer(serializers.Serializer):
         return value
 
 
-def configuration_parse(data: Any) -> dict[str, Any]:
-    """The configuration, checked for shape (at most MAX_TABLES tables, checked first).
+def configuration_parse(data: Any, *, revision: str | None = None) -> dict[str, Any]:
+    """The configuration, checked for shape (at most MAX_TABLES tables, checked first). With
+    `revision` (pitboss.kbcache's stamp), the catalog facts the checks read (jurisdictions,
+    wager slugs and outcomes) are read once per revision of the knowledge base.
 
     :raises rest_framework.exceptions.ValidationError: the first problem, naming its field.
     """
@@ -371,6 +417,8 @@ def configuration_parse(data: Any) -> dict[str, Any]:
                 ]
             }
         )
-    serializer = ConfigurationSerializer(data=data, context={})
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+    reads = _reads.set({"revision": revision})
+    try:
+        return dict(shared_serializer(ConfigurationSerializer).run_validation(data))
+    finally:
+        _reads.reset(reads)

@@ -51,26 +51,25 @@ def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
 
     :raises rest_framework.exceptions.ValidationError: a malformed configuration (nothing stored).
     """
-    config = configuration_parse(data)
     heads = kbcache.history_heads()  # before reading the rules: a later edit makes a new revision
     revision = kbcache.revision_of(heads)
+    config = configuration_parse(data, revision=revision)
     findings = configuration_validate(config, revision=revision)
     tables = table_base_games(config, revision=revision)
-    with transaction.atomic():
-        run = ValidationRun(
-            configuration=data,
-            jurisdiction=config["jurisdiction"],
-            as_of=config["as_of"],
-            compliant=is_compliant(findings),
-            findings=[f.as_dict() for f in findings],
-            knowledge_base=knowledge_base_revision(heads),
-            tables=tables,
-            created_by=user if user and user.is_authenticated else None,
-        )
-        # The fields' own checks; not the two queries asking whether a new random id is taken
-        # and whether the user who was just authenticated exists.
-        run.full_clean(exclude=["created_by"], validate_unique=False)
-        run.save()
+    run = ValidationRun(
+        configuration=data,
+        jurisdiction=config["jurisdiction"],
+        as_of=config["as_of"],
+        compliant=is_compliant(findings),
+        findings=[f.as_dict() for f in findings],
+        knowledge_base=knowledge_base_revision(heads),
+        tables=tables,
+        created_by=user if user and user.is_authenticated else None,
+    )
+    # The fields' own checks; not the two queries asking whether a new random id is taken
+    # and whether the user who was just authenticated exists.
+    run.full_clean(exclude=["created_by"], validate_unique=False)
+    run.save()  # one INSERT, whole or not at all: no transaction of its own needed
     return run
 
 

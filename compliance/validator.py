@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from compliance.configuration import pays_parse
 from compliance.rulesets import FACE_UP_DEALING
 from engine.analysis import analyse
 from engine.odds import Basis, Pays
@@ -144,10 +144,16 @@ def configuration_validate(config: dict[str, Any], *, revision: str | None = Non
     jurisdiction, as_of = config["jurisdiction"], config["as_of"]
     if revision is None:
         citer, catalog = Citer(as_of), catalog_read(jurisdiction)
+        constraints = [c for c in catalog.constraints if citer.in_force(c)]
     else:
         citer = kbcache.remember(revision, ("citer", as_of), lambda: Citer(as_of))
         catalog = kbcache.remember(
             revision, ("catalog", jurisdiction), lambda: catalog_read(jurisdiction)
+        )
+        constraints = kbcache.remember(
+            revision,
+            ("constraints in force", jurisdiction, as_of),
+            lambda: [c for c in catalog.constraints if citer.in_force(c)],
         )
     offered = {t["game"] for t in config["tables"]} | {
         side["wager"] for t in config["tables"] for side in t.get("side_wagers", [])
@@ -155,7 +161,6 @@ def configuration_validate(config: dict[str, Any], *, revision: str | None = Non
     # The games and wagers the floor offers.
     wagers = {slug: w for slug, w in catalog.wagers.items() if slug in offered}
     elsewhere = catalog.elsewhere
-    constraints = [c for c in catalog.constraints if citer.in_force(c)]
     ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
     for index, table in enumerate(config["tables"]):
         _check_table(ctx, table, f"tables[{index}]")
@@ -210,7 +215,7 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
     # A full variant's own rule of a kind replaces the general rule of that kind at its tables
     # (Face Up Blackjack pays blackjack at least 1 to 1, not 6 to 5: 30-899.02(2)).
     own_kinds = {
-        c.kind for c in ctx.constraints if c.wager is not None and c.wager.slug == table["game"]
+        c.kind for c in ctx.constraints if c.wager_id is not None and c.wager.slug == table["game"]
     }
     if table.get("hole_card") == "face_up":
         _face_up_dealing(ctx, table, path)
@@ -224,8 +229,9 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
             continue
         constraint = bound
         # A rule of a full variant binds the tables that deal that game, not the others.
-        of_this_game = constraint.wager is not None and constraint.wager.slug == table["game"]
-        general = constraint.wager is None or constraint.wager.kind == WagerKind.BASE_GAME
+        wager = constraint.wager
+        of_this_game = wager is not None and wager.slug == table["game"]
+        general = wager is None or wager.kind == WagerKind.BASE_GAME
         check = TABLE_CHECKS.get(constraint.kind)
         if general and constraint.kind in own_kinds:
             continue
@@ -233,7 +239,7 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
             check(ctx, constraint, table, path)
         if constraint.kind == ConstraintKind.DECKS_ALLOWED and of_this_game:
             _decks_allowed(ctx, constraint, table, {}, path)
-        if constraint.kind == ConstraintKind.EXCLUDES and constraint.wager.slug in offered:
+        if constraint.kind == ConstraintKind.EXCLUDES and wager.slug in offered:
             _excludes(ctx, constraint, table, path, offered)
     for index, side in enumerate(table.get("side_wagers", [])):
         _check_side_wager(ctx, table, side, f"{path}.side_wagers[{index}]")
@@ -327,8 +333,9 @@ def _check_side_wager(ctx: Context, table: dict[str, Any], side: dict[str, Any],
         )
         return
     _check_paytable(ctx, wager, table, side, path)
+    wager_id = wager.pk
     for constraint in ctx.constraints:
-        if constraint.wager_id == wager.pk:
+        if constraint.wager_id == wager_id:
             check = SIDE_CHECKS.get(constraint.kind)
             if check:
                 check(ctx, constraint, table, side, path)
@@ -437,7 +444,7 @@ def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
     """The paytable's pays by (outcome, column), parsed once per paytable object."""
     cached: dict[tuple[str, str], Pays] | None = getattr(paytable, "_pays", None)
     if cached is None:
-        cached = {(e.outcome, e.column): Pays.parse(e.pays) for e in paytable.entries.all()}
+        cached = {(e.outcome, e.column): pays_parse(e.pays) for e in paytable.entries.all()}
         paytable._pays = cached  # type: ignore[attr-defined]
     return cached
 
@@ -445,11 +452,7 @@ def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
 def _given_lines(given: list[dict[str, Any]], paytable: Paytable) -> dict[tuple[str, str], Pays]:
     """Inline lines keyed like the paytable's; a line without a column means the first column."""
     first = next((e.column for e in paytable.entries.all()), "")
-    return {(g["outcome"], g.get("column") or first): _pays(g["pays"]) for g in given}
-
-
-# The same inline lines are compared with every approved paytable of their wager.
-_pays = functools.lru_cache(maxsize=4096)(Pays.parse)
+    return {(g["outcome"], g.get("column") or first): pays_parse(g["pays"]) for g in given}
 
 
 def _differences(given: list[dict[str, Any]], paytable: Paytable) -> list[str]:
@@ -546,7 +549,7 @@ def _missing(ctx: Context, c: Constraint, table: dict[str, Any], path: str, what
 def _min_blackjack_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
     if "blackjack_pays" not in table:
         return _missing(ctx, c, table, f"{path}.blackjack_pays", "Blackjack odds")
-    offered, floor = Pays.parse(table["blackjack_pays"]), Pays.parse(c.params["pays"])
+    offered, floor = pays_parse(table["blackjack_pays"]), pays_parse(c.params["pays"])
     if not offered.at_least(floor):
         ctx.breach(c, f"Blackjack pays {offered}", table, f"{path}.blackjack_pays")
 
@@ -554,7 +557,7 @@ def _min_blackjack_pays(ctx: Context, c: Constraint, table: dict[str, Any], path
 def _insurance_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
     if "insurance_pays" not in table:
         return
-    offered, fixed = Pays.parse(table["insurance_pays"]), Pays.parse(c.params["pays"])
+    offered, fixed = pays_parse(table["insurance_pays"]), pays_parse(c.params["pays"])
     if not offered.same_payout(fixed):
         ctx.breach(c, f"Insurance pays {offered}", table, f"{path}.insurance_pays")
 
@@ -619,8 +622,8 @@ def _side_limits_within_table(
 def _allowed_blackjack_pays(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:
     if "blackjack_pays" not in table:
         return _missing(ctx, c, table, f"{path}.blackjack_pays", "Blackjack odds")
-    offered = Pays.parse(table["blackjack_pays"])
-    if not any(offered.same_payout(Pays.parse(p)) for p in c.params["pays"]):
+    offered = pays_parse(table["blackjack_pays"])
+    if not any(offered.same_payout(pays_parse(p)) for p in c.params["pays"]):
         ctx.breach(c, f"Blackjack pays {offered}", table, f"{path}.blackjack_pays")
 
 
@@ -631,7 +634,7 @@ def _decks_required(ctx: Context, c: Constraint, table: dict[str, Any], path: st
     applies = (c.wager is not None and c.wager.slug in offered) or (
         trigger
         and "blackjack_pays" in table
-        and Pays.parse(table["blackjack_pays"]).same_payout(Pays.parse(trigger))
+        and pays_parse(table["blackjack_pays"]).same_payout(pays_parse(trigger))
     )
     if not applies:
         return
@@ -645,7 +648,7 @@ def _decks_required(ctx: Context, c: Constraint, table: dict[str, Any], path: st
 def _blackjack_pays(table: dict[str, Any], odds: str) -> bool:
     """Whether the table's blackjack odds pay what `odds` pays ("12 to 10" is "6 to 5")."""
     given = table.get("blackjack_pays")
-    return bool(given) and Pays.parse(given).same_payout(Pays.parse(odds))
+    return bool(given) and pays_parse(given).same_payout(pays_parse(odds))
 
 
 def _no_even_money_at_6_to_5(ctx: Context, c: Constraint, table: dict[str, Any], path: str) -> None:

@@ -7,13 +7,14 @@ present only where the error concerns particular request fields.
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -46,6 +47,38 @@ class FormatIsTheView(DefaultContentNegotiation):
         self, request: Request, renderers: list[Any], format_suffix: str | None = None
     ) -> tuple[Any, str]:
         return renderers[0], renderers[0].media_type
+
+
+def shared_serializer(serializer_class: type[serializers.BaseSerializer], **kwargs: Any) -> Any:
+    """One instance of `serializer_class(**kwargs)` for the whole process, its fields built.
+
+    DRF builds a serializer's fields, deep copies of the declared ones and of every nested
+    serializer's, anew for each instance: for a table configuration about a hundred objects, as
+    much CPU as checking it. Its `run_validation(data)` and `to_representation(instance)` keep
+    nothing of what they check or render on the serializer, so the built instance serves every
+    request (and thread): call those two, never `is_valid()` or `.data`, which store it. Its
+    `context` is shared too, so a serializer used this way must not keep a request's values in
+    it (compliance.configuration keeps them in a context variable).
+    """
+    return _shared(serializer_class, tuple(sorted(kwargs.items())))
+
+
+@functools.cache
+def _shared(serializer_class: type[serializers.BaseSerializer], kwargs: tuple[Any, ...]) -> Any:
+    serializer = serializer_class(**dict(kwargs))
+    _build(serializer)
+    return serializer
+
+
+def _build(field: Any) -> None:
+    """Build a field's lazily built parts now, and its children's, so that threads sharing it
+    only read them."""
+    field.validators  # noqa: B018 (a property that builds and keeps the list)
+    if isinstance(field, serializers.ListSerializer | serializers.ListField):
+        _build(field.child)
+    elif isinstance(field, serializers.Serializer):
+        for child in field.fields.values():
+            _build(child)
 
 
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:

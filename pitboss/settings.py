@@ -226,7 +226,7 @@ def envcache(name: str) -> dict[str, str]:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     if url.split("://", 1)[0] not in {"redis", "rediss"}:
         raise ImproperlyConfigured(f"{name}={url!r} is not a redis:// or rediss:// URL.")
-    return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    return {"BACKEND": "pitboss.cache.RedisCache", "LOCATION": url}
 
 
 # One cache for every server process when CACHE_URL names a Redis (`make serve`, `make soak`),

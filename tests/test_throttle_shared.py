@@ -104,7 +104,7 @@ def test_without_cache_url_each_process_counts_in_its_own_memory(
     assert envcache("CACHE_URL")["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
     monkeypatch.setenv("CACHE_URL", "redis://127.0.0.1:6379/1")
     assert envcache("CACHE_URL") == {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "pitboss.cache.RedisCache",
         "LOCATION": "redis://127.0.0.1:6379/1",
     }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -23,7 +24,7 @@ from compliance.services import NotCompliant, sign_set_create, validation_run_cr
 from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
 from compliance.simulations import SimulationIn, simulation_job_create
 from compliance.validator import FINDING_CODES
-from pitboss.api import FormatIsTheView, Pagination, error_body
+from pitboss.api import FormatIsTheView, Pagination, error_body, shared_serializer
 from pitboss.errors import DomainError
 
 
@@ -129,7 +130,38 @@ class SubmitsOrReadsVisible(permissions.IsAuthenticated):
         required = getattr(view, "submit_permission", None)  # None: a read-only view (405)
         if request.method in permissions.SAFE_METHODS or required is None:
             return True
-        return request.user.has_perm(required)
+        return holds_permission(request.user, required)
+
+
+# Whether a user holds a permission, directly or through a group (Django's auth tables). Plain
+# SQL: the same question through the ORM, an OR across two many-to-many joins, takes five times
+# its CPU to compile (about a millisecond).
+_HOLDS_PERMISSION = """
+SELECT EXISTS (
+    SELECT 1 FROM auth_permission p JOIN django_content_type t ON t.id = p.content_type_id
+    WHERE t.app_label = %s AND p.codename = %s AND (
+        p.id IN (SELECT permission_id FROM auth_user_user_permissions WHERE user_id = %s)
+        OR p.id IN (
+            SELECT g.permission_id FROM auth_group_permissions g
+            JOIN auth_user_groups u ON u.group_id = g.group_id WHERE u.user_id = %s
+        )
+    )
+)"""
+
+
+def holds_permission(user: Any, perm: str) -> bool:
+    """`user.has_perm(perm)` as Django's ModelBackend (the project's only authentication backend)
+    answers it: an active superuser holds every permission, an active user its own and its
+    groups'. In one query, where ModelBackend reads all the user's and all its groups'
+    permissions in two (kept on the user object, which is new at every request)."""
+    if not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    app_label, codename = perm.split(".", 1)
+    with connection.cursor() as cursor:
+        cursor.execute(_HOLDS_PERMISSION, [app_label, codename, user.pk, user.pk])
+        return bool(cursor.fetchone()[0])
 
 
 def _page(request: Request, view: APIView, queryset: QuerySet, serializer: Any) -> Response:
@@ -168,7 +200,8 @@ class ValidationListApi(APIView):
     @extend_schema(request=ConfigurationSerializer, responses={201: ValidationOut})
     def post(self, request: Request) -> Response:
         run = validation_run_create(data=request.data, user=request.user)
-        return Response(ValidationOut(run).data, status=status.HTTP_201_CREATED)
+        out = shared_serializer(ValidationOut).to_representation(run)
+        return Response(out, status=status.HTTP_201_CREATED)
 
     @extend_schema(**_paged(ValidationOut, "validations"))
     def get(self, request: Request) -> Response:
@@ -183,7 +216,7 @@ class ValidationDetailApi(APIView):
     @extend_schema(responses=ValidationOut)
     def get(self, request: Request, pk: Any) -> Response:
         run = get_object_or_404(selectors.validation_runs_visible_to(request.user), pk=pk)
-        return Response(ValidationOut(run).data)
+        return Response(shared_serializer(ValidationOut).to_representation(run))
 
 
 class FindingCodesApi(APIView):

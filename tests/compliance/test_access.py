@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import Group, Permission, User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from compliance.api.views import holds_permission
 from compliance.services import sign_set_create, validation_run_create
 from compliance.simulations import simulation_job_create
 from jurisdictions.models import Instrument, Jurisdiction
@@ -224,3 +225,48 @@ def test_the_read_only_catalog_takes_no_writes_from_anyone(
 
     assert response.status_code == 405
     assert response.json()["error"]["code"] == "method_not_allowed"
+
+
+SUBMIT_PERMISSIONS = [
+    "compliance.add_validationrun",
+    "compliance.add_signset",
+    "compliance.add_simulationjob",
+    "regs.change_annotation",
+]
+
+
+@pytest.mark.parametrize("role", [r for r in ROLES if r != "anonymous"])
+def test_the_one_query_permission_check_answers_as_django_does(
+    actors: dict[str, User | None], role: str
+) -> None:
+    user = User.objects.get(pk=actors[role].pk)  # type: ignore[union-attr]
+    for perm in SUBMIT_PERMISSIONS:
+        assert holds_permission(user, perm) == user.has_perm(perm), perm
+        user.is_active = False
+        assert holds_permission(user, perm) is user.has_perm(perm) is False
+        user.is_active = True
+
+
+def test_a_permission_given_to_the_user_itself_lets_it_submit(
+    actors: dict[str, User | None],
+) -> None:
+    reader = actors["reader"]
+    assert reader is not None
+    assert _client(reader).post("/api/v1/validations/", {}, format="json").status_code == 403
+
+    reader.user_permissions.add(Permission.objects.get(codename="add_validationrun"))
+
+    assert _client(reader).post("/api/v1/validations/", {}, format="json").status_code == 400
+
+
+def test_a_vendor_taken_out_of_its_group_is_refused_at_its_next_request(
+    actors: dict[str, User | None],
+) -> None:
+    owner = actors["owner"]
+    assert owner is not None
+    client = _client(owner)
+    assert client.post("/api/v1/validations/", FLOOR_CO, format="json").status_code == 201
+
+    owner.groups.clear()
+
+    assert client.post("/api/v1/validations/", FLOOR_CO, format="json").status_code == 403

@@ -6,6 +6,7 @@ import copy
 import datetime as dt
 import io
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,14 @@ import pytest
 import yaml
 from django.conf import settings
 from django.core.management import call_command
+from rest_framework.exceptions import ValidationError
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
+from compliance.api.views import ValidationOut
+from compliance.configuration import ConfigurationSerializer, configuration_parse
 from compliance.models import ValidationRun
+from pitboss import kbcache
 from variants.catalog import CATALOG
 
 pytestmark = pytest.mark.django_db
@@ -1000,3 +1006,105 @@ def test_trilg_04_is_played_with_a_minimum_of_five_dollars(vendor_client: APICli
     assert code in findings("us-co/trilux-bonus/trilg-04", "1")
     assert code not in findings("us-co/trilux-bonus/trilg-04", "5")
     assert code not in findings("us-co/trilux-bonus/trilg-01", "1")
+
+
+def test_a_validation_costs_four_queries_once_the_catalog_is_read(
+    vendor_client: APIClient, django_assert_num_queries: Any
+) -> None:
+    """The token and its user, the permission, the knowledge base's revision, the insert: the
+    catalog facts and citations are read at the first validation of a revision, not again."""
+    body = json.loads((CONFIGS / "casino-house-rules-co.json").read_text())
+    validate(vendor_client, body)
+
+    with django_assert_num_queries(4):
+        validate(vendor_client, body)
+
+
+# Faults everywhere in one configuration: the whole configuration, a table's fields, nested
+# objects, an inline paytable's lines, a list's items.
+MANY_FAULTS = {
+    "jurisdiction": "US-CO",
+    "as_of": "2024-13-01",
+    "tables": [
+        dict(TABLE, decks="six", double={"on": "sometimes"}, split={}, layouts=["nope", 3]),
+        {
+            "name": "x" * 81,
+            "game": "blackjack",
+            "blackjack_pays": "10%",
+            "limits": {"min": "500", "max": "10"},
+            "side_wagers": [
+                {"wager": "no-such-bet"},
+                {"wager": "kings-bounty", "paytable": [{"outcome": "suited-kings"}, {"pays": 4}]},
+                {"wager": "blazing-7s", "paytable": [], "bonus_payouts": [{"amount": "-1"}]},
+            ],
+        },
+        "not a table",
+    ],
+}
+
+
+def _fresh_serializer(data: dict[str, Any]) -> ConfigurationSerializer:
+    """A ConfigurationSerializer as DRF makes one for a request, fields built anew."""
+    serializer = ConfigurationSerializer(data=copy.deepcopy(data))
+    serializer.is_valid()
+    return serializer
+
+
+def test_a_faulty_configuration_gets_every_error_a_fresh_serializer_gives(
+    vendor_client: APIClient,
+) -> None:
+    """configuration_parse checks with one serializer built once (pitboss.api.shared_serializer):
+    the same errors as a new one, however often and between good configurations it is used."""
+    expected = json.loads(json.dumps(_fresh_serializer(MANY_FAULTS).errors))
+    assert len(expected["tables"]) == 3
+
+    for _ in range(2):
+        response = vendor_client.post("/api/v1/validations/", MANY_FAULTS, format="json")
+        assert response.status_code == 400
+        assert response.json()["error"]["fields"] == expected
+        validate(vendor_client, configuration())
+
+
+@pytest.mark.parametrize("name", ["casino-house-rules-co.json", "casino-house-rules-ma.json"])
+def test_a_configuration_parses_as_a_fresh_serializer_reads_it(name: str) -> None:
+    data = json.loads((CONFIGS / name).read_text())
+    data["tables"].append(TABLE)
+
+    assert configuration_parse(data) == dict(_fresh_serializer(data).validated_data)
+    assert configuration_parse(data, revision=kbcache.knowledge_base_revision_stamp()) == dict(
+        _fresh_serializer(data).validated_data
+    )
+
+
+def test_threads_sharing_the_serializer_each_get_their_own_answer() -> None:
+    """gunicorn's threads check configurations at once with the one shared serializer."""
+    revision = kbcache.knowledge_base_revision_stamp()
+    good = configuration()
+    parsed = configuration_parse(good, revision=revision)  # the catalog read, in this thread
+    with pytest.raises(ValidationError) as faulty:
+        configuration_parse(MANY_FAULTS, revision=revision)
+
+    def check(n: int) -> bool:
+        if n % 2:
+            return configuration_parse(good, revision=revision) == parsed
+        try:
+            configuration_parse(MANY_FAULTS, revision=revision)
+        except ValidationError as exc:
+            return exc.detail == faulty.value.detail
+        return False
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert all(pool.map(check, range(200)))
+
+
+@pytest.mark.parametrize("name", ["casino-house-rules-co.json", "casino-house-rules-ma.json"])
+def test_the_answer_is_the_stored_run_as_a_fresh_serializer_renders_it(
+    vendor_client: APIClient, name: str
+) -> None:
+    """The POST's answer and a GET of the run render it with one shared ValidationOut."""
+    body = validate(vendor_client, json.loads((CONFIGS / name).read_text()))
+    run = ValidationRun.objects.get(pk=body["id"])
+
+    assert body["findings"] and body["tables"]
+    assert body == json.loads(JSONRenderer().render(ValidationOut(run).data))
+    assert vendor_client.get(f"/api/v1/validations/{run.pk}/").json() == body
