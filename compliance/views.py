@@ -326,7 +326,9 @@ def _base_game_view(entry: dict[str, Any], as_of: dt.date) -> dict[str, Any]:
     full digits in a tooltip), each bonus wager's citation linked."""
     shown = {**entry}
     if entry["house_edge_percent"] is not None:
-        shown["percent"] = f"{Decimal(entry['house_edge_percent']):.4f}"
+        edge = Decimal(entry["house_edge_percent"])
+        shown["percent"] = f"{edge:.4f}"
+        shown["player_edge"] = f"{-edge:.4f}" if edge < 0 else None
     shown["bonus_wagers"] = [
         {
             **bonus,

@@ -168,3 +168,19 @@ def test_the_schema_documents_the_tables_block(anon_client: APIClient) -> None:
     assert "tables" in components["ValidationOut"]["properties"]
     assert "not_analysed" in components["TableBaseGameOut"]["properties"]
     assert "house_advantage" in components["BonusWagerOut"]["properties"]
+
+
+def test_a_base_game_giving_the_player_the_edge_is_flagged_in_the_report(
+    client: Client, vendor: User, vendor_client: APIClient
+) -> None:
+    # 30-899.02 Face Up Blackjack with the dealer standing on soft 17: the rules as read give the
+    # player 0.263 % (tests/compliance/test_base_game_analysis.py). A negative house edge alone
+    # is easily misread; the report says whose edge it is.
+    face_up = _table(game="face-up-blackjack", hole_card="face_up", surrender="none")
+    del face_up["blackjack_pays"]  # 1 to 1, the game's own
+    body = _validate(vendor_client, _floor(face_up, _table(name="BJ-02")))
+    assert float(body["tables"][0]["house_edge"]) < 0 < float(body["tables"][1]["house_edge"])
+    client.force_login(vendor)
+    html = client.get(f"/configurations/runs/{body['id']}/", HTTP_HOST="localhost").content.decode()
+    assert html.count("the player has the edge") == 1
+    assert "give the player 0.2631 % of each wager" in html
