@@ -1,0 +1,176 @@
+"""Dealer-hand and play-tree side wagers against published analyses (issue #13): each case names
+its source, the paytable it prints, and what it assumes; the catalog paytable printing the same
+pays is named beside it (tests/variants checks the catalog rows against the rule texts)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from engine.analysis import _win, analyse_dealer_hand
+from engine.odds import Pays, decimal_string
+from engine.playtree import analyse_play_tree
+from engine.rules import PaytableLine
+
+
+def _lines(pays: list[tuple[str, str]]) -> list[PaytableLine]:
+    return [PaytableLine(key, Pays.parse(odds), key) for key, odds in pays]
+
+
+# Wizard of Odds, "Buster Blackjack" (wizardofodds.com/games/blackjack/side-bets/buster-blackjack),
+# "Pay Table 1" as analysed there: 8+ cards 250, 7 cards 50, 6 cards 12, 5 cards 4, 3 or 4 cards 2,
+# all "to one". MA 27's Paytable C prints these pays (us-ma/buster-blackjack/paytable-c).
+BUSTER_PAY_TABLE_1 = [
+    ("bust-8-plus-cards", "250 to 1"),
+    ("bust-7-cards", "50 to 1"),
+    ("bust-6-cards", "12 to 1"),
+    ("bust-5-cards", "4 to 1"),
+    ("bust-4-cards", "2 to 1"),
+    ("bust-3-cards", "2 to 1"),
+]
+
+
+@pytest.mark.parametrize(
+    ("decks", "hits_soft_17", "published"),
+    [
+        # Wizard of Odds, "Buster Blackjack", house edge by decks, "Stand on Soft 17" and "Hit on
+        # Soft 17" columns, printed to 0.01 %. Assumes the dealer's hand drawn from a full shoe
+        # (no player's cards removed), as the engine does.
+        (1, False, "0.0877"), (1, True, "0.0689"),
+        (2, False, "0.0848"), (2, True, "0.0651"),
+        (4, False, "0.0831"), (4, True, "0.0629"),
+        (5, False, "0.0827"), (5, True, "0.0625"),
+        (6, False, "0.0825"), (6, True, "0.0621"),
+        (8, False, "0.0822"), (8, True, "0.0617"),
+    ],
+)  # fmt: skip
+def test_buster_blackjack_matches_the_published_house_edge_by_decks(
+    decks: int, hits_soft_17: bool, published: str
+) -> None:
+    result = analyse_dealer_hand(
+        "buster-blackjack", _lines(BUSTER_PAY_TABLE_1), decks, hits_soft_17=hits_soft_17
+    )
+    assert decimal_string(result.house_edge, 4) == published
+
+
+def test_buster_blackjack_six_deck_lines_match_the_published_return_table() -> None:
+    """Wizard of Odds, "Buster Blackjack", "Pay Table 1 — Six Decks — Dealer Hits Soft 17": each
+    line's probability to 6 places and the total return −0.062143. (Its "Dealer doesn't bust" row
+    prints 0.714241; the exact figure is 0.7142398…, which S. How's six-deck table for the same
+    pays, discountgambling.net/tag/sycuan/, prints as 0.714240: not asserted.)"""
+    result = analyse_dealer_hand(
+        "buster-blackjack", _lines(BUSTER_PAY_TABLE_1), 6, hits_soft_17=True
+    )
+    assert {line.outcome: decimal_string(line.probability, 6) for line in result.lines} == {
+        "bust-8-plus-cards": "0.000012",
+        "bust-7-cards": "0.000214",
+        "bust-6-cards": "0.002638",
+        "bust-5-cards": "0.020473",
+        "bust-4-cards": "0.089392",
+        "bust-3-cards": "0.173032",
+    }
+    assert decimal_string(result.house_edge, 6) == "0.062143"
+
+
+# Galaxy Gaming's Bust Bonus: paid on a dealer bust by the up card, more when all the dealer's
+# cards are suited, 8-8-8 paid in place of the 8 lines. Colorado's Buffalo Bust Bonus 6-deck
+# table prints these pays (us-co/buffalo-bust-bonus/6-decks; also the Buffalo Blackjack Bonus 2
+# and 3 bust tables).
+BUST_BONUS = [
+    ("ace-off-suit", "3 to 1"), ("ace-suited", "50 to 1"),
+    ("2-off-suit", "1 to 1"), ("2-suited", "25 to 1"),
+    ("3-off-suit", "1 to 1"), ("3-suited", "15 to 1"),
+    ("4-off-suit", "1 to 1"), ("4-suited", "10 to 1"),
+    ("5-off-suit", "1 to 1"), ("5-suited", "5 to 1"),
+    ("6-off-suit", "1 to 1"), ("6-suited", "3 to 1"),
+    ("7-off-suit", "2 to 1"), ("7-suited", "15 to 1"),
+    ("8-off-suit", "2 to 1"), ("8-suited", "10 to 1"),
+    ("9-off-suit", "2 to 1"), ("9-suited", "20 to 1"),
+    ("10-off-suit", "2 to 1"), ("10-suited", "20 to 1"),
+    ("888-off-suit", "25 to 1"), ("888-suited", "75 to 1"),
+]  # fmt: skip
+
+
+def _by_up_card(decks: int, hits_soft_17: bool) -> dict[str, tuple[str, str, str]]:
+    """Per up card: the suited and off-suit bust probabilities and the return of a wager made
+    after seeing the up card (and, with an ace or ten up, after the dealer's peek finds no
+    blackjack), from the engine's joint line probabilities over every dealer hand."""
+    lines = _lines(BUST_BONUS)
+    result = analyse_dealer_hand("buffalo-bust-bonus", lines, decks, hits_soft_17=hits_soft_17)
+    probability = {line.outcome: line.probability for line in result.lines}
+    wins = {line.outcome: _win(line) for line in lines}
+    cards = 52 * decks
+    table = {}
+    for up in ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10"):
+        up_chance = Fraction(16 if up == "10" else 4, 52)
+        peek = {"ace": 16 * decks, "10": 4 * decks}.get(up, 0)  # hole cards making a blackjack
+        offered = up_chance * (1 - Fraction(peek, cards - 1))
+        keys = [key for key in wins if key.startswith(f"{up}-") or (up == "8" and key[:3] == "888")]
+        returned = sum(probability[k] * (wins[k] + 1) for k in keys) / offered - 1
+        suited = sum(probability[k] for k in keys if k.endswith("-suited") and k[:3] != "888")
+        off = sum(probability[k] for k in keys if k.endswith("-off-suit") and k[:3] != "888")
+        table[up] = tuple(decimal_string(x / offered, 6) for x in (suited, off)) + (
+            decimal_string(returned, 6),
+        )
+    return table
+
+
+def test_bust_bonus_matches_the_published_six_deck_return_by_up_card() -> None:
+    """S. How, Discount Gambling, "Bust Bonus BJ Side Bet" (discountgambling.net/2013/05/14/
+    bust-bonus-bj-side-bet/), "Bust Bonus Side Bet (6 Decks)": per up card the suited-bust and
+    off-suit-bust probabilities and the return, the wager made after the peek with an ace or ten
+    up. The soft-17 rule is not printed: these are the dealer-hits-soft-17 figures (standing, the
+    ace-up return would be −0.243520). The 8 row's 888 busts (0.000207 suited, 0.005041 off-suit)
+    are checked below."""
+    assert _by_up_card(6, hits_soft_17=True) == {
+        "ace": ("0.002222", "0.199059", "-0.090437"),
+        "2": ("0.008751", "0.347909", "-0.076644"),
+        "3": ("0.011524", "0.365435", "-0.084754"),
+        "4": ("0.014574", "0.383896", "-0.071892"),
+        "5": ("0.017883", "0.401749", "-0.089206"),
+        "6": ("0.020844", "0.418415", "-0.079793"),
+        "7": ("0.011716", "0.250219", "-0.061881"),
+        "8": ("0.011133", "0.227312", "-0.048772"),
+        "9": ("0.011602", "0.217640", "-0.103441"),
+        "10": ("0.012263", "0.217975", "-0.088547"),
+    }
+    result = analyse_dealer_hand("buffalo-bust-bonus", _lines(BUST_BONUS), 6, hits_soft_17=True)
+    eight_up = Fraction(4, 52)
+    by = {line.outcome: line.probability for line in result.lines}
+    assert decimal_string(by["888-suited"] / eight_up, 6) == "0.000207"
+    assert decimal_string(by["888-off-suit"] / eight_up, 6) == "0.005041"
+
+
+# Wizard of Odds, "Super 4" (wizardofodds.com/games/blackjack/side-bets/super-4/), "Version
+# Table 1 — 5 Decks": the four cards (the player's two, the dealer's two) ordered from 260 cards,
+# 260·259·258·257 = 4,465,046,040; in version 1 every hand below needs a dealer blackjack. MA 19(j)
+# (us-ma/super-4-progressive) prints the same hands; the royal flush in the chosen suit is the
+# Wizard's royal flush in diamonds.
+SUPER_4_HANDS = [
+    "royal-flush-chosen-suit", "royal-flush", "three-of-a-kind", "straight", "flush",
+    "two-pair", "same-color", "pair", "any-hand", "dealer-ace-up",
+]  # fmt: skip
+
+
+def test_super_4_hand_counts_match_the_published_five_deck_analysis() -> None:
+    lines = [PaytableLine(key, Pays.parse("1 to 1"), key) for key in SUPER_4_HANDS]
+    result = analyse_play_tree("super-4-progressive", lines, 5, hits_soft_17=False)
+    by = {line.outcome: line.probability for line in result.lines}
+    deals = 260 * 259 * 258 * 257
+    assert deals == 4_465_046_040
+    published = {
+        "royal-flush-chosen-suit": 7_500,
+        "royal-flush": 22_500,
+        "three-of-a-kind": 2_188_800,
+        "straight": 1_890_000,
+        "flush": 3_075_600,
+        "two-pair": 2_284_800,
+        "same-color": 22_230_000,
+        "pair": 58_960_000,
+    }
+    assert {key: by[key] * deals for key in published} == published
+    # and the printed probabilities, to 9 places
+    assert decimal_string(by["royal-flush-chosen-suit"], 9) == "0.000001680"
+    assert decimal_string(by["three-of-a-kind"], 9) == "0.000490208"
+    assert decimal_string(by["same-color"], 9) == "0.004978672"
