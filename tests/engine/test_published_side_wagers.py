@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine.analysis import _win, analyse_dealer_hand
+from engine.analysis import _win, analyse, analyse_dealer_hand
 from engine.odds import Pays, decimal_string
 from engine.playtree import analyse_play_tree
 from engine.rules import PaytableLine
@@ -55,7 +55,8 @@ def test_buster_blackjack_matches_the_published_house_edge_by_decks(
 
 
 def test_buster_blackjack_six_deck_lines_match_the_published_return_table() -> None:
-    """Wizard of Odds, "Buster Blackjack", "Pay Table 1 — Six Decks — Dealer Hits Soft 17": each
+    """Wizard of Odds, "Buster Blackjack" (read in its mirror nilapub.com/games/blackjack/side-bets/
+    buster-blackjack/), "Pay Table 1 — Six Decks — Dealer Hits Soft 17": each
     line's probability to 6 places and the total return −0.062143. (Its "Dealer doesn't bust" row
     prints 0.714241; the exact figure is 0.7142398…, which S. How's six-deck table for the same
     pays, discountgambling.net/tag/sycuan/, prints as 0.714240: not asserted.)"""
@@ -174,3 +175,68 @@ def test_super_4_hand_counts_match_the_published_five_deck_analysis() -> None:
     assert decimal_string(by["royal-flush-chosen-suit"], 9) == "0.000001680"
     assert decimal_string(by["three-of-a-kind"], 9) == "0.000490208"
     assert decimal_string(by["same-color"], 9) == "0.004978672"
+
+
+# Wizard of Odds, "Royal Match" (wizardofodds.com/games/blackjack/side-bets/royal-match/; read in
+# its mirror riasaccanucarbul.netlify.app/blackjack-royal-match-side-bet): the player's first two
+# cards, suited pays, a suited king-queen (royal match) pays more. Version 1: 25 to 1 and 5 to 2,
+# as Colorado's Royal Match 21 Pay Table 4 prints them (us-co/royal-match-21/pay-table-4); version
+# 2: 10 to 1 and 3 to 1, as Pay Table 1 (us-co/royal-match-21/pay-table-1). Both Colorado tables
+# add an optional "Crown Treasure" dollar line, which the Wizard's tables do not have.
+ROYAL_MATCH = {
+    1: [("royal-match", "25 to 1"), ("two-suited-cards", "2.5 to 1")],
+    2: [("royal-match", "10 to 1"), ("two-suited-cards", "3 to 1")],
+}
+
+
+@pytest.mark.parametrize(
+    ("version", "decks", "published"),
+    [
+        # "Royal Match House Edge" by decks, to 6 places; version 2 is a player edge from 4 decks
+        (1, 1, "0.108597"), (1, 2, "0.083271"), (1, 4, "0.070792"),
+        (1, 6, "0.066658"), (1, 8, "0.064597"),
+        (2, 1, "0.037707"), (2, 2, "0.008215"), (2, 4, "-0.006317"),
+        (2, 6, "-0.011130"), (2, 8, "-0.013531"),
+    ],
+)  # fmt: skip
+def test_royal_match_matches_the_published_house_edge_by_decks(
+    version: int, decks: int, published: str
+) -> None:
+    result = analyse("royal-match-21", _lines(ROYAL_MATCH[version]), decks)
+    assert decimal_string(result.house_edge, 6) == published
+
+
+def test_royal_match_six_deck_counts_match_the_published_table() -> None:
+    """Wizard of Odds, "Royal Match — Version 1 — Six Decks": 144 royal matches and 11,868 other
+    suited pairs of C(312, 2) = 48,516 two-card hands."""
+    result = analyse("royal-match-21", _lines(ROYAL_MATCH[1]), 6)
+    by = {line.outcome: line.probability for line in result.lines}
+    assert by == {"royal-match": Fraction(144, 48516), "two-suited-cards": Fraction(11868, 48516)}
+
+
+def test_lucky_lucky_matches_the_published_six_deck_analysis() -> None:
+    """Wizard of Odds, "Lucky Lucky" (wizardofodds.com/games/blackjack/side-bets/lucky-lucky/; read
+    in its mirror nilapub.com/games/blackjack/side-bets/lucky-lucky/),
+    "Lucky Lucky — Pay Table 1 — Six Decks": the player's two cards and the dealer's up card, each
+    hand's count of C(312, 3) = 5,013,320 three-card sets, and the house edge 2.66 %. Pay table 1
+    (suited 21 pays 15) is not in the catalog; Colorado's Lucky Lucky tables 1-3
+    (us-co/lucky-lucky/table-1 …) pay the same hands, so the counts hold for them."""
+    pays = [
+        ("suited-777", "200 to 1"), ("suited-678", "100 to 1"), ("777", "50 to 1"),
+        ("678", "30 to 1"), ("suited-21", "15 to 1"), ("total-21", "3 to 1"),
+        ("total-20", "2 to 1"), ("total-19", "2 to 1"),
+    ]  # fmt: skip
+    result = analyse("lucky-lucky", _lines(pays), 6)
+    sets = 312 * 311 * 310 // 6
+    assert sets == 5_013_320
+    assert {line.outcome: line.probability * sets for line in result.lines} == {
+        "suited-777": 80,
+        "suited-678": 864,
+        "777": 1_944,
+        "678": 12_960,
+        "suited-21": 26_568,
+        "total-21": 406_296,
+        "total-20": 377_568,
+        "total-19": 364_320,
+    }
+    assert decimal_string(result.house_edge, 4) == "0.0266"
