@@ -240,3 +240,102 @@ def test_lucky_lucky_matches_the_published_six_deck_analysis() -> None:
         "total-19": 364_320,
     }
     assert decimal_string(result.house_edge, 4) == "0.0266"
+
+
+@pytest.mark.parametrize(
+    ("pays", "decks", "published"),
+    [
+        # Wizard of Odds, "Pair Square" (wizardofodds.com/games/blackjack/side-bets/pair-square/):
+        # the player's first two cards a pair, more if suited; "Total" return to 6 places. The
+        # pays are Colorado's Bet the Set 21 tables (us-co/bet-the-set-21/bts-06, bts-03, bts-04
+        # at six decks, bts-02 at two, bts-01 at one).
+        ([("regular-pair", "10 to 1"), ("suited-pair", "20 to 1")], 6, "0.025723"),
+        ([("regular-pair", "10 to 1"), ("suited-pair", "15 to 1")], 6, "0.106109"),
+        ([("regular-pair", "10 to 1"), ("suited-pair", "12 to 1")], 6, "0.154341"),
+        ([("regular-pair", "10 to 1"), ("suited-pair", "25 to 1")], 2, "0.106796"),
+        ([("regular-pair", "15 to 1")], 1, "0.058824"),
+    ],
+)
+def test_bet_the_set_matches_the_published_pair_square_tables(
+    pays: list[tuple[str, str]], decks: int, published: str
+) -> None:
+    result = analyse("bet-the-set-21", _lines(pays), decks, "US-CO")
+    assert decimal_string(result.house_edge, 6) == published
+
+
+@pytest.mark.parametrize(
+    ("line", "decks", "published"),
+    [
+        # Wizard of Odds, "Over/Under 13" (read in its mirror nilapub.com/games/blackjack/
+        # side-bets/over-under-13): aces one point, a total of 13 loses both; house edge to
+        # 0.01 %. Each is a wager of its own (MA 17(a)(1), us-ma/over-under-13/pays).
+        ("under-13", 1, "0.1011"), ("under-13", 2, "0.1008"), ("under-13", 4, "0.1007"),
+        ("under-13", 6, "0.1007"), ("under-13", 8, "0.1006"),
+        ("over-13", 1, "0.0679"), ("over-13", 2, "0.0665"), ("over-13", 4, "0.0658"),
+        ("over-13", 6, "0.0655"), ("over-13", 8, "0.0654"),
+        # E. Jacobson, "Card Counting the Over/Under 13 Blackjack Side Bet: Update 1"
+        # (888casino.com/blog/side-bets/card-counting-the-overunder-13-blackjack-side-bet-update-1),
+        # six decks: 6.555 % and 10.067 %
+        ("over-13", 6, "0.06555"), ("under-13", 6, "0.10067"),
+    ],
+)  # fmt: skip
+def test_over_and_under_13_match_the_published_house_edges(
+    line: str, decks: int, published: str
+) -> None:
+    result = analyse("over-under-13", _lines([(line, "one to one")]), decks, "US-MA")
+    assert decimal_string(result.house_edge, len(published) - 2) == published
+
+
+IN_BETWEEN = {
+    "a": [("triple-match", "30 to 1"), ("one-card-spread", "12 to 1"),
+          ("two-card-spread", "6 to 1"), ("three-card-spread", "4 to 1"),
+          ("all-other-spreads", "1 to 1")],
+    "b": [("triple-match", "30 to 1"), ("one-card-spread", "10 to 1"),
+          ("two-card-spread", "6 to 1"), ("three-card-spread", "4 to 1"),
+          ("all-other-spreads", "1 to 1")],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("table", "decks", "published"),
+    [
+        # Wizard of Odds, "In BETween" (read in its mirror nilapub.com/games/blackjack/side-bets/
+        # in-between/), return tables for one and two decks: MA 22's Table B pays (us-ma/in-between/
+        # table-b, us-co/in-between/b)
+        ("b", 1, "0.104615"),
+        ("b", 2, "0.077582"),
+        # E. Jacobson, "Card Counting the In Between Blackjack Side Bet" (888casino.com/blog/
+        # side-bets/card-counting-the-in-between-blackjack-side-bet), 5.696 % at two decks and
+        # 3.396 % at six: Table A's pays (us-ma/in-between/table-a)
+        ("a", 2, "0.05696"),
+        ("a", 6, "0.03396"),
+    ],
+)
+def test_in_between_matches_the_published_house_edges(
+    table: str, decks: int, published: str
+) -> None:
+    result = analyse("in-between", _lines(IN_BETWEEN[table]), decks)
+    assert decimal_string(result.house_edge, len(published) - 2) == published
+
+
+def test_sevens_lines_for_two_and_three_sevens_match_the_published_counts() -> None:
+    """Wizard of Odds, "Super Sevens" (read in its mirror user-casino.com/games/blackjack/
+    side-bets/super-sevens/), "Super Sevens — Six Decks — Three-Card Guarantee" (a player with two
+    sevens always gets a third card, as the engine reads MA 17(e)(3)): of 312·311·310 = 30,079,920
+    ordered three-card deals, 480 suited and 11,664 other 7-7-7, 34,560 suited and 124,416 other
+    7-7. MA 17's sevens table prints the Super Sevens pays. Its one-seven line is not pinned: the
+    Wizard pays it on a first card seven (2,142,720 deals, 11.40 % house edge), the engine on one
+    seven in either of the first two cards (twice as many deals, a player edge)."""
+    pays = [
+        ("three-7s-suited", "5000 to 1"), ("three-7s", "500 to 1"),
+        ("two-7s-suited", "100 to 1"), ("two-7s", "50 to 1"), ("one-7", "3 to 1"),
+    ]  # fmt: skip
+    result = analyse("sevens", _lines(pays), 6, "US-MA")
+    deals = 312 * 311 * 310
+    by = {line.outcome: line.probability * deals for line in result.lines}
+    assert {key: by[key] for key in ("three-7s-suited", "three-7s", "two-7s-suited", "two-7s")} == {
+        "three-7s-suited": 480,
+        "three-7s": 11_664,
+        "two-7s-suited": 34_560,
+        "two-7s": 124_416,
+    }
