@@ -414,10 +414,11 @@ def _decision_array(key: tuple[tuple[str, Any], ...]) -> npt.NDArray[np.int8]:
 
 
 def composition(rules: RuleSet) -> npt.NDArray[np.int8]:
-    """The cards of the rule set's shoe as the kernel holds them (the value, ace 1, and the suit's
-    code above it: see SUITS), in no particular order."""
+    """The cards of the rule set's shoe as the kernel holds them, in no particular order: their
+    values (ace 1), and where Spanish 21's rules may pay by suit the suit's code above the value
+    (see SUITS)."""
     tens = 3 if rules.spanish_decks else 4
-    suits = range(len(SUITS))
+    suits = range(len(SUITS)) if _spanish(rules) else [0] * len(SUITS)
     per_deck = [value | suit << 4 for value in range(1, 10) for suit in suits]
     per_deck += [10 | suit << 4 for suit in suits for _ in range(tens)]
     return np.array(per_deck * rules.decks, dtype=np.int8)
@@ -562,6 +563,14 @@ def _at(k: int, total: int, soft: bool, pair: int, up: int, two: bool, options: 
 
 
 @numba.njit(cache=True, error_model="numpy", _nrt=False, inline="always")
+def _value(card: int, bonus: npt.NDArray[np.int64] | None) -> int:
+    """A card's value: with Spanish 21's rules (`bonus`) cards carry their suit (composition)."""
+    if bonus is not None:
+        return card & _VALUE
+    return card
+
+
+@numba.njit(cache=True, error_model="numpy", _nrt=False, inline="always")
 def _round(
     cards: npt.NDArray[np.int8],
     pos: int,
@@ -582,9 +591,9 @@ def _round(
 ) -> tuple[int, int]:
     """One round under rule set k, from the cards at `pos`: (the seat's net in units, the next
     position). Mirrors engine.round._Round for one seat of a BasicStrategy without side wagers.
-    Cards are codes (composition): `& _VALUE` is the value. `bonus` and `doubled` are None where
-    no rule set played has Spanish 21's rules: numba compiles that kernel apart, without them, so
-    the standard game pays nothing for them."""
+    `bonus` and `doubled` are None where no rule set played has Spanish 21's rules: numba compiles
+    that kernel apart, without them (and with cards that are only values: composition), so the
+    standard game pays nothing for them."""
     row = np.uint64(k)
     stake = params[row, _P_STAKE]
     hole_rule = params[row, _P_HOLE]
@@ -599,11 +608,11 @@ def _round(
     first_code, pos = _draw(cards, pos, s, mode, dealt)
     up, pos = _draw(cards, pos, s, mode, dealt)
     second_code, pos = _draw(cards, pos, s, mode, dealt)
-    first, up, second = first_code & _VALUE, up & _VALUE, second_code & _VALUE
+    first, up, second = _value(first_code, bonus), _value(up, bonus), _value(second_code, bonus)
     hole = 0
     if hole_rule != _NONE:
         hole, pos = _draw(cards, pos, s, mode, dealt)
-        hole &= _VALUE
+        hole = _value(hole, bonus)
 
     hard = first + second
     ace = first == 1 or second == 1
@@ -671,7 +680,7 @@ def _round(
                 finished = True
             elif action == _HIT:
                 code, pos = _draw(cards, pos, s, mode, dealt)
-                card = code & _VALUE
+                card = _value(code, bonus)
                 hard += card
                 ace = ace or card == 1
                 cards_in_hand += 1
@@ -683,7 +692,7 @@ def _round(
                 hand_stake += last_double
                 doubles += 1
                 code, pos = _draw(cards, pos, s, mode, dealt)
-                card = code & _VALUE
+                card = _value(code, bonus)
                 hard += card
                 ace = ace or card == 1
                 cards_in_hand += 1
@@ -705,7 +714,7 @@ def _round(
                         hand_stake += last_double
                         doubles += 1
                         code, pos = _draw(cards, pos, s, mode, dealt)
-                        card = code & _VALUE
+                        card = _value(code, bonus)
                         hard += card
                         ace = ace or card == 1
                         cards_in_hand += 1
@@ -720,7 +729,7 @@ def _round(
                 waiting += 1
                 hands += 1
                 second_code, pos = _draw(cards, pos, s, mode, dealt)
-                second = second_code & _VALUE
+                second = _value(second_code, bonus)
                 hard = first + second
                 ace = first == 1 or second == 1
                 cards_in_hand = 2
@@ -758,7 +767,7 @@ def _round(
         if bonus is not None:
             first_code = h_first[np.uint64(waiting)]
         second_code, pos = _draw(cards, pos, s, mode, dealt)
-        second = second_code & _VALUE
+        second = _value(second_code, bonus)
         hard = first + second
         ace = first == 1 or second == 1
         cards_in_hand = 2
@@ -770,7 +779,7 @@ def _round(
     # The dealer (30-826, MA 12): no card that cannot change the outcome.
     if hole_rule == _NONE:
         hole, pos = _draw(cards, pos, s, mode, dealt)
-        hole &= _VALUE
+        hole = _value(hole, bonus)
     dealer_hard = up + hole
     dealer_ace = up == 1 or hole == 1
     dealer_cards = 2
@@ -786,7 +795,7 @@ def _round(
             dealer_total == 17 and hits_soft_17 and dealer_ace and dealer_hard == 7
         ):
             card, pos = _draw(cards, pos, s, mode, dealt)
-            card &= _VALUE
+            card = _value(card, bonus)
             dealer_hard += card
             dealer_ace = dealer_ace or card == 1
             dealer_cards += 1
@@ -1166,7 +1175,8 @@ def scripted_round(rules: RuleSet, values: list[int | Card]) -> tuple[Fraction, 
     units = units_per_wager(rules)
     arrays = _arrays([rules], units)
     hands = [np.zeros(MAX_HANDS, dtype=np.int64) for _ in range(6)]
-    codes = [card_code(v) if isinstance(v, Card) else v for v in values]
+    suited = _spanish(rules)
+    codes = [(card_code(v) if suited else v.value) if isinstance(v, Card) else v for v in values]
     cards = np.array(codes, dtype=np.int8)
     state = np.ones(4, dtype=np.uint64)
     net, used = _round(cards, 0, state, _SCRIPTED, *arrays, 0, *hands, None)
