@@ -115,8 +115,14 @@ def _super_4_sees(suits: tuple[Suit, ...]) -> tuple[bool, bool, bool]:
     return one, one and suits[0] is Suit.SPADES, len({s.red for s in suits}) == 1
 
 
+def _one_suit(suits: tuple[Suit, ...]) -> tuple[bool]:
+    """30-899.23(12): Raise the Roof reads of a 4-5-6-7 bust's suits only whether they are one."""
+    return (len(set(suits)) == 1,)
+
+
 _SUIT_CLASS: dict[str, Callable[[tuple[Suit, ...]], tuple[bool, ...]]] = {
     "super-4-progressive": _super_4_sees,
+    "raise-the-roof": _one_suit,
 }
 """Wager → what its evaluator can tell of the suits it reads (`_SUITS_READ`): the assignments
 alike in it are evaluated once."""
