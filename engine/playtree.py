@@ -14,7 +14,8 @@ card and draws are distributed as the shoe less the cards seen, and nothing else
 Suits: a wager's evaluator reads suits only for a few hands (aces of one suit, a suited 4-5-6-7
 bust, …: `_SUITS_READ`); given the ranks drawn, the suits of the cards of one rank are a draw
 without replacement from that rank's cards and independent across ranks, so those hands are
-expanded over every suit assignment with its exact weight. Every probability is a Fraction.
+expanded over every suit assignment with its exact weight. Every probability is exact: an integer
+numerator over one denominator while the rounds are enumerated (`_Enumeration`), a Fraction after.
 """
 
 from __future__ import annotations
@@ -140,21 +141,37 @@ whose suits its evaluator reads on that hand; the others' suits it does not read
 
 @dataclass(frozen=True)
 class PlayTree:
-    """What a wager's evaluator makes of every round, by the state the player decides on."""
+    """What a wager's evaluator makes of every round, by the state the player decides on, as
+    integer numerators over one `denominator` (exact: a probability is numerator / denominator)."""
 
-    by_state: dict[tuple[str, str, str], dict[tuple[str, ...], Fraction]]
+    by_state: dict[tuple[str, str, str], dict[tuple[str, ...], int]]
     """(the player's first two cards in rank order, the up card) with no dealer blackjack → the
-    outcomes made (an evaluator's keys) → probability (of the whole round)."""
-    blackjack: dict[tuple[str, ...], Fraction]
-    """The rounds the dealer's blackjack ends: outcomes made → probability."""
+    outcomes made (an evaluator's keys) → numerator of the probability (of the whole round)."""
+    blackjack: dict[tuple[str, ...], int]
+    """The rounds the dealer's blackjack ends: outcomes made → numerator."""
+    denominator: int
 
     def outcomes(self) -> dict[tuple[str, ...], Fraction]:
         """Every round: outcomes made → probability."""
         out = dict(self.blackjack)
         for made in self.by_state.values():
-            for keys, p in made.items():
-                out[keys] = out.get(keys, Fraction(0)) + p
-        return out
+            for keys, n in made.items():
+                out[keys] = out.get(keys, 0) + n
+        return {keys: Fraction(n, self.denominator) for keys, n in out.items()}
+
+
+@dataclass(frozen=True)
+class _Readings:
+    """What an enumeration reads of every round before a wager's evaluator sees it: a reading
+    (a key telling apart the rounds the wager can tell apart) → numerator over `denominator`."""
+
+    by_state: dict[tuple[str, str, str], dict[tuple, int]]
+    """As PlayTree.by_state, by reading instead of by outcomes made."""
+    blackjack: dict[tuple, int]
+    hands: dict[tuple, tuple]
+    """Reading → a round of it (first two cards, the first hand's cards, split, the dealer's
+    cards), to evaluate."""
+    denominator: int
 
 
 @lru_cache(maxsize=64)
@@ -164,40 +181,64 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
     hands, split aces one card, no surrender), the seat's first hand played with the basic
     strategy, evaluated by the wager's evaluator. Computed once per wager, shoe and rule; every
     paytable of the wager is priced from it."""
-    reads = _READS[wager]
     rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
-    enumeration = _Enumeration(wager, reads, rules)
-    if wager not in _ORDER_BLIND:
-        return enumeration.run()
-    # the wagers reading the first hand's total and cards and the dealer's final hand share one
-    # enumeration of what they read; each evaluates it
-    read, hands = _readings(decks, hits_soft_17)
-    evaluated: dict[tuple, list[tuple[tuple[str, ...], Fraction]]] = {}
+    enumeration = _Enumeration(wager, _READS[wager], rules)
+    if wager in _ORDER_BLIND:
+        # the wagers reading the first hand's total and cards and the dealer's final hand share
+        # one enumeration of what they read; each evaluates it
+        readings = _readings(decks, hits_soft_17)
+    else:
+        readings = enumeration.run()
+    return _evaluated_tree(readings, enumeration._evaluated)
 
-    def made(reading: dict[tuple, Fraction]) -> dict[tuple[str, ...], Fraction]:
-        out: dict[tuple[str, ...], Fraction] = {}
-        for key, p in reading.items():
-            if key not in evaluated:
-                evaluated[key] = enumeration._evaluated(*hands[key])
-            for keys, share in evaluated[key]:
-                out[keys] = out.get(keys, Fraction(0)) + p * share
+
+def _evaluated_tree(
+    readings: _Readings, evaluated: Callable[..., list[tuple[tuple[str, ...], Fraction]]]
+) -> PlayTree:
+    """The play tree of the readings, each reading's round evaluated once (`evaluated`: outcomes
+    made → share of the reading's probability, by the suits it reads). The shares are put over
+    their least common denominator S, so the tree's numerators are over the readings' × S."""
+    made = {key: evaluated(*hand) for key, hand in readings.hands.items()}
+    suits = math.lcm(*(share.denominator for out in made.values() for _, share in out))
+    weights = {
+        key: [(keys, share.numerator * (suits // share.denominator)) for keys, share in out]
+        for key, out in made.items()
+    }
+
+    def priced(reading: dict[tuple, int]) -> dict[tuple[str, ...], int]:
+        out: dict[tuple[str, ...], int] = {}
+        for key, n in reading.items():
+            for keys, w in weights[key]:
+                out[keys] = out.get(keys, 0) + n * w
         return out
 
-    return PlayTree({s: made(r) for s, r in read.by_state.items()}, made(read.blackjack))
+    by_state = {state: priced(reading) for state, reading in readings.by_state.items()}
+    return PlayTree(by_state, priced(readings.blackjack), readings.denominator * suits)
 
 
 @lru_cache(maxsize=16)
-def _readings(decks: int, hits_soft_17: bool) -> tuple[PlayTree, dict[tuple, tuple]]:
+def _readings(decks: int, hits_soft_17: bool) -> _Readings:
     """What the `_ORDER_BLIND` wagers read of every round (the first hand's total, its number of
     cards, split or not; the dealer's final hand as `_dealer_reading` tells them apart), with its
     probability, by state; and a round of each reading, to evaluate."""
     rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
-    enumeration = _Enumeration("push-your-luck", _READS["push-your-luck"], rules)
-    enumeration.collect = {}
-    return enumeration.run(), enumeration.collect
+    return _Enumeration("push-your-luck", _READS["push-your-luck"], rules).run()
+
+
+_MOST_DRAWN = 21
+"""More cards than the seat's first hand ever draws, plus the dealer's hole card where it is
+read after them: a hand drawing holds at most 20 points, each card at least one."""
+_DEALER_DRAWN = 12
+"""More cards than the dealer ever draws after the up card."""
 
 
 class _Enumeration:
+    """One enumeration of every round. Probabilities are integers over one denominator,
+    falling(shoe, 3) · falling(shoe − 3, _MOST_DRAWN) · the dealer's (falling(shoe − 3,
+    _DEALER_DRAWN) where the wager reads the dealer's final hand, else 1): the first three cards,
+    then the first hand's draws and the dealer's, each an ordered draw from the shoe less the first
+    three cards (the dealer's draws do not see the first hand's hits: see the module's note)."""
+
     def __init__(self, wager: str, reads: _Reads, rules: RuleSet) -> None:
         self.wager = wager
         self.reads = reads
@@ -212,17 +253,23 @@ class _Enumeration:
         self.shoe = tuple(4 * k for k in self.per_suit)
         self.tens = tuple(i for i, r in enumerate(ranks) if r in "TJQK")
         self.ace = ranks.index("A")
-        self.made: dict[tuple, tuple[tuple[str, ...], Fraction]] = {}
         self.decisions: dict[tuple, Action] = {}
-        self.collect: dict[tuple, tuple] | None = None
         self.totals: dict[tuple[int, ...], int] = {}
         self.assignments: dict[tuple[int, ...], list] = {}
-        self.dealer_hands: dict[tuple, list[tuple[tuple[int, ...], Fraction]]] = {}
+        self.dealer_hands: dict[tuple, list[tuple[tuple[int, ...], int]]] = {}
+        left = sum(self.shoe) - 3
+        self.play_scale = [falling(left - d, _MOST_DRAWN - d) for d in range(_MOST_DRAWN + 1)]
+        """play_scale[d]: n over falling(left, d) is n · play_scale[d] over falling(left, most)."""
+        self.dealer_denominator = falling(left, _DEALER_DRAWN) if reads.dealer else 1
+        self.denominator = (
+            falling(left + 3, 3) * falling(left, _MOST_DRAWN) * self.dealer_denominator
+        )
+        self.hands: dict[tuple, tuple] = {}
 
-    def run(self) -> PlayTree:
-        by_state: dict[tuple[str, str, str], dict[tuple[str, ...], Fraction]] = {}
-        blackjack: dict[tuple[str, ...], Fraction] = {}
-        shoe, size = list(self.shoe), sum(self.shoe)
+    def run(self) -> _Readings:
+        by_state: dict[tuple[str, str, str], dict[tuple, int]] = {}
+        blackjack: dict[tuple, int] = {}
+        shoe = list(self.shoe)
         k = len(shoe)
         # the first two cards in either order make the same round for every wager here (a pair,
         # a straight, a total read as a set): each unordered pair counted for both orders
@@ -237,14 +284,14 @@ class _Enumeration:
             shoe[p2] -= 1
             if ways:
                 orders = 1 if p1 == p2 else 2
-                weight = Fraction(orders * ways, falling(size, 3))
                 state = (self.ranks[p1], self.ranks[p2], self.ranks[up])
                 made = by_state.setdefault(state, {})
-                self._round(p1, p2, up, tuple(shoe), weight, made, blackjack)
+                self._round(p1, p2, up, tuple(shoe), orders * ways, made, blackjack)
             shoe[p1] += 1
             shoe[up] += 1
             shoe[p2] += 1
-        return PlayTree({s: m for s, m in by_state.items() if m}, blackjack)
+        by_state = {s: m for s, m in by_state.items() if m}
+        return _Readings(by_state, blackjack, self.hands, self.denominator)
 
     # --- the deal ------------------------------------------------------------------------------
 
@@ -254,31 +301,33 @@ class _Enumeration:
         p2: int,
         up: int,
         shoe: tuple[int, ...],
-        weight: Fraction,
-        made: dict[tuple[str, ...], Fraction],
-        blackjack: dict[tuple[str, ...], Fraction],
+        weight: int,
+        made: dict[tuple, int],
+        blackjack: dict[tuple, int],
     ) -> None:
+        """The rounds of a state: `weight` the ordered ways of its first three cards, `shoe` what
+        is left; each reading's numerator added to `made` (or `blackjack`)."""
+        first = (p1, p2)
         holes = self._blackjack_holes(up)
-        left = sum(shoe)
+        dealt = weight * self.play_scale[1] * self.dealer_denominator  # the hole: one card drawn
         for hole in holes:  # the dealer peeks: a blackjack ends the round before the player draws
             if shoe[hole]:
-                p = weight * Fraction(shoe[hole], left)
-                self._add(blackjack, (p1, p2), (p1, p2), False, (up, hole), p)
+                self._add(blackjack, first, first, False, (up, hole), dealt * shoe[hole])
         if not self.reads.plays:
-            self._dealer((p1, p2), (p1, p2), False, up, shoe, weight, made)
+            self._dealer(first, first, False, up, shoe, weight, 0, made)
             return
         if self.wager not in _ORDER_BLIND:
-            for cards, split, rest, p in self._play((p1, p2), shoe, weight, up):
-                self._dealer((p1, p2), cards, split, up, rest, p, made)
+            for cards, split, rest, n, drawn in self._play(first, shoe, up):
+                self._dealer(first, cards, split, up, rest, weight * n, drawn, made)
             return
         # a wager reading the hand's total and number of cards: hands alike in these merged
-        hands: dict[tuple[int, int, bool], tuple[tuple[int, ...], Fraction]] = {}
-        for cards, split, _, p in self._play((p1, p2), shoe, weight, up):
+        hands: dict[tuple[int, int, bool], tuple[tuple[int, ...], int]] = {}
+        for cards, split, _, n, drawn in self._play(first, shoe, up):
             reading = (min(self._total(cards), 22), len(cards), split)
-            kept, q = hands.get(reading, (cards, Fraction(0)))
-            hands[reading] = (kept, q + p)
-        for (_, _, split), (cards, p) in hands.items():
-            self._dealer((p1, p2), cards, split, up, shoe, p, made)
+            kept, m = hands.get(reading, (cards, 0))
+            hands[reading] = (kept, m + n * self.play_scale[drawn])
+        for (_, _, split), (cards, n) in hands.items():
+            self._dealer(first, cards, split, up, shoe, weight * n, _MOST_DRAWN, made)
 
     def _blackjack_holes(self, up: int) -> tuple[int, ...]:
         if not self.rules.peeks:
@@ -290,10 +339,11 @@ class _Enumeration:
     # --- the player's first hand -------------------------------------------------------------
 
     def _play(
-        self, first: tuple[int, int], shoe: tuple[int, ...], weight: Fraction, up: int
-    ) -> Iterator[tuple[tuple[int, ...], bool, tuple[int, ...], Fraction]]:
-        """The first hand's cards as played (split or not), the shoe left, and the probability:
-        the engine's _play_seat for the seat's first hand, its later split hands unseen. Card by
+        self, first: tuple[int, int], shoe: tuple[int, ...], up: int
+    ) -> Iterator[tuple[tuple[int, ...], bool, tuple[int, ...], int, int]]:
+        """The first hand's cards as played (split or not), the shoe left, and the probability
+        given the first three cards as n over falling(cards in `shoe`, d), with n and d (the cards
+        drawn): the engine's _play_seat for the seat's first hand, its later split hands unseen. Card by
         card, a level at a time; where the wager does not read the order of the hits, hands
         holding the same cards are merged (the shoe left and every later decision are the
         same); a hand whose outcome no later card can change (`_DECIDED`) stops there."""
@@ -301,16 +351,15 @@ class _Enumeration:
         decided = _DECIDED.get(self.wager)
         # a level's probabilities are integers over falling(cards in the shoe, cards drawn)
         level = {(first, False, False, 1, False, shoe): 1}
-        left, drawn = sum(shoe), 0
+        drawn = 0
         while level:
             following: dict[tuple, int] = {}
-            scale = weight / falling(left, drawn)
             for (cards, split, aces, spot, done, rest), n in level.items():
                 if decided and decided(self._dealt(first, cards, split)):
                     done = True
                 action = Action.STAND if done else self._decide(cards, split, aces, spot, up)
                 if action is Action.STAND or action is Action.SURRENDER:
-                    yield cards, split, rest, n * scale
+                    yield cards, split, rest, n, drawn
                     continue
                 if action is Action.SPLIT:
                     # the second card moves to a new hand (it stays out of the shoe); the first
@@ -387,26 +436,36 @@ class _Enumeration:
         split: bool,
         up: int,
         shoe: tuple[int, ...],
-        p: Fraction,
-        made: dict[tuple[str, ...], Fraction],
+        n: int,
+        drawn: int,
+        made: dict[tuple, int],
     ) -> None:
         """The dealer's hand from the shoe left, no blackjack (where it peeked, that ended the
-        round): each final hand the wager reads, with its probability."""
-        if not self.reads.dealer:
+        round): each final hand the wager reads, with its numerator. `n` over the first three
+        cards' ways and falling(cards left after them, `drawn`) is the first hand's probability."""
+        if not self.reads.dealer:  # only whether the hole card makes a blackjack
             holes = self._blackjack_holes(up)
-            left = sum(shoe)
-            q = Fraction(left - sum(shoe[h] for h in holes), left) if holes else Fraction(1)
-            self._add(made, first, cards, split, (up, self.ranks.index("2")), p * q)
+            if holes:  # the hole card: one more card drawn
+                n *= (sum(shoe) - sum(shoe[h] for h in holes)) * self.play_scale[drawn + 1]
+            else:
+                n *= self.play_scale[drawn]
+            self._add(made, first, cards, split, (up, self.ranks.index("2")), n)
             return
+        n *= self.play_scale[drawn]
+        if self.wager in _ORDER_BLIND:  # read: the first hand's total, cards, split or not
+            head: tuple = (min(self._total(cards), 22), len(cards), split)
+        else:
+            head = (first, cards, split)
         for dealer, q in self._dealer_hands(first, up):
-            self._add(made, first, cards, split, dealer, p * q)
+            key = (*head, dealer)
+            if key not in self.hands:
+                self.hands[key] = (first, cards, split, dealer)
+            made[key] = made.get(key, 0) + n * q
 
-    def _dealer_hands(
-        self, first: tuple[int, int], up: int
-    ) -> list[tuple[tuple[int, ...], Fraction]]:
+    def _dealer_hands(self, first: tuple[int, int], up: int) -> list[tuple[tuple[int, ...], int]]:
         """The dealer's final hands (no blackjack) from the shoe less the player's first two
         cards and the up card, one for each thing a wager reads of them (`_dealer_reading`),
-        with their probabilities."""
+        with their numerators over falling(cards in that shoe, _DEALER_DRAWN)."""
         key = (min(first), max(first), up)
         if key not in self.dealer_hands:
             shoe = list(self.shoe)
@@ -421,25 +480,21 @@ class _Enumeration:
 
     def _add(
         self,
-        into: dict[tuple[str, ...], Fraction],
+        into: dict[tuple, int],
         first: tuple[int, int],
         cards: tuple[int, ...],
         split: bool,
         dealer: tuple[int, ...],
-        p: Fraction,
+        n: int,
     ) -> None:
+        """Add a round's numerator to its reading's, keeping a round of each reading."""
         if self.wager in _ORDER_BLIND:  # read: the first hand's total, cards, split or not
             key: tuple = (min(self._total(cards), 22), len(cards), split, dealer)
         else:
             key = (first, cards, split, dealer)
-        if self.collect is not None:  # what the round reads, to evaluate later
-            self.collect.setdefault(key, (first, cards, split, dealer))
-            into[key] = into.get(key, Fraction(0)) + p  # type: ignore[index]
-            return
-        if key not in self.made:
-            self.made[key] = self._evaluated(first, cards, split, dealer)
-        for keys, share in self.made[key]:
-            into[keys] = into.get(keys, Fraction(0)) + p * share
+        if key not in self.hands:
+            self.hands[key] = (first, cards, split, dealer)
+        into[key] = into.get(key, 0) + n
 
     def _evaluated(
         self,
@@ -570,11 +625,12 @@ def _shapes(ranks: str, hits_soft_17: bool) -> dict[int, list[tuple[tuple[int, .
 @lru_cache(maxsize=4096)
 def _dealer_finals(
     ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool
-) -> list[tuple[tuple[int, ...], Fraction]]:
+) -> list[tuple[tuple[int, ...], int]]:
     """The dealer's final hands (no blackjack) from the shoe left, one for each thing a wager
-    reads of them, with the probability of its group."""
+    reads of them, with the probability of its group as a numerator over falling(cards in the
+    shoe, _DEALER_DRAWN)."""
     left = sum(shoe)
-    longest = 12
+    longest = _DEALER_DRAWN
     rest = [falling(left - k, longest - k) for k in range(longest + 1)]
     draws = [[falling(n, m) for m in range(longest + 1)] for n in shoe]
     out = []
@@ -586,7 +642,7 @@ def _dealer_finals(
                 ways *= draws[i][m]
             total += ways
         if total:
-            out.append((hand, Fraction(total, falling(left, longest))))
+            out.append((hand, total))
     return out
 
 
@@ -679,50 +735,59 @@ def _raised(
     column: str,
     removal: str,
 ) -> Analysis:
-    """Raise the Roof with the raise the player's best (see analyse_play_tree)."""
+    """Raise the Roof with the raise the player's best (see analyse_play_tree). Summed as
+    integers: probabilities over the tree's denominator D, returns over D × the lines' wins'
+    common denominator."""
     wager = "raise-the-roof"
     wins = {line.outcome: _win(line) for line in lines}
     ante_wins = {line.outcome: _win(line) for line in ante_lines}
+    unit = math.lcm(*(w.denominator for w in (*wins.values(), *ante_wins.values())))
+    win_units = {k: int(w * unit) for k, w in wins.items()}
+    ante_units = {k: int(w * unit) for k, w in ante_wins.items()}
     outcomes, ante_outcomes = frozenset(wins), frozenset(ante_wins)
 
-    def value(made: tuple[str, ...], table: dict[str, Fraction], keys: frozenset[str]) -> Fraction:
+    @cache
+    def value(made: tuple[str, ...], raised: bool) -> int:
+        """What the round returns per unit staked, in `unit`ths."""
+        table, keys = (win_units, outcomes) if raised else (ante_units, ante_outcomes)
         paid = paid_from(wager, made, keys)
-        return sum((table[k] for k in paid if k in table), Fraction(0)) if paid else Fraction(-1)
+        return sum(table[k] for k in paid if k in table) if paid else -unit
 
-    net = Fraction(0)
-    staked = Fraction(0)
-    line_p: dict[str, Fraction] = {}
-    line_return: dict[str, Fraction] = {}
-    lose = Fraction(0)
+    net = 0
+    staked = 0
+    line_p: dict[str, int] = {}
+    line_return: dict[str, int] = {}
+    lose = 0
     for p in tree.blackjack.values():  # 30-899.23(7): the Ante loses; no raise
-        net -= p
+        net -= p * unit
         staked += p
         lose += p
     for state_made in tree.by_state.values():
-        chance = sum(state_made.values(), Fraction(0))
+        chance = sum(state_made.values())
         if not chance:
             continue
-        raised = sum((p * value(m, wins, outcomes) for m, p in state_made.items()), Fraction(0))
-        kept = sum((p * value(m, ante_wins, ante_outcomes) for m, p in state_made.items()),
-                   Fraction(0))  # fmt: skip
+        raised = sum(p * value(m, True) for m, p in state_made.items())
+        kept = sum(p * value(m, False) for m, p in state_made.items())
         best, times = max((kept, 0), *(((1 + r) * raised, r) for r in range(1, 6)))
         net += best
         staked += chance * (1 + times)
         for made, p in state_made.items():
-            table, keys = (wins, outcomes) if times else (ante_wins, ante_outcomes)
+            table, keys = (win_units, outcomes) if times else (ante_units, ante_outcomes)
             paid = paid_from(wager, made, keys)
             if not paid:
                 lose += p
             for key in paid if times else ():
-                line_p[key] = line_p.get(key, Fraction(0)) + p
-                line_return[key] = line_return.get(key, Fraction(0)) + p * (1 + times) * table[key]
+                line_p[key] = line_p.get(key, 0) + p
+                line_return[key] = line_return.get(key, 0) + p * (1 + times) * table[key]
+    d = tree.denominator
+    staked_p = Fraction(staked, d)
     results = tuple(
         LineResult(
             line.outcome,
             line.label,
             str(line.pays),
-            line_p.get(line.outcome, Fraction(0)),
-            line_return.get(line.outcome, Fraction(0)) / staked,
+            Fraction(line_p.get(line.outcome, 0), d),
+            Fraction(line_return.get(line.outcome, 0), d * unit) / staked_p,
         )
         for line in lines
     )
@@ -731,9 +796,9 @@ def _raised(
         decks,
         column,
         results,
-        lose,
+        Fraction(lose, d),
         Fraction(0),
-        -net / staked,
+        -Fraction(net, d * unit) / staked_p,
         removal + "; the player raises 1 to 5 times the Ante after seeing the up card and own "
         "two cards (no dealer blackjack) whenever, and by as much as, raising returns more than "
         "the Ante alone (paid by the Ante Only column); the house edge is per unit staked, Ante "
