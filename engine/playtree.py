@@ -42,7 +42,7 @@ from engine.dealer_hands import CLASSES, falling, hand_shapes
 from engine.hands import Hand, hand_total
 from engine.odds import Basis
 from engine.rules import PaytableLine, RuleSet
-from engine.sidewagers import Deal, Evaluator, evaluator, paid_from
+from engine.sidewagers import Deal, evaluator, paid_from
 from engine.sidewagers.base import consecutive
 from engine.strategy import AT_21, Action, BasicStrategy, allowed_actions
 
@@ -243,7 +243,6 @@ class _Enumeration:
         self.wager = wager
         self.reads = reads
         self.rules = rules
-        self.evaluate: Evaluator = evaluator(wager, "US-MA" if wager in _MA else "US-CO")
         self.suits_read = _SUITS_READ.get(wager)
         self.strategy = BasicStrategy(rules)
         ranks = reads.ranks
@@ -253,7 +252,11 @@ class _Enumeration:
         self.shoe = tuple(4 * k for k in self.per_suit)
         self.tens = tuple(i for i, r in enumerate(ranks) if r in "TJQK")
         self.ace = ranks.index("A")
+        self.clubs = [_card(r, Suit.CLUBS) for r in ranks]
+        """Each rank's card, for what reads no suit."""
         self.decisions: dict[tuple, Action] = {}
+        self.actions: dict[tuple, Action] = {}
+        self.stops: dict[tuple, bool] = {}
         self.totals: dict[tuple[int, ...], int] = {}
         self.assignments: dict[tuple[int, ...], list] = {}
         self.dealer_hands: dict[tuple, list[tuple[tuple[int, ...], int]]] = {}
@@ -355,7 +358,7 @@ class _Enumeration:
         while level:
             following: dict[tuple, int] = {}
             for (cards, split, aces, spot, done, rest), n in level.items():
-                if decided and decided(self._dealt(first, cards, split)):
+                if decided and self._stops(decided, first, cards, split):
                     done = True
                 action = Action.STAND if done else self._decide(cards, split, aces, spot, up)
                 if action is Action.STAND or action is Action.SURRENDER:
@@ -379,11 +382,19 @@ class _Enumeration:
                     following[key] = following.get(key, 0) + n * q
             level, drawn = following, drawn + 1
 
-    def _dealt(
-        self, first: tuple[int, int], cards: tuple[int, ...], split: bool
-    ) -> tuple[str, ...]:
-        order = (*first, *cards[1:]) if split else cards
-        return tuple(self.ranks[c] for c in order)
+    def _stops(
+        self,
+        decided: Callable[[tuple[str, ...]], bool],
+        first: tuple[int, int],
+        cards: tuple[int, ...],
+        split: bool,
+    ) -> bool:
+        """`decided` of the first hand's cards as dealt, once per hand."""
+        key = (first, cards, split)
+        if key not in self.stops:
+            order = (*first, *cards[1:]) if split else cards
+            self.stops[key] = decided(tuple(self.ranks[c] for c in order))
+        return self.stops[key]
 
     @staticmethod
     def _draws(shoe: tuple[int, ...]) -> Iterator[tuple[int, int, tuple[int, ...]]]:
@@ -395,18 +406,23 @@ class _Enumeration:
 
     def _total(self, cards: tuple[int, ...]) -> int:
         if cards not in self.totals:
-            self.totals[cards] = hand_total([self._card(c) for c in cards])[0]
+            self.totals[cards] = hand_total([self.clubs[c] for c in cards])[0]
         return self.totals[cards]
 
     def _decide(
         self, cards: tuple[int, ...], split: bool, aces: bool, spot: int, up: int
     ) -> Action:
-        values = tuple(min(c + 1, 10) if self.ranks is _RANKS13 else c + 1 for c in cards)
-        total, soft = hand_total([self._card(c) for c in cards])
-        key = (total, soft, values if len(cards) == 2 else len(cards) > 2, split, aces, spot, up)
-        if key not in self.decisions:
-            self.decisions[key] = self._decided(cards, split, aces, spot, up)
-        return self.decisions[key]
+        """`_decided`, looked up by the hand, then by what the strategy reads of it."""
+        hand = (cards, split, aces, spot, up)
+        if hand not in self.actions:
+            values = tuple(min(c + 1, 10) if self.ranks is _RANKS13 else c + 1 for c in cards)
+            total, soft = hand_total([self.clubs[c] for c in cards])
+            two = values if len(cards) == 2 else len(cards) > 2
+            key = (total, soft, two, split, aces, spot, up)
+            if key not in self.decisions:
+                self.decisions[key] = self._decided(cards, split, aces, spot, up)
+            self.actions[hand] = self.decisions[key]
+        return self.actions[hand]
 
     def _decided(
         self, cards: tuple[int, ...], split: bool, aces: bool, spot: int, up: int
@@ -514,20 +530,7 @@ class _Enumeration:
             chosen = [Suit.CLUBS] * len(slots)
             for i, s in zip(read, suits, strict=True):
                 chosen[i] = s
-            dealt = [self._card(c, s) for c, s in zip(slots, chosen, strict=True)]
-            hand = dealt[: len(order)]
-            player_cards = (hand[0], *hand[2:]) if split else tuple(hand)
-            dealer_cards = tuple(dealt[len(order) :])
-            deal = Deal(
-                (hand[0], hand[1]),
-                dealer_cards[0],
-                len(dealer_cards) == 2 and hand_total(dealer_cards)[0] == 21,
-                dealer_cards if len(dealer_cards) > 1 else (),
-                player_cards,
-                player_split=split,
-                specified_suit=Suit.SPADES,
-            )
-            keys = tuple(self.evaluate(deal))
+            keys = _evaluation(self.wager, names, dealer_names, split, tuple(chosen))
             out[keys] = out.get(keys, Fraction(0)) + share
         return list(out.items())
 
@@ -599,6 +602,33 @@ def _dealer_reading(hand: tuple[str, ...]) -> tuple[int, str, bool]:
 @cache
 def _card(rank: str, suit: Suit) -> Card:
     return Card(rank, suit)
+
+
+@lru_cache(maxsize=1 << 18)
+def _evaluation(
+    wager: str,
+    names: tuple[str, ...],
+    dealer_names: tuple[str, ...],
+    split: bool,
+    suits: tuple[Suit, ...],
+) -> tuple[str, ...]:
+    """The outcomes the wager's evaluator makes of a round: the first hand's cards as dealt
+    (`names`, the first two then the rest, a split's second card included), the dealer's, the
+    suits of both in that order. Memoised: rounds alike recur across deck counts and rules."""
+    dealt = [_card(n, s) for n, s in zip((*names, *dealer_names), suits, strict=True)]
+    hand = dealt[: len(names)]
+    player_cards = (hand[0], *hand[2:]) if split else tuple(hand)
+    dealer_cards = tuple(dealt[len(names) :])
+    deal = Deal(
+        (hand[0], hand[1]),
+        dealer_cards[0],
+        len(dealer_cards) == 2 and hand_total(dealer_cards)[0] == 21,
+        dealer_cards if len(dealer_cards) > 1 else (),
+        player_cards,
+        player_split=split,
+        specified_suit=Suit.SPADES,
+    )
+    return tuple(evaluator(wager, "US-MA" if wager in _MA else "US-CO")(deal))
 
 
 @cache
