@@ -379,7 +379,14 @@ def bench_analysis() -> None:
         _suit_families,
     )
     from engine.dealer_hands import _lengths, _shoe, dealer_hands, hand_numerators, hand_shapes
-    from engine.playtree import _dealer_finals, _evaluation, _readings, _shapes, play_tree
+    from engine.playtree import (
+        _dealer_finals,
+        _dealer_moments,
+        _evaluation,
+        _readings,
+        _shapes,
+        play_tree,
+    )
     from pitboss.errors import DomainError
     from variants.analysis import paytable_analysis
     from variants.models import Paytable
@@ -403,6 +410,7 @@ def bench_analysis() -> None:
         play_tree,
         _shapes,
         _dealer_finals,
+        _dealer_moments,
         _readings,
         _evaluation,
     ):

@@ -485,10 +485,9 @@ class _Enumeration:
         key = (min(first), max(first), up)
         if key not in self.dealer_hands:
             shoe = list(self.shoe)
-            for c in (*first, up):
-                shoe[c] -= 1
+            shoe[up] -= 1
             hits_soft_17 = self.rules.dealer_hits_soft_17
-            read = _dealer_finals(self.ranks, up, tuple(shoe), hits_soft_17)
+            read = _dealer_finals(self.ranks, up, tuple(shoe), key[:2], hits_soft_17)
             self.dealer_hands[key] = read
         return self.dealer_hands[key]
 
@@ -652,27 +651,60 @@ def _shapes(ranks: str, hits_soft_17: bool) -> dict[int, list[tuple[tuple[int, .
     return {up: list(groups.values()) for up, groups in out.items()}
 
 
-@lru_cache(maxsize=4096)
-def _dealer_finals(
+@lru_cache(maxsize=256)
+def _dealer_moments(
     ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool
-) -> list[tuple[tuple[int, ...], int]]:
-    """The dealer's final hands (no blackjack) from the shoe left, one for each thing a wager
-    reads of them, with the probability of its group as a numerator over falling(cards in the
-    shoe, _DEALER_DRAWN)."""
-    left = sum(shoe)
-    longest = _DEALER_DRAWN
-    rest = [falling(left - k, longest - k) for k in range(longest + 1)]
-    draws = [[falling(n, m) for m in range(longest + 1)] for n in shoe]
+) -> list[tuple[tuple[int, ...], int, list[int], dict[tuple[int, int], int]]]:
+    """For `_dealer_finals`: each group of the dealer's final hands (`_shapes`) from `shoe` (the
+    up card already out of it, two cards still to come out) as one hand of the group and the sums
+    over its hands of w, w·m_i and w·m_i·m_j (i ≤ j), where m_i is how many cards of class i the
+    hand draws after the up card and w its ordered ways from `shoe` times falling(cards in
+    `shoe` − 2 − k, _DEALER_DRAWN − k), k the cards it draws."""
+    left = sum(shoe) - 2
+    rest = [falling(left - k, _DEALER_DRAWN - k) for k in range(_DEALER_DRAWN + 1)]
+    draws = [[falling(n, m) for m in range(_DEALER_DRAWN + 1)] for n in shoe]
     out = []
     for hand, group in _shapes(ranks, hits_soft_17)[up]:
-        total = 0
+        total, by_class, by_pair = 0, [0] * len(shoe), {}
         for orders, after, k in group:
-            ways = orders * rest[k]
+            w = orders * rest[k]
             for i, m in after:
-                ways *= draws[i][m]
-            total += ways
-        if total:
-            out.append((hand, total))
+                w *= draws[i][m]
+            if not w:
+                continue
+            total += w
+            for x, (i, m) in enumerate(after):
+                by_class[i] += w * m
+                for j, n in after[x:]:  # after is in class order: i ≤ j
+                    by_pair[i, j] = by_pair.get((i, j), 0) + w * m * n
+        out.append((hand, total, by_class, by_pair))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _dealer_finals(
+    ranks: str, up: int, shoe: tuple[int, ...], first: tuple[int, int], hits_soft_17: bool
+) -> list[tuple[tuple[int, ...], int]]:
+    """The dealer's final hands (no blackjack) from `shoe` (the up card out of it) less the
+    player's first two cards (classes `first`, a ≤ b), one for each thing a wager reads of them,
+    with the probability of its group as a numerator over falling(cards left, _DEALER_DRAWN).
+
+    Taking a card of class a out of the shoe turns a hand's falling(N_a, m_a) ways of drawing
+    its m_a cards of that class into falling(N_a − 1, m_a) = falling(N_a, m_a)·(N_a − m_a)/N_a;
+    two cards out, a group's ways are a quadratic in its hands' m_a and m_b, summed exactly from
+    the group's moments (`_dealer_moments`, shared by every pair of cards taken out)."""
+    a, b = first
+    na, nb = shoe[a], shoe[b]
+    out = []
+    for hand, total, by_class, by_pair in _dealer_moments(ranks, up, shoe, hits_soft_17):
+        if a == b:  # falling(N_a − 2, m) = falling(N_a, m)(N_a − m)(N_a − m − 1)/(N_a(N_a − 1))
+            ways = na * (na - 1) * total - (2 * na - 1) * by_class[a] + by_pair.get((a, a), 0)
+            over = na * (na - 1)
+        else:
+            ways = na * nb * total - na * by_class[b] - nb * by_class[a] + by_pair.get((a, b), 0)
+            over = na * nb
+        if ways:
+            out.append((hand, ways // over))  # exact: each hand's term is a multiple of over
     return out
 
 
