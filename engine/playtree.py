@@ -254,10 +254,10 @@ class _Enumeration:
         self.ace = ranks.index("A")
         self.clubs = [_card(r, Suit.CLUBS) for r in ranks]
         """Each rank's card, for what reads no suit."""
+        self.values = [min(c + 1, 10) if ranks is _RANKS13 else c + 1 for c in range(len(ranks))]
         self.decisions: dict[tuple, Action] = {}
-        self.actions: dict[tuple, Action] = {}
+        self.points: dict[tuple[int, ...], tuple[int, bool]] = {}
         self.stops: dict[tuple, bool] = {}
-        self.totals: dict[tuple[int, ...], int] = {}
         self.assignments: dict[tuple[int, ...], list] = {}
         self.dealer_hands: dict[tuple, list[tuple[tuple[int, ...], int]]] = {}
         left = sum(self.shoe) - 3
@@ -405,24 +405,24 @@ class _Enumeration:
                 yield i, n, shoe[:i] + (n - 1,) + shoe[i + 1 :]
 
     def _total(self, cards: tuple[int, ...]) -> int:
-        if cards not in self.totals:
-            self.totals[cards] = hand_total([self.clubs[c] for c in cards])[0]
-        return self.totals[cards]
+        return self._points(cards)[0]
+
+    def _points(self, cards: tuple[int, ...]) -> tuple[int, bool]:
+        """The hand's total and whether it is soft (engine/hands.py hand_total), once a hand."""
+        if cards not in self.points:
+            self.points[cards] = hand_total([self.clubs[c] for c in cards])
+        return self.points[cards]
 
     def _decide(
         self, cards: tuple[int, ...], split: bool, aces: bool, spot: int, up: int
     ) -> Action:
-        """`_decided`, looked up by the hand, then by what the strategy reads of it."""
-        hand = (cards, split, aces, spot, up)
-        if hand not in self.actions:
-            values = tuple(min(c + 1, 10) if self.ranks is _RANKS13 else c + 1 for c in cards)
-            total, soft = hand_total([self.clubs[c] for c in cards])
-            two = values if len(cards) == 2 else len(cards) > 2
-            key = (total, soft, two, split, aces, spot, up)
-            if key not in self.decisions:
-                self.decisions[key] = self._decided(cards, split, aces, spot, up)
-            self.actions[hand] = self.decisions[key]
-        return self.actions[hand]
+        """`_decided`, once for each thing the strategy reads of the hand."""
+        total, soft = self._points(cards)
+        two = (self.values[cards[0]], self.values[cards[1]]) if len(cards) == 2 else True
+        key = (total, soft, two, split, aces, spot, up)
+        if key not in self.decisions:
+            self.decisions[key] = self._decided(cards, split, aces, spot, up)
+        return self.decisions[key]
 
     def _decided(
         self, cards: tuple[int, ...], split: bool, aces: bool, spot: int, up: int
@@ -524,6 +524,9 @@ class _Enumeration:
         dealer_names = tuple(self.ranks[c] for c in dealer)
         read = self.suits_read(names, dealer_names) if self.suits_read else []
         slots = [*order, *dealer]
+        if not read:  # one round: its suits unread (clubs)
+            clubs = (Suit.CLUBS,) * len(slots)
+            return [(_evaluation(self.wager, names, dealer_names, split, clubs), Fraction(1))]
         out: dict[tuple[str, ...], Fraction] = {}
         for suits, share in self._suit_assignments([slots[i] for i in read]):
             chosen = [Suit.CLUBS] * len(slots)
