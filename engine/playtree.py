@@ -373,12 +373,14 @@ class _Enumeration:
                         key = ((cards[0], card), True, split_aces, spot + 1, ends, after)
                         following[key] = following.get(key, 0) + n * q
                     continue
+                doubled = action is Action.DOUBLE
                 for card, q, after in self._draws(rest):  # a hit, or a double's one card
-                    hand = (*cards, card)
-                    if merge:
-                        hand = (*hand[:2], *sorted(hand[2:]))
-                    over = self._total(hand) >= 21
-                    key = (hand, split, aces, spot, action is Action.DOUBLE or over, after)
+                    if merge and len(cards) > 2 and card < cards[-1]:
+                        hand = (*cards[:2], *sorted((*cards[2:], card)))
+                    else:
+                        hand = (*cards, card)
+                    over = doubled or self._points(hand)[0] >= 21
+                    key = (hand, split, aces, spot, over, after)
                     following[key] = following.get(key, 0) + n * q
             level, drawn = following, drawn + 1
 
@@ -397,12 +399,10 @@ class _Enumeration:
         return self.stops[key]
 
     @staticmethod
-    def _draws(shoe: tuple[int, ...]) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+    def _draws(shoe: tuple[int, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
         """Each card that can come next: its class, how many of it the shoe holds, the shoe
         after."""
-        for i, n in enumerate(shoe):
-            if n:
-                yield i, n, shoe[:i] + (n - 1,) + shoe[i + 1 :]
+        return [(i, n, (*shoe[:i], n - 1, *shoe[i + 1 :])) for i, n in enumerate(shoe) if n]
 
     def _total(self, cards: tuple[int, ...]) -> int:
         return self._points(cards)[0]
@@ -523,16 +523,13 @@ class _Enumeration:
         names = tuple(self.ranks[c] for c in order)
         dealer_names = tuple(self.ranks[c] for c in dealer)
         read = self.suits_read(names, dealer_names) if self.suits_read else []
+        if not read:  # one round
+            return [(_evaluation(self.wager, names, dealer_names, split, ()), Fraction(1))]
         slots = [*order, *dealer]
-        if not read:  # one round: its suits unread (clubs)
-            clubs = (Suit.CLUBS,) * len(slots)
-            return [(_evaluation(self.wager, names, dealer_names, split, clubs), Fraction(1))]
         out: dict[tuple[str, ...], Fraction] = {}
         for suits, share in self._suit_assignments([slots[i] for i in read]):
-            chosen = [Suit.CLUBS] * len(slots)
-            for i, s in zip(read, suits, strict=True):
-                chosen[i] = s
-            keys = _evaluation(self.wager, names, dealer_names, split, tuple(chosen))
+            chosen = tuple(zip(read, suits, strict=True))
+            keys = _evaluation(self.wager, names, dealer_names, split, chosen)
             out[keys] = out.get(keys, Fraction(0)) + share
         return list(out.items())
 
@@ -612,12 +609,16 @@ def _evaluation(
     names: tuple[str, ...],
     dealer_names: tuple[str, ...],
     split: bool,
-    suits: tuple[Suit, ...],
+    suits: tuple[tuple[int, Suit], ...],
 ) -> tuple[str, ...]:
     """The outcomes the wager's evaluator makes of a round: the first hand's cards as dealt
-    (`names`, the first two then the rest, a split's second card included), the dealer's, the
-    suits of both in that order. Memoised: rounds alike recur across deck counts and rules."""
-    dealt = [_card(n, s) for n, s in zip((*names, *dealer_names), suits, strict=True)]
+    (`names`, the first two then the rest, a split's second card included), the dealer's, and the
+    suits read (index into the cards in that order, suit; every other card a club). Memoised:
+    rounds alike recur across deck counts and rules."""
+    chosen = [Suit.CLUBS] * (len(names) + len(dealer_names))
+    for i, suit in suits:
+        chosen[i] = suit
+    dealt = [_card(n, s) for n, s in zip((*names, *dealer_names), chosen, strict=True)]
     hand = dealt[: len(names)]
     player_cards = (hand[0], *hand[2:]) if split else tuple(hand)
     dealer_cards = tuple(dealt[len(names) :])
