@@ -320,15 +320,18 @@ class _Enumeration:
             self._dealer(first, first, False, up, shoe, weight, 0, made)
             return
         if self.wager not in _ORDER_BLIND:
-            for cards, split, rest, n, drawn in self._play(first, shoe, up):
-                self._dealer(first, cards, split, up, rest, weight * n, drawn, made)
+            for cards, split, out, n in self._play(first, shoe, up):
+                rest = list(shoe)
+                for c in out:
+                    rest[c] -= 1
+                self._dealer(first, cards, split, up, tuple(rest), weight * n, len(out), made)
             return
         # a wager reading the hand's total and number of cards: hands alike in these merged
         hands: dict[tuple[int, int, bool], tuple[tuple[int, ...], int]] = {}
-        for cards, split, _, n, drawn in self._play(first, shoe, up):
+        for cards, split, out, n in self._play(first, shoe, up):
             reading = (min(self._total(cards), 22), len(cards), split)
             kept, m = hands.get(reading, (cards, 0))
-            hands[reading] = (kept, m + n * self.play_scale[drawn])
+            hands[reading] = (kept, m + n * self.play_scale[len(out)])
         for (_, _, split), (cards, n) in hands.items():
             self._dealer(first, cards, split, up, shoe, weight * n, _MOST_DRAWN, made)
 
@@ -343,46 +346,83 @@ class _Enumeration:
 
     def _play(
         self, first: tuple[int, int], shoe: tuple[int, ...], up: int
-    ) -> Iterator[tuple[tuple[int, ...], bool, tuple[int, ...], int, int]]:
-        """The first hand's cards as played (split or not), the shoe left, and the probability
-        given the first three cards as n over falling(cards in `shoe`, d), with n and d (the cards
-        drawn): the engine's _play_seat for the seat's first hand, its later split hands unseen. Card by
-        card, a level at a time; where the wager does not read the order of the hits, hands
-        holding the same cards are merged (the shoe left and every later decision are the
-        same); a hand whose outcome no later card can change (`_DECIDED`) stops there."""
+    ) -> Iterator[tuple[tuple[int, ...], bool, tuple[int, ...], int]]:
+        """The first hand's cards as played (split or not), the cards it drew from `shoe` (its
+        hits, a split hand's second card, a card split off it again), and n: its probability
+        given the first three cards is n over falling(cards in `shoe`, cards drawn). The
+        engine's _play_seat for the seat's first hand, its later split hands unseen.
+
+        Card by card, a level at a time: the hands still to act are kept by their cards (where
+        the wager does not read the order of the hits, hands holding the same cards are merged:
+        the shoe left and every later decision are the same), a hand is given out as soon as it
+        is over: it stands, busts, reaches 21, has doubled, or no later card can change its
+        outcome (`_DECIDED`)."""
         merge = self.wager in _ORDER_BLIND
         decided = _DECIDED.get(self.wager)
-        # a level's probabilities are integers over falling(cards in the shoe, cards drawn)
-        level = {(first, False, False, 1, False, shoe): 1}
-        drawn = 0
-        while level:
+        start = (first, False, False, 1, ())
+        if self._over(first, start, up, decided):
+            yield first, False, (), 1
+            return
+        # (cards, split, split aces, spot, cards split off again) → n over falling(shoe, drawn)
+        acting: dict[tuple, int] = {start: 1}
+        while acting:
             following: dict[tuple, int] = {}
-            for (cards, split, aces, spot, done, rest), n in level.items():
-                if decided and self._stops(decided, first, cards, split):
-                    done = True
-                action = Action.STAND if done else self._decide(cards, split, aces, spot, up)
-                if action is Action.STAND or action is Action.SURRENDER:
-                    yield cards, split, rest, n, drawn
-                    continue
+            for hand, n in acting.items():
+                cards, split, aces, spot, moved = hand
+                out = (*moved, *cards[1:]) if split else cards[2:]
+                rest = list(shoe)
+                for c in out:
+                    rest[c] -= 1
+                action = self._decide(cards, split, aces, spot, up)
                 if action is Action.SPLIT:
                     # the second card moves to a new hand (it stays out of the shoe); the first
                     # hand gets a card; split aces get one card only
                     split_aces = self.ranks[cards[0]] == "A"
                     ends = split_aces and self.rules.split_aces_one_card
-                    for card, q, after in self._draws(rest):
-                        key = ((cards[0], card), True, split_aces, spot + 1, ends, after)
-                        following[key] = following.get(key, 0) + n * q
-                    continue
-                doubled = action is Action.DOUBLE
-                for card, q, after in self._draws(rest):  # a hit, or a double's one card
-                    if merge and len(cards) > 2 and card < cards[-1]:
-                        hand = (*cards[:2], *sorted((*cards[2:], card)))
+                    if split:  # split again: the second card was drawn from the shoe
+                        moved = (*moved, cards[1])
+                        out = moved
                     else:
-                        hand = (*cards, card)
-                    over = doubled or self._points(hand)[0] >= 21
-                    key = (hand, split, aces, spot, over, after)
-                    following[key] = following.get(key, 0) + n * q
-            level, drawn = following, drawn + 1
+                        out = ()
+                    for card, q in enumerate(rest):
+                        if q:
+                            child = ((cards[0], card), True, split_aces, spot + 1, moved)
+                            if ends or self._over(first, child, up, decided):
+                                yield child[0], True, (*out, card), n * q
+                            else:
+                                following[child] = following.get(child, 0) + n * q
+                    continue
+                doubled = action is Action.DOUBLE  # one card, then the hand is over
+                for card, q in enumerate(rest):  # a hit, or a double's one card
+                    if not q:
+                        continue
+                    if merge and len(cards) > 2 and card < cards[-1]:
+                        drawn = (*cards[:2], *sorted((*cards[2:], card)))
+                    else:
+                        drawn = (*cards, card)
+                    child = (drawn, split, aces, spot, moved)
+                    if doubled or self._points(drawn)[0] >= 21:
+                        yield drawn, split, (*out, card), n * q
+                    elif self._over(first, child, up, decided):
+                        yield drawn, split, (*out, card), n * q
+                    else:
+                        following[child] = following.get(child, 0) + n * q
+            acting = following
+
+    def _over(
+        self,
+        first: tuple[int, int],
+        hand: tuple,
+        up: int,
+        decided: Callable[[tuple[str, ...]], bool] | None,
+    ) -> bool:
+        """Whether the hand (as `_play` keeps it) acts no more: no later card can change the
+        wager's outcome, or the strategy stands (or surrenders) on it."""
+        cards, split, aces, spot, _ = hand
+        if decided and self._stops(decided, first, cards, split):
+            return True
+        action = self._decide(cards, split, aces, spot, up)
+        return action is Action.STAND or action is Action.SURRENDER
 
     def _stops(
         self,
