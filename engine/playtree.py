@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 
 from engine.analysis import (
     Analysis,
@@ -140,38 +140,67 @@ whose suits its evaluator reads on that hand; the others' suits it does not read
 
 
 @dataclass(frozen=True)
-class PlayTree:
-    """What a wager's evaluator makes of every round, by the state the player decides on, as
-    integer numerators over one `denominator` (exact: a probability is numerator / denominator)."""
-
-    by_state: dict[tuple[str, str, str], dict[tuple[str, ...], int]]
-    """(the player's first two cards in rank order, the up card) with no dealer blackjack → the
-    outcomes made (an evaluator's keys) → numerator of the probability (of the whole round)."""
-    blackjack: dict[tuple[str, ...], int]
-    """The rounds the dealer's blackjack ends: outcomes made → numerator."""
-    denominator: int
-
-    def outcomes(self) -> dict[tuple[str, ...], Fraction]:
-        """Every round: outcomes made → probability."""
-        out = dict(self.blackjack)
-        for made in self.by_state.values():
-            for keys, n in made.items():
-                out[keys] = out.get(keys, 0) + n
-        return {keys: Fraction(n, self.denominator) for keys, n in out.items()}
-
-
-@dataclass(frozen=True)
 class _Readings:
     """What an enumeration reads of every round before a wager's evaluator sees it: a reading
     (a key telling apart the rounds the wager can tell apart) → numerator over `denominator`."""
 
     by_state: dict[tuple[str, str, str], dict[tuple, int]]
-    """As PlayTree.by_state, by reading instead of by outcomes made."""
+    """(the player's first two cards in rank order, the up card) with no dealer blackjack →
+    reading → numerator of the probability (of the whole round)."""
     blackjack: dict[tuple, int]
+    """The rounds the dealer's blackjack ends: reading → numerator."""
     hands: dict[tuple, tuple]
     """Reading → a round of it (first two cards, the first hand's cards, split, the dealer's
     cards), to evaluate."""
     denominator: int
+
+    @cached_property
+    def total(self) -> dict[tuple, int]:
+        """Every round, whatever the state: reading → numerator."""
+        out = dict(self.blackjack)
+        for reading in self.by_state.values():
+            for key, n in reading.items():
+                out[key] = out.get(key, 0) + n
+        return out
+
+
+@dataclass(frozen=True)
+class PlayTree:
+    """What a wager's evaluator makes of every round: its readings (`_Readings`), each evaluated
+    once into the outcomes it makes with their shares of the reading, as integers over `suits`
+    (the shares' least common denominator: the suits read). A probability is an integer
+    numerator over `denominator`."""
+
+    readings: _Readings
+    weights: dict[tuple, list[tuple[tuple[str, ...], int]]]
+    """Reading → (outcomes made (an evaluator's keys), share × `suits`)."""
+    suits: int
+
+    @property
+    def denominator(self) -> int:
+        return self.readings.denominator * self.suits
+
+    def _made(self, reading: dict[tuple, int]) -> dict[tuple[str, ...], int]:
+        out: dict[tuple[str, ...], int] = {}
+        for key, n in reading.items():
+            for keys, w in self.weights[key]:
+                out[keys] = out.get(keys, 0) + n * w
+        return out
+
+    @cached_property
+    def by_state(self) -> dict[tuple[str, str, str], dict[tuple[str, ...], int]]:
+        """As `_Readings.by_state`, by outcomes made: numerators over `denominator`."""
+        return {state: self._made(reading) for state, reading in self.readings.by_state.items()}
+
+    @cached_property
+    def blackjack(self) -> dict[tuple[str, ...], int]:
+        """The rounds the dealer's blackjack ends: outcomes made → numerator."""
+        return self._made(self.readings.blackjack)
+
+    def outcomes(self) -> dict[tuple[str, ...], Fraction]:
+        """Every round: outcomes made → probability."""
+        made = self._made(self.readings.total)
+        return {keys: Fraction(n, self.denominator) for keys, n in made.items()}
 
 
 @lru_cache(maxsize=64)
@@ -189,31 +218,13 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
         readings = _readings(decks, hits_soft_17)
     else:
         readings = enumeration.run()
-    return _evaluated_tree(readings, enumeration._evaluated)
-
-
-def _evaluated_tree(
-    readings: _Readings, evaluated: Callable[..., list[tuple[tuple[str, ...], Fraction]]]
-) -> PlayTree:
-    """The play tree of the readings, each reading's round evaluated once (`evaluated`: outcomes
-    made → share of the reading's probability, by the suits it reads). The shares are put over
-    their least common denominator S, so the tree's numerators are over the readings' × S."""
-    made = {key: evaluated(*hand) for key, hand in readings.hands.items()}
+    made = {key: enumeration._evaluated(*hand) for key, hand in readings.hands.items()}
     suits = math.lcm(*(share.denominator for out in made.values() for _, share in out))
     weights = {
         key: [(keys, share.numerator * (suits // share.denominator)) for keys, share in out]
         for key, out in made.items()
     }
-
-    def priced(reading: dict[tuple, int]) -> dict[tuple[str, ...], int]:
-        out: dict[tuple[str, ...], int] = {}
-        for key, n in reading.items():
-            for keys, w in weights[key]:
-                out[keys] = out.get(keys, 0) + n * w
-        return out
-
-    by_state = {state: priced(reading) for state, reading in readings.by_state.items()}
-    return PlayTree(by_state, priced(readings.blackjack), readings.denominator * suits)
+    return PlayTree(readings, weights, suits)
 
 
 @lru_cache(maxsize=16)
