@@ -236,6 +236,8 @@ def _readings(decks: int, hits_soft_17: bool) -> _Readings:
     return _Enumeration("push-your-luck", _READS["push-your-luck"], rules).run()
 
 
+_ONE = Fraction(1)
+
 _MOST_DRAWN = 21
 """More cards than the seat's first hand ever draws, plus the dealer's hole card where it is
 read after them: a hand drawing holds at most 20 points, each card at least one."""
@@ -575,7 +577,7 @@ class _Enumeration:
         dealer_names = tuple(self.ranks[c] for c in dealer)
         read = self.suits_read(names, dealer_names) if self.suits_read else []
         if not read:  # one round
-            return [(_evaluation(self.wager, names, dealer_names, split, ()), Fraction(1))]
+            return [(_evaluation(self.wager, names, dealer_names, split, ()), _ONE)]
         slots = [*order, *dealer]
         out: dict[tuple[str, ...], Fraction] = {}
         for suits, share in self._suit_assignments([slots[i] for i in read]):
@@ -586,12 +588,15 @@ class _Enumeration:
 
     def _suit_assignments(self, ranks: list[int]) -> list[tuple[tuple[Suit, ...], Fraction]]:
         """Every assignment of suits to cards of these ranks, with its probability given the
-        ranks: per rank, a draw without replacement from its cards of each suit."""
+        ranks: per rank, a draw without replacement from its cards of each suit. It depends only
+        on which of the cards share a rank and how many cards of each suit their rank has."""
         if not ranks:
-            return [((), Fraction(1))]
-        key = tuple(ranks)
+            return [((), _ONE)]
+        labels: dict[int, int] = {}
+        pattern = tuple(labels.setdefault(r, len(labels)) for r in ranks)
+        key = (pattern, tuple(self.per_suit[r] for r in labels))
         if key not in self.assignments:
-            assigned = self._assigned(ranks)
+            assigned = _assigned(*key)
             sees = _SUIT_CLASS.get(self.wager)
             if sees:  # one assignment of each class the evaluator cannot tell apart
                 classes: dict[tuple, tuple[tuple[Suit, ...], Fraction]] = {}
@@ -602,19 +607,24 @@ class _Enumeration:
             self.assignments[key] = assigned
         return self.assignments[key]
 
-    def _assigned(self, ranks: list[int]) -> list[tuple[tuple[Suit, ...], Fraction]]:
-        out = []
-        for suits in itertools.product(list(Suit), repeat=len(ranks)):
-            share = Fraction(1)
-            for r in set(ranks):
-                held = [s for c, s in zip(ranks, suits, strict=True) if c == r]
-                ways = 1
-                for s in set(held):
-                    ways *= falling(self.per_suit[r], held.count(s))
-                share *= Fraction(ways, falling(4 * self.per_suit[r], len(held)))
-            if share:
-                out.append((suits, share))
-        return out
+
+def _assigned(
+    pattern: tuple[int, ...], per_suit: tuple[int, ...]
+) -> list[tuple[tuple[Suit, ...], Fraction]]:
+    """`_Enumeration._suit_assignments` for cards whose ranks are labelled 0, 1, … in `pattern`
+    (cards alike in label share a rank), rank label r having per_suit[r] cards of each suit."""
+    out = []
+    for suits in itertools.product(list(Suit), repeat=len(pattern)):
+        share = Fraction(1)
+        for r in set(pattern):
+            held = [s for c, s in zip(pattern, suits, strict=True) if c == r]
+            ways = 1
+            for s in set(held):
+                ways *= falling(per_suit[r], held.count(s))
+            share *= Fraction(ways, falling(4 * per_suit[r], len(held)))
+        if share:
+            out.append((suits, share))
+    return out
 
 
 _MA = {"progressive-blackjack", "super-4-progressive"}
