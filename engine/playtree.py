@@ -333,7 +333,7 @@ class _Enumeration:
             self._dealer(first, first, False, up, shoe, weight, 0, made)
             return
         if self.wager not in _ORDER_BLIND:
-            for cards, split, out, n in self._play(first, shoe, up):
+            for cards, split, out, n, _ in self._play(first, shoe, up):
                 rest = list(shoe)
                 for c in out:
                     rest[c] -= 1
@@ -341,8 +341,8 @@ class _Enumeration:
             return
         # a wager reading the hand's total and number of cards: hands alike in these merged
         hands: dict[tuple[int, int, bool], tuple[tuple[int, ...], int]] = {}
-        for cards, split, out, n in self._play(first, shoe, up):
-            reading = (min(self._total(cards), 22), len(cards), split)
+        for cards, split, out, n, total in self._play(first, shoe, up):
+            reading = (min(total, 22), len(cards), split)
             kept, m = hands.get(reading, (cards, 0))
             hands[reading] = (kept, m + n * self.play_scale[len(out)])
         for (_, _, split), (cards, n) in hands.items():
@@ -359,10 +359,10 @@ class _Enumeration:
 
     def _play(
         self, first: tuple[int, int], shoe: tuple[int, ...], up: int
-    ) -> Iterator[tuple[tuple[int, ...], bool, tuple[int, ...], int]]:
+    ) -> Iterator[tuple[tuple[int, ...], bool, tuple[int, ...], int, int]]:
         """The first hand's cards as played (split or not), the cards it drew from `shoe` (its
-        hits, a split hand's second card, a card split off it again), and n: its probability
-        given the first three cards is n over falling(cards in `shoe`, cards drawn). The
+        hits, a split hand's second card, a card split off it again), n: its probability given
+        the first three cards is n over falling(cards in `shoe`, cards drawn), and its total. The
         engine's _play_seat for the seat's first hand, its later split hands unseen.
 
         Card by card, a level at a time: the hands still to act are kept by their cards (where
@@ -373,9 +373,11 @@ class _Enumeration:
         merge = self.wager in _ORDER_BLIND
         decided = _DECIDED.get(self.wager)
         start = (first, False, False, 1, ())
-        if self._over(first, start, up, decided):
-            yield first, False, (), 1
+        points = self._points(first)
+        if self._over(first, start, up, decided, points):
+            yield first, False, (), 1, points[0]
             return
+        values, ace = self.values, self.ace
         # (cards, split, split aces, spot, cards split off again) → n over falling(shoe, drawn)
         acting: dict[tuple, int] = {start: 1}
         while acting:
@@ -386,7 +388,8 @@ class _Enumeration:
                 rest = list(shoe)
                 for c in out:
                     rest[c] -= 1
-                action = self._decide(cards, split, aces, spot, up)
+                hard, held_ace = sum(values[c] for c in cards), ace in cards
+                action = self._decide(cards, split, aces, spot, up, _points(hard, held_ace))
                 if action is Action.SPLIT:
                     # the second card moves to a new hand (it stays out of the shoe); the first
                     # hand gets a card; split aces get one card only
@@ -400,8 +403,9 @@ class _Enumeration:
                     for card, q in enumerate(rest):
                         if q:
                             child = ((cards[0], card), True, split_aces, spot + 1, moved)
-                            if ends or self._over(first, child, up, decided):
-                                yield child[0], True, (*out, card), n * q
+                            points = self._points(child[0])
+                            if ends or self._over(first, child, up, decided, points):
+                                yield child[0], True, (*out, card), n * q, points[0]
                             else:
                                 following[child] = following.get(child, 0) + n * q
                     continue
@@ -414,10 +418,11 @@ class _Enumeration:
                     else:
                         drawn = (*cards, card)
                     child = (drawn, split, aces, spot, moved)
-                    if doubled or self._points(drawn)[0] >= 21:
-                        yield drawn, split, (*out, card), n * q
-                    elif self._over(first, child, up, decided):
-                        yield drawn, split, (*out, card), n * q
+                    points = _points(hard + values[card], held_ace or card == ace)
+                    if doubled or points[0] >= 21:
+                        yield drawn, split, (*out, card), n * q, points[0]
+                    elif self._over(first, child, up, decided, points):
+                        yield drawn, split, (*out, card), n * q, points[0]
                     else:
                         following[child] = following.get(child, 0) + n * q
             acting = following
@@ -428,13 +433,14 @@ class _Enumeration:
         hand: tuple,
         up: int,
         decided: Callable[[tuple[str, ...]], bool] | None,
+        points: tuple[int, bool],
     ) -> bool:
-        """Whether the hand (as `_play` keeps it) acts no more: no later card can change the
-        wager's outcome, or the strategy stands (or surrenders) on it."""
+        """Whether the hand (as `_play` keeps it; `points` its total and softness) acts no more:
+        no later card can change the wager's outcome, or the strategy stands (or surrenders)."""
         cards, split, aces, spot, _ = hand
         if decided and self._stops(decided, first, cards, split):
             return True
-        action = self._decide(cards, split, aces, spot, up)
+        action = self._decide(cards, split, aces, spot, up, points)
         return action is Action.STAND or action is Action.SURRENDER
 
     def _stops(
@@ -467,10 +473,17 @@ class _Enumeration:
         return self.points[cards]
 
     def _decide(
-        self, cards: tuple[int, ...], split: bool, aces: bool, spot: int, up: int
+        self,
+        cards: tuple[int, ...],
+        split: bool,
+        aces: bool,
+        spot: int,
+        up: int,
+        points: tuple[int, bool],
     ) -> Action:
-        """`_decided`, once for each thing the strategy reads of the hand."""
-        total, soft = self._points(cards)
+        """`_decided`, once for each thing the strategy reads of the hand (`points`: its total
+        and softness)."""
+        total, soft = points
         two = (self.values[cards[0]], self.values[cards[1]]) if len(cards) == 2 else True
         key = (total, soft, two, split, aces, spot, up)
         if key not in self.decisions:
@@ -657,6 +670,14 @@ def _dealer_reading(hand: tuple[str, ...]) -> tuple[int, str, bool]:
     total = hand_total([_card(n, Suit.CLUBS) for n in hand])[0]
     bust = total > 21
     return (22 if bust else total, hand[-1] if bust else "", sorted(hand) == ["4", "5", "6", "7"])
+
+
+def _points(hard: int, ace: bool) -> tuple[int, bool]:
+    """A hand's (total, soft) from its points with aces counting one and whether it holds an ace:
+    engine/hands.py hand_total."""
+    if ace and hard <= 11:
+        return hard + 10, True
+    return hard, False
 
 
 @cache
