@@ -345,8 +345,9 @@ class _Enumeration:
             reading = (min(total, 22), len(cards), split)
             kept, m = hands.get(reading, (cards, 0))
             hands[reading] = (kept, m + n * self.play_scale[len(out)])
-        for (_, _, split), (cards, n) in hands.items():
-            self._dealer(first, cards, split, up, shoe, weight * n, _MOST_DRAWN, made)
+        for reading, (cards, n) in hands.items():
+            split = reading[2]
+            self._dealer(first, cards, split, up, shoe, weight * n, _MOST_DRAWN, made, reading)
 
     def _blackjack_holes(self, up: int) -> tuple[int, ...]:
         if not self.rules.peeks:
@@ -521,10 +522,12 @@ class _Enumeration:
         n: int,
         drawn: int,
         made: dict[tuple, int],
+        head: tuple | None = None,
     ) -> None:
         """The dealer's hand from the shoe left, no blackjack (where it peeked, that ended the
         round): each final hand the wager reads, with its numerator. `n` over the first three
-        cards' ways and falling(cards left after them, `drawn`) is the first hand's probability."""
+        cards' ways and falling(cards left after them, `drawn`) is the first hand's probability;
+        `head` what the wager reads of the first hand, where the caller knows it."""
         if not self.reads.dealer:  # only whether the hole card makes a blackjack
             holes = self._blackjack_holes(up)
             if holes:  # the hole card: one more card drawn
@@ -534,14 +537,15 @@ class _Enumeration:
             self._add(made, first, cards, split, (up, self.ranks.index("2")), n)
             return
         n *= self.play_scale[drawn]
-        if self.wager in _ORDER_BLIND:  # read: the first hand's total, cards, split or not
-            head: tuple = (min(self._total(cards), 22), len(cards), split)
-        else:
+        if head is None and self.wager in _ORDER_BLIND:  # the first hand's total, cards, split
+            head = (min(self._total(cards), 22), len(cards), split)
+        elif head is None:
             head = (first, cards, split)
+        hands = self.hands
         for dealer, q in self._dealer_hands(first, up):
             key = (*head, dealer)
-            if key not in self.hands:
-                self.hands[key] = (first, cards, split, dealer)
+            if key not in hands:
+                hands[key] = (first, cards, split, dealer)
             made[key] = made.get(key, 0) + n * q
 
     def _dealer_hands(self, first: tuple[int, int], up: int) -> list[tuple[tuple[int, ...], int]]:
