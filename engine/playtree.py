@@ -744,18 +744,19 @@ def _shapes(ranks: str, hits_soft_17: bool) -> dict[int, list[tuple[tuple[int, .
 @lru_cache(maxsize=256)
 def _dealer_moments(
     ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool
-) -> list[tuple[tuple[int, ...], int, list[int], dict[tuple[int, int], int]]]:
+) -> list[tuple[tuple[int, ...], int, list[int], list[int]]]:
     """For `_dealer_finals`: each group of the dealer's final hands (`_shapes`) from `shoe` (the
     up card already out of it, two cards still to come out) as one hand of the group and the sums
-    over its hands of w, w·m_i and w·m_i·m_j (i ≤ j), where m_i is how many cards of class i the
-    hand draws after the up card and w its ordered ways from `shoe` times falling(cards in
-    `shoe` − 2 − k, _DEALER_DRAWN − k), k the cards it draws."""
+    over its hands of w, w·m_i and w·m_i·m_j (i ≤ j, at i × classes + j), where m_i is how many
+    cards of class i the hand draws after the up card and w its ordered ways from `shoe` times
+    falling(cards in `shoe` − 2 − k, _DEALER_DRAWN − k), k the cards it draws."""
     left = sum(shoe) - 2
     rest = [falling(left - k, _DEALER_DRAWN - k) for k in range(_DEALER_DRAWN + 1)]
     draws = [[falling(n, m) for m in range(_DEALER_DRAWN + 1)] for n in shoe]
     out = []
+    classes = len(shoe)
     for hand, group in _shapes(ranks, hits_soft_17)[up]:
-        total, by_class, by_pair = 0, [0] * len(shoe), {}
+        total, by_class, by_pair = 0, [0] * classes, [0] * classes * classes
         for orders, after, k in group:
             w = orders * rest[k]
             for i, m in after:
@@ -764,9 +765,10 @@ def _dealer_moments(
                 continue
             total += w
             for x, (i, m) in enumerate(after):
-                by_class[i] += w * m
+                wm = w * m
+                by_class[i] += wm
                 for j, n in after[x:]:  # after is in class order: i ≤ j
-                    by_pair[i, j] = by_pair.get((i, j), 0) + w * m * n
+                    by_pair[i * classes + j] += wm * n
         out.append((hand, total, by_class, by_pair))
     return out
 
@@ -785,13 +787,14 @@ def _dealer_finals(
     the group's moments (`_dealer_moments`, shared by every pair of cards taken out)."""
     a, b = first
     na, nb = shoe[a], shoe[b]
+    pair = a * len(shoe) + b
     out = []
     for hand, total, by_class, by_pair in _dealer_moments(ranks, up, shoe, hits_soft_17):
         if a == b:  # falling(N_a − 2, m) = falling(N_a, m)(N_a − m)(N_a − m − 1)/(N_a(N_a − 1))
-            ways = na * (na - 1) * total - (2 * na - 1) * by_class[a] + by_pair.get((a, a), 0)
+            ways = na * (na - 1) * total - (2 * na - 1) * by_class[a] + by_pair[pair]
             over = na * (na - 1)
         else:
-            ways = na * nb * total - na * by_class[b] - nb * by_class[a] + by_pair.get((a, b), 0)
+            ways = na * nb * total - na * by_class[b] - nb * by_class[a] + by_pair[pair]
             over = na * nb
         if ways:
             out.append((hand, ways // over))  # exact: each hand's term is a multiple of over
