@@ -668,10 +668,19 @@ _DECIDED: dict[str, Callable[[tuple[str, ...]], bool]] = {
 """Wager → whether no later card of the first hand can change its outcome (the hand as dealt)."""
 
 
+_VALUES = {r: min(i + 1, 10) for i, r in enumerate(_RANKS13)}
+
+
+def _total_of(names: tuple[str, ...]) -> int:
+    """engine/hands.py hand_total's total of cards named by rank."""
+    hard = sum(_VALUES[n] for n in names)
+    return hard + 10 if "A" in names and hard <= 11 else hard
+
+
 def _dealer_reading(hand: tuple[str, ...]) -> tuple[int, str, bool]:
     """What a wager here reads of the dealer's final hand: its total (22: bust), the card it
     busted on, whether it is 4-5-6-7 (Raise the Roof); hands alike in these are alike to it."""
-    total = hand_total([_card(n, Suit.CLUBS) for n in hand])[0]
+    total = _total_of(hand)
     bust = total > 21
     return (22 if bust else total, hand[-1] if bust else "", sorted(hand) == ["4", "5", "6", "7"])
 
@@ -728,16 +737,19 @@ def _shapes(ranks: str, hits_soft_17: bool) -> dict[int, list[tuple[tuple[int, .
     cards drawn after the up card by class (index, count), how many). A ten-value card is read
     as T: the wagers reading the dealer's hand read point values."""
     out: dict[int, dict[tuple, tuple[tuple[int, ...], list]]] = {}
+    index = {r: i for i, r in enumerate(ranks)}
+    classes = [index[c] for c in CLASSES]
     for names, orders, held in hand_shapes(hits_soft_17):
-        if len(names) == 2 and hand_total([_card(n, Suit.CLUBS) for n in names])[0] == 21:
+        if len(names) == 2 and _total_of(names) == 21:
             continue
-        up = ranks.index(names[0])
-        drawn = dict(held)
-        drawn[CLASSES.index(names[0])] -= 1
-        after = tuple((ranks.index(CLASSES[i]), k) for i, k in drawn.items() if k)
-        hand = tuple(ranks.index(n) for n in names)
-        group = out.setdefault(up, {}).setdefault(_dealer_reading(names), (hand, []))
-        group[1].append((orders, after, len(names) - 1))
+        up = index[names[0]]
+        first = CLASSES.index(names[0])
+        drawn = ((i, k - (i == first)) for i, k in held)
+        after = tuple((classes[i], k) for i, k in drawn if k)
+        groups, reading = out.setdefault(up, {}), _dealer_reading(names)
+        if reading not in groups:  # the group's first hand stands for it
+            groups[reading] = (tuple(index[n] for n in names), [])
+        groups[reading][1].append((orders, after, len(names) - 1))
     return {up: list(groups.values()) for up, groups in out.items()}
 
 
