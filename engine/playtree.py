@@ -411,13 +411,16 @@ class _Enumeration:
                                 following[child] = following.get(child, 0) + n * q
                     continue
                 doubled = action is Action.DOUBLE  # one card, then the hand is over
+                busts = 0  # where hands holding the same cards merge: the busting cards as one
                 for card, q in enumerate(rest):  # a hit, or a double's one card
                     if not q:
                         continue
-                    if merge and len(cards) > 2 and card < cards[-1]:
-                        drawn = (*cards[:2], *sorted((*cards[2:], card)))
-                    else:
-                        drawn = (*cards, card)
+                    if merge and hard + values[card] > 21:  # the highest classes, last in order
+                        if not busts:
+                            bust = card
+                        busts += q
+                        continue
+                    drawn = self._drawn(cards, card, merge)
                     child = (drawn, split, aces, spot, moved)
                     points = _points(hard + values[card], held_ace or card == ace)
                     if doubled or points[0] >= 21:
@@ -426,7 +429,17 @@ class _Enumeration:
                         yield drawn, split, (*out, card), n * q, points[0]
                     else:
                         following[child] = following.get(child, 0) + n * q
+                if busts:  # read alike (a bust, its number of cards): one hand stands for all
+                    drawn = self._drawn(cards, bust, merge)
+                    yield drawn, split, (*out, bust), n * busts, hard + values[bust]
             acting = following
+
+    @staticmethod
+    def _drawn(cards: tuple[int, ...], card: int, merge: bool) -> tuple[int, ...]:
+        """The hand with the card drawn; where hands are merged, its hits kept in class order."""
+        if merge and len(cards) > 2 and card < cards[-1]:
+            return (*cards[:2], *sorted((*cards[2:], card)))
+        return (*cards, card)
 
     def _over(
         self,
