@@ -603,8 +603,8 @@ class _Enumeration:
     ) -> list[tuple[tuple[str, ...], Fraction]]:
         """What the evaluator makes of the round, by suit assignment where it reads suits."""
         order = (*first, *cards[1:]) if split else cards  # the first hand's cards as dealt
-        names = tuple(self.ranks[c] for c in order)
-        dealer_names = tuple(self.ranks[c] for c in dealer)
+        name = self.ranks.__getitem__
+        names, dealer_names = tuple(map(name, order)), tuple(map(name, dealer))
         read = self.suits_read(names, dealer_names) if self.suits_read else []
         if not read:  # one round
             return [(_evaluation(self.wager, names, dealer_names, split, ()), _ONE)]
@@ -711,6 +711,9 @@ def _card(rank: str, suit: Suit) -> Card:
     return Card(rank, suit)
 
 
+_CLUBS = {rank: Card(rank, Suit.CLUBS) for rank in _RANKS13}
+
+
 @lru_cache(maxsize=1 << 18)
 def _evaluation(
     wager: str,
@@ -723,10 +726,9 @@ def _evaluation(
     (`names`, the first two then the rest, a split's second card included), the dealer's, and the
     suits read (index into the cards in that order, suit; every other card a club). Memoised:
     rounds alike recur across deck counts and rules."""
-    chosen = [Suit.CLUBS] * (len(names) + len(dealer_names))
+    dealt = [_CLUBS[n] for n in (*names, *dealer_names)]
     for i, suit in suits:
-        chosen[i] = suit
-    dealt = [_card(n, s) for n, s in zip((*names, *dealer_names), chosen, strict=True)]
+        dealt[i] = _card(dealt[i].rank, suit)
     hand = dealt[: len(names)]
     player_cards = (hand[0], *hand[2:]) if split else tuple(hand)
     dealer_cards = tuple(dealt[len(names) :])
