@@ -380,6 +380,7 @@ def bench_analysis() -> None:
     )
     from engine.dealer_hands import _lengths, _shoe, dealer_hands, hand_numerators, hand_shapes
     from engine.playtree import (
+        _blind_made,
         _dealer_finals,
         _dealer_moments,
         _evaluation,
@@ -413,6 +414,7 @@ def bench_analysis() -> None:
         _dealer_moments,
         _readings,
         _evaluation,
+        _blind_made,
     ):
         cached.cache_clear()  # cold: nothing computed before
     done, findings, partial, skipped = 0, 0, 0, 0

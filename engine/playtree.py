@@ -216,15 +216,33 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
         # the wagers reading the first hand's total and cards and the dealer's final hand share
         # one enumeration of what they read; each evaluates it
         readings = _readings(decks, hits_soft_17)
+        shared = _blind_made(wager)
     else:
         readings = enumeration.run()
-    made = {key: enumeration._evaluated(*hand) for key, hand in readings.hands.items()}
+        shared = {}
+    made = {}
+    for key, hand in readings.hands.items():
+        if key not in shared:
+            out = enumeration._evaluated(*hand)
+            if out == [(out[0][0], _ONE)]:  # no suit share: the same at every deck count
+                shared[key] = out
+            made[key] = out
+        else:
+            made[key] = shared[key]
     suits = math.lcm(*(share.denominator for out in made.values() for _, share in out))
     weights = {
         key: [(keys, share.numerator * (suits // share.denominator)) for keys, share in out]
         for key, out in made.items()
     }
     return PlayTree(readings, weights, suits)
+
+
+@lru_cache(maxsize=8)
+def _blind_made(wager: str) -> dict[tuple, list[tuple[tuple[str, ...], Fraction]]]:
+    """An `_ORDER_BLIND` wager's evaluation of each reading it makes whole (no suit read, no
+    share): it reads only what the reading holds, so it is the same at every deck count and rule,
+    whichever round stood for the reading. Filled by `play_tree`."""
+    return {}
 
 
 @lru_cache(maxsize=16)
