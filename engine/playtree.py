@@ -14,7 +14,8 @@ card and draws are distributed as the shoe less the cards seen, and nothing else
 Suits: a wager's evaluator reads suits only for a few hands (aces of one suit, a suited 4-5-6-7
 bust, …: `_SUITS_READ`); given the ranks drawn, the suits of the cards of one rank are a draw
 without replacement from that rank's cards and independent across ranks, so those hands are
-expanded over every suit assignment with its exact weight. Every probability is a Fraction.
+expanded over every suit assignment with its exact weight. Every probability is exact: an integer
+numerator over one denominator while the rounds are enumerated (`_Enumeration`), a Fraction after.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 
 from engine.analysis import (
     Analysis,
@@ -41,7 +42,7 @@ from engine.dealer_hands import CLASSES, falling, hand_shapes
 from engine.hands import Hand, hand_total
 from engine.odds import Basis
 from engine.rules import PaytableLine, RuleSet
-from engine.sidewagers import Deal, Evaluator, evaluator, paid_from
+from engine.sidewagers import Deal, evaluator, paid_from
 from engine.sidewagers.base import consecutive
 from engine.strategy import AT_21, Action, BasicStrategy, allowed_actions
 
@@ -115,8 +116,14 @@ def _super_4_sees(suits: tuple[Suit, ...]) -> tuple[bool, bool, bool]:
     return one, one and suits[0] is Suit.SPADES, len({s.red for s in suits}) == 1
 
 
+def _one_suit(suits: tuple[Suit, ...]) -> tuple[bool]:
+    """30-899.23(12): Raise the Roof reads of a 4-5-6-7 bust's suits only whether they are one."""
+    return (len(set(suits)) == 1,)
+
+
 _SUIT_CLASS: dict[str, Callable[[tuple[Suit, ...]], tuple[bool, ...]]] = {
     "super-4-progressive": _super_4_sees,
+    "raise-the-roof": _one_suit,
 }
 """Wager → what its evaluator can tell of the suits it reads (`_SUITS_READ`): the assignments
 alike in it are evaluated once."""
@@ -133,22 +140,67 @@ whose suits its evaluator reads on that hand; the others' suits it does not read
 
 
 @dataclass(frozen=True)
-class PlayTree:
-    """What a wager's evaluator makes of every round, by the state the player decides on."""
+class _Readings:
+    """What an enumeration reads of every round before a wager's evaluator sees it: a reading
+    (a key telling apart the rounds the wager can tell apart) → numerator over `denominator`."""
 
-    by_state: dict[tuple[str, str, str], dict[tuple[str, ...], Fraction]]
-    """(the player's first two cards in rank order, the up card) with no dealer blackjack → the
-    outcomes made (an evaluator's keys) → probability (of the whole round)."""
-    blackjack: dict[tuple[str, ...], Fraction]
-    """The rounds the dealer's blackjack ends: outcomes made → probability."""
+    by_state: dict[tuple[str, str, str], dict[tuple, int]]
+    """(the player's first two cards in rank order, the up card) with no dealer blackjack →
+    reading → numerator of the probability (of the whole round)."""
+    blackjack: dict[tuple, int]
+    """The rounds the dealer's blackjack ends: reading → numerator."""
+    hands: dict[tuple, tuple]
+    """Reading → a round of it (first two cards, the first hand's cards, split, the dealer's
+    cards), to evaluate."""
+    denominator: int
+
+    @cached_property
+    def total(self) -> dict[tuple, int]:
+        """Every round, whatever the state: reading → numerator."""
+        out = dict(self.blackjack)
+        for reading in self.by_state.values():
+            for key, n in reading.items():
+                out[key] = out.get(key, 0) + n
+        return out
+
+
+@dataclass(frozen=True)
+class PlayTree:
+    """What a wager's evaluator makes of every round: its readings (`_Readings`), each evaluated
+    once into the outcomes it makes with their shares of the reading, as integers over `suits`
+    (the shares' least common denominator: the suits read). A probability is an integer
+    numerator over `denominator`."""
+
+    readings: _Readings
+    weights: dict[tuple, list[tuple[tuple[str, ...], int]]]
+    """Reading → (outcomes made (an evaluator's keys), share × `suits`)."""
+    suits: int
+
+    @property
+    def denominator(self) -> int:
+        return self.readings.denominator * self.suits
+
+    def _made(self, reading: dict[tuple, int]) -> dict[tuple[str, ...], int]:
+        out: dict[tuple[str, ...], int] = {}
+        for key, n in reading.items():
+            for keys, w in self.weights[key]:
+                out[keys] = out.get(keys, 0) + n * w
+        return out
+
+    @cached_property
+    def by_state(self) -> dict[tuple[str, str, str], dict[tuple[str, ...], int]]:
+        """As `_Readings.by_state`, by outcomes made: numerators over `denominator`."""
+        return {state: self._made(reading) for state, reading in self.readings.by_state.items()}
+
+    @cached_property
+    def blackjack(self) -> dict[tuple[str, ...], int]:
+        """The rounds the dealer's blackjack ends: outcomes made → numerator."""
+        return self._made(self.readings.blackjack)
 
     def outcomes(self) -> dict[tuple[str, ...], Fraction]:
         """Every round: outcomes made → probability."""
-        out = dict(self.blackjack)
-        for made in self.by_state.values():
-            for keys, p in made.items():
-                out[keys] = out.get(keys, Fraction(0)) + p
-        return out
+        made = self._made(self.readings.total)
+        return {keys: Fraction(n, self.denominator) for keys, n in made.items()}
 
 
 @lru_cache(maxsize=64)
@@ -158,45 +210,70 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
     hands, split aces one card, no surrender), the seat's first hand played with the basic
     strategy, evaluated by the wager's evaluator. Computed once per wager, shoe and rule; every
     paytable of the wager is priced from it."""
-    reads = _READS[wager]
     rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
-    enumeration = _Enumeration(wager, reads, rules)
-    if wager not in _ORDER_BLIND:
-        return enumeration.run()
-    # the wagers reading the first hand's total and cards and the dealer's final hand share one
-    # enumeration of what they read; each evaluates it
-    read, hands = _readings(decks, hits_soft_17)
-    evaluated: dict[tuple, list[tuple[tuple[str, ...], Fraction]]] = {}
+    enumeration = _Enumeration(wager, _READS[wager], rules)
+    if wager in _ORDER_BLIND:
+        # the wagers reading the first hand's total and cards and the dealer's final hand share
+        # one enumeration of what they read; each evaluates it
+        readings = _readings(decks, hits_soft_17)
+        shared = _blind_made(wager)
+    else:
+        readings = enumeration.run()
+        shared = {}
+    made = {}
+    for key, hand in readings.hands.items():
+        if key not in shared:
+            out = enumeration._evaluated(*hand)
+            if out == [(out[0][0], _ONE)]:  # no suit share: the same at every deck count
+                shared[key] = out
+            made[key] = out
+        else:
+            made[key] = shared[key]
+    suits = math.lcm(*(share.denominator for out in made.values() for _, share in out))
+    weights = {
+        key: [(keys, share.numerator * (suits // share.denominator)) for keys, share in out]
+        for key, out in made.items()
+    }
+    return PlayTree(readings, weights, suits)
 
-    def made(reading: dict[tuple, Fraction]) -> dict[tuple[str, ...], Fraction]:
-        out: dict[tuple[str, ...], Fraction] = {}
-        for key, p in reading.items():
-            if key not in evaluated:
-                evaluated[key] = enumeration._evaluated(*hands[key])
-            for keys, share in evaluated[key]:
-                out[keys] = out.get(keys, Fraction(0)) + p * share
-        return out
 
-    return PlayTree({s: made(r) for s, r in read.by_state.items()}, made(read.blackjack))
+@lru_cache(maxsize=8)
+def _blind_made(wager: str) -> dict[tuple, list[tuple[tuple[str, ...], Fraction]]]:
+    """An `_ORDER_BLIND` wager's evaluation of each reading it makes whole (no suit read, no
+    share): it reads only what the reading holds, so it is the same at every deck count and rule,
+    whichever round stood for the reading. Filled by `play_tree`."""
+    return {}
 
 
 @lru_cache(maxsize=16)
-def _readings(decks: int, hits_soft_17: bool) -> tuple[PlayTree, dict[tuple, tuple]]:
+def _readings(decks: int, hits_soft_17: bool) -> _Readings:
     """What the `_ORDER_BLIND` wagers read of every round (the first hand's total, its number of
     cards, split or not; the dealer's final hand as `_dealer_reading` tells them apart), with its
     probability, by state; and a round of each reading, to evaluate."""
     rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
-    enumeration = _Enumeration("push-your-luck", _READS["push-your-luck"], rules)
-    enumeration.collect = {}
-    return enumeration.run(), enumeration.collect
+    return _Enumeration("push-your-luck", _READS["push-your-luck"], rules).run()
+
+
+_ONE = Fraction(1)
+
+_MOST_DRAWN = 21
+"""More cards than the seat's first hand ever draws, plus the dealer's hole card where it is
+read after them: a hand drawing holds at most 20 points, each card at least one."""
+_DEALER_DRAWN = 12
+"""More cards than the dealer ever draws after the up card."""
 
 
 class _Enumeration:
+    """One enumeration of every round. Probabilities are integers over one denominator,
+    falling(shoe, 3) · falling(shoe − 3, _MOST_DRAWN) · the dealer's (falling(shoe − 3,
+    _DEALER_DRAWN) where the wager reads the dealer's final hand, else 1): the first three cards,
+    then the first hand's draws and the dealer's, each an ordered draw from the shoe less the first
+    three cards (the dealer's draws do not see the first hand's hits: see the module's note)."""
+
     def __init__(self, wager: str, reads: _Reads, rules: RuleSet) -> None:
         self.wager = wager
         self.reads = reads
         self.rules = rules
-        self.evaluate: Evaluator = evaluator(wager, "US-MA" if wager in _MA else "US-CO")
         self.suits_read = _SUITS_READ.get(wager)
         self.strategy = BasicStrategy(rules)
         ranks = reads.ranks
@@ -206,17 +283,27 @@ class _Enumeration:
         self.shoe = tuple(4 * k for k in self.per_suit)
         self.tens = tuple(i for i, r in enumerate(ranks) if r in "TJQK")
         self.ace = ranks.index("A")
-        self.made: dict[tuple, tuple[tuple[str, ...], Fraction]] = {}
+        self.clubs = [_card(r, Suit.CLUBS) for r in ranks]
+        """Each rank's card, for what reads no suit."""
+        self.values = [min(c + 1, 10) if ranks is _RANKS13 else c + 1 for c in range(len(ranks))]
         self.decisions: dict[tuple, Action] = {}
-        self.collect: dict[tuple, tuple] | None = None
-        self.totals: dict[tuple[int, ...], int] = {}
+        self.points: dict[tuple[int, ...], tuple[int, bool]] = {}
+        self.stops: dict[tuple, bool] = {}
         self.assignments: dict[tuple[int, ...], list] = {}
-        self.dealer_hands: dict[tuple, list[tuple[tuple[int, ...], Fraction]]] = {}
+        self.dealer_hands: dict[tuple, list[tuple[tuple[int, ...], int]]] = {}
+        left = sum(self.shoe) - 3
+        self.play_scale = [falling(left - d, _MOST_DRAWN - d) for d in range(_MOST_DRAWN + 1)]
+        """play_scale[d]: n over falling(left, d) is n · play_scale[d] over falling(left, most)."""
+        self.dealer_denominator = falling(left, _DEALER_DRAWN) if reads.dealer else 1
+        self.denominator = (
+            falling(left + 3, 3) * falling(left, _MOST_DRAWN) * self.dealer_denominator
+        )
+        self.hands: dict[tuple, tuple] = {}
 
-    def run(self) -> PlayTree:
-        by_state: dict[tuple[str, str, str], dict[tuple[str, ...], Fraction]] = {}
-        blackjack: dict[tuple[str, ...], Fraction] = {}
-        shoe, size = list(self.shoe), sum(self.shoe)
+    def run(self) -> _Readings:
+        by_state: dict[tuple[str, str, str], dict[tuple, int]] = {}
+        blackjack: dict[tuple, int] = {}
+        shoe = list(self.shoe)
         k = len(shoe)
         # the first two cards in either order make the same round for every wager here (a pair,
         # a straight, a total read as a set): each unordered pair counted for both orders
@@ -231,14 +318,14 @@ class _Enumeration:
             shoe[p2] -= 1
             if ways:
                 orders = 1 if p1 == p2 else 2
-                weight = Fraction(orders * ways, falling(size, 3))
                 state = (self.ranks[p1], self.ranks[p2], self.ranks[up])
                 made = by_state.setdefault(state, {})
-                self._round(p1, p2, up, tuple(shoe), weight, made, blackjack)
+                self._round(p1, p2, up, tuple(shoe), orders * ways, made, blackjack)
             shoe[p1] += 1
             shoe[up] += 1
             shoe[p2] += 1
-        return PlayTree({s: m for s, m in by_state.items() if m}, blackjack)
+        by_state = {s: m for s, m in by_state.items() if m}
+        return _Readings(by_state, blackjack, self.hands, self.denominator)
 
     # --- the deal ------------------------------------------------------------------------------
 
@@ -248,31 +335,37 @@ class _Enumeration:
         p2: int,
         up: int,
         shoe: tuple[int, ...],
-        weight: Fraction,
-        made: dict[tuple[str, ...], Fraction],
-        blackjack: dict[tuple[str, ...], Fraction],
+        weight: int,
+        made: dict[tuple, int],
+        blackjack: dict[tuple, int],
     ) -> None:
+        """The rounds of a state: `weight` the ordered ways of its first three cards, `shoe` what
+        is left; each reading's numerator added to `made` (or `blackjack`)."""
+        first = (p1, p2)
         holes = self._blackjack_holes(up)
-        left = sum(shoe)
+        dealt = weight * self.play_scale[1] * self.dealer_denominator  # the hole: one card drawn
         for hole in holes:  # the dealer peeks: a blackjack ends the round before the player draws
             if shoe[hole]:
-                p = weight * Fraction(shoe[hole], left)
-                self._add(blackjack, (p1, p2), (p1, p2), False, (up, hole), p)
+                self._add(blackjack, first, first, False, (up, hole), dealt * shoe[hole])
         if not self.reads.plays:
-            self._dealer((p1, p2), (p1, p2), False, up, shoe, weight, made)
+            self._dealer(first, first, False, up, shoe, weight, 0, made)
             return
         if self.wager not in _ORDER_BLIND:
-            for cards, split, rest, p in self._play((p1, p2), shoe, weight, up):
-                self._dealer((p1, p2), cards, split, up, rest, p, made)
+            for cards, split, out, n, _ in self._play(first, shoe, up):
+                rest = list(shoe)
+                for c in out:
+                    rest[c] -= 1
+                self._dealer(first, cards, split, up, tuple(rest), weight * n, len(out), made)
             return
         # a wager reading the hand's total and number of cards: hands alike in these merged
-        hands: dict[tuple[int, int, bool], tuple[tuple[int, ...], Fraction]] = {}
-        for cards, split, _, p in self._play((p1, p2), shoe, weight, up):
-            reading = (min(self._total(cards), 22), len(cards), split)
-            kept, q = hands.get(reading, (cards, Fraction(0)))
-            hands[reading] = (kept, q + p)
-        for (_, _, split), (cards, p) in hands.items():
-            self._dealer((p1, p2), cards, split, up, shoe, p, made)
+        hands: dict[tuple[int, int, bool], tuple[tuple[int, ...], int]] = {}
+        for cards, split, out, n, total in self._play(first, shoe, up):
+            reading = (min(total, 22), len(cards), split)
+            kept, m = hands.get(reading, (cards, 0))
+            hands[reading] = (kept, m + n * self.play_scale[len(out)])
+        for reading, (cards, n) in hands.items():
+            split = reading[2]
+            self._dealer(first, cards, split, up, shoe, weight * n, _MOST_DRAWN, made, reading)
 
     def _blackjack_holes(self, up: int) -> tuple[int, ...]:
         if not self.rules.peeks:
@@ -284,71 +377,147 @@ class _Enumeration:
     # --- the player's first hand -------------------------------------------------------------
 
     def _play(
-        self, first: tuple[int, int], shoe: tuple[int, ...], weight: Fraction, up: int
-    ) -> Iterator[tuple[tuple[int, ...], bool, tuple[int, ...], Fraction]]:
-        """The first hand's cards as played (split or not), the shoe left, and the probability:
-        the engine's _play_seat for the seat's first hand, its later split hands unseen. Card by
-        card, a level at a time; where the wager does not read the order of the hits, hands
-        holding the same cards are merged (the shoe left and every later decision are the
-        same); a hand whose outcome no later card can change (`_DECIDED`) stops there."""
+        self, first: tuple[int, int], shoe: tuple[int, ...], up: int
+    ) -> Iterator[tuple[tuple[int, ...], bool, tuple[int, ...], int, int]]:
+        """The first hand's cards as played (split or not), the cards it drew from `shoe` (its
+        hits, a split hand's second card, a card split off it again), n: its probability given
+        the first three cards is n over falling(cards in `shoe`, cards drawn), and its total. The
+        engine's _play_seat for the seat's first hand, its later split hands unseen.
+
+        Card by card, a level at a time: the hands still to act are kept by their cards (where
+        the wager does not read the order of the hits, hands holding the same cards are merged:
+        the shoe left and every later decision are the same), a hand is given out as soon as it
+        is over: it stands, busts, reaches 21, has doubled, or no later card can change its
+        outcome (`_DECIDED`)."""
         merge = self.wager in _ORDER_BLIND
         decided = _DECIDED.get(self.wager)
-        # a level's probabilities are integers over falling(cards in the shoe, cards drawn)
-        level = {(first, False, False, 1, False, shoe): 1}
-        left, drawn = sum(shoe), 0
-        while level:
+        start = (first, False, False, 1, ())
+        points = self._points(first)
+        if self._over(first, start, up, decided, points):
+            yield first, False, (), 1, points[0]
+            return
+        values, ace = self.values, self.ace
+        # (cards, split, split aces, spot, cards split off again) → n over falling(shoe, drawn)
+        acting: dict[tuple, int] = {start: 1}
+        while acting:
             following: dict[tuple, int] = {}
-            scale = weight / falling(left, drawn)
-            for (cards, split, aces, spot, done, rest), n in level.items():
-                if decided and decided(self._dealt(first, cards, split)):
-                    done = True
-                action = Action.STAND if done else self._decide(cards, split, aces, spot, up)
-                if action is Action.STAND or action is Action.SURRENDER:
-                    yield cards, split, rest, n * scale
-                    continue
+            for hand, n in acting.items():
+                cards, split, aces, spot, moved = hand
+                out = (*moved, *cards[1:]) if split else cards[2:]
+                rest = list(shoe)
+                for c in out:
+                    rest[c] -= 1
+                hard, held_ace = sum(values[c] for c in cards), ace in cards
+                action = self._decide(cards, split, aces, spot, up, _points(hard, held_ace))
                 if action is Action.SPLIT:
                     # the second card moves to a new hand (it stays out of the shoe); the first
                     # hand gets a card; split aces get one card only
                     split_aces = self.ranks[cards[0]] == "A"
                     ends = split_aces and self.rules.split_aces_one_card
-                    for card, q, after in self._draws(rest):
-                        key = ((cards[0], card), True, split_aces, spot + 1, ends, after)
-                        following[key] = following.get(key, 0) + n * q
+                    if split:  # split again: the second card was drawn from the shoe
+                        moved = (*moved, cards[1])
+                        out = moved
+                    else:
+                        out = ()
+                    for card, q in enumerate(rest):
+                        if q:
+                            child = ((cards[0], card), True, split_aces, spot + 1, moved)
+                            points = self._points(child[0])
+                            if ends or self._over(first, child, up, decided, points):
+                                yield child[0], True, (*out, card), n * q, points[0]
+                            else:
+                                following[child] = following.get(child, 0) + n * q
                     continue
-                for card, q, after in self._draws(rest):  # a hit, or a double's one card
-                    hand = (*cards, card)
-                    if merge:
-                        hand = (*hand[:2], *sorted(hand[2:]))
-                    over = self._total(hand) >= 21
-                    key = (hand, split, aces, spot, action is Action.DOUBLE or over, after)
-                    following[key] = following.get(key, 0) + n * q
-            level, drawn = following, drawn + 1
-
-    def _dealt(
-        self, first: tuple[int, int], cards: tuple[int, ...], split: bool
-    ) -> tuple[str, ...]:
-        order = (*first, *cards[1:]) if split else cards
-        return tuple(self.ranks[c] for c in order)
+                doubled = action is Action.DOUBLE  # one card, then the hand is over
+                busts = 0  # where hands holding the same cards merge: the busting cards as one
+                for card, q in enumerate(rest):  # a hit, or a double's one card
+                    if not q:
+                        continue
+                    if merge and hard + values[card] > 21:  # the highest classes, last in order
+                        if not busts:
+                            bust = card
+                        busts += q
+                        continue
+                    drawn = self._drawn(cards, card, merge)
+                    child = (drawn, split, aces, spot, moved)
+                    points = _points(hard + values[card], held_ace or card == ace)
+                    if doubled or points[0] >= 21:
+                        yield drawn, split, (*out, card), n * q, points[0]
+                    elif self._over(first, child, up, decided, points):
+                        yield drawn, split, (*out, card), n * q, points[0]
+                    else:
+                        following[child] = following.get(child, 0) + n * q
+                if busts:  # read alike (a bust, its number of cards): one hand stands for all
+                    drawn = self._drawn(cards, bust, merge)
+                    yield drawn, split, (*out, bust), n * busts, hard + values[bust]
+            acting = following
 
     @staticmethod
-    def _draws(shoe: tuple[int, ...]) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+    def _drawn(cards: tuple[int, ...], card: int, merge: bool) -> tuple[int, ...]:
+        """The hand with the card drawn; where hands are merged, its hits kept in class order."""
+        if merge and len(cards) > 2 and card < cards[-1]:
+            return (*cards[:2], *sorted((*cards[2:], card)))
+        return (*cards, card)
+
+    def _over(
+        self,
+        first: tuple[int, int],
+        hand: tuple,
+        up: int,
+        decided: Callable[[tuple[str, ...]], bool] | None,
+        points: tuple[int, bool],
+    ) -> bool:
+        """Whether the hand (as `_play` keeps it; `points` its total and softness) acts no more:
+        no later card can change the wager's outcome, or the strategy stands (or surrenders)."""
+        cards, split, aces, spot, _ = hand
+        if decided and self._stops(decided, first, cards, split):
+            return True
+        action = self._decide(cards, split, aces, spot, up, points)
+        return action is Action.STAND or action is Action.SURRENDER
+
+    def _stops(
+        self,
+        decided: Callable[[tuple[str, ...]], bool],
+        first: tuple[int, int],
+        cards: tuple[int, ...],
+        split: bool,
+    ) -> bool:
+        """`decided` of the first hand's cards as dealt, once per hand."""
+        key = (first, cards, split)
+        if key not in self.stops:
+            order = (*first, *cards[1:]) if split else cards
+            self.stops[key] = decided(tuple(self.ranks[c] for c in order))
+        return self.stops[key]
+
+    @staticmethod
+    def _draws(shoe: tuple[int, ...]) -> list[tuple[int, int, tuple[int, ...]]]:
         """Each card that can come next: its class, how many of it the shoe holds, the shoe
         after."""
-        for i, n in enumerate(shoe):
-            if n:
-                yield i, n, shoe[:i] + (n - 1,) + shoe[i + 1 :]
+        return [(i, n, (*shoe[:i], n - 1, *shoe[i + 1 :])) for i, n in enumerate(shoe) if n]
 
     def _total(self, cards: tuple[int, ...]) -> int:
-        if cards not in self.totals:
-            self.totals[cards] = hand_total([self._card(c) for c in cards])[0]
-        return self.totals[cards]
+        return self._points(cards)[0]
+
+    def _points(self, cards: tuple[int, ...]) -> tuple[int, bool]:
+        """The hand's total and whether it is soft (engine/hands.py hand_total), once a hand."""
+        if cards not in self.points:
+            self.points[cards] = hand_total([self.clubs[c] for c in cards])
+        return self.points[cards]
 
     def _decide(
-        self, cards: tuple[int, ...], split: bool, aces: bool, spot: int, up: int
+        self,
+        cards: tuple[int, ...],
+        split: bool,
+        aces: bool,
+        spot: int,
+        up: int,
+        points: tuple[int, bool],
     ) -> Action:
-        values = tuple(min(c + 1, 10) if self.ranks is _RANKS13 else c + 1 for c in cards)
-        total, soft = hand_total([self._card(c) for c in cards])
-        key = (total, soft, values if len(cards) == 2 else len(cards) > 2, split, aces, spot, up)
+        """`_decided`, once for each thing the strategy reads of the hand (`points`: its total
+        and softness)."""
+        total, soft = points
+        two = (self.values[cards[0]], self.values[cards[1]]) if len(cards) == 2 else True
+        key = (total, soft, two, split, aces, spot, up)
         if key not in self.decisions:
             self.decisions[key] = self._decided(cards, split, aces, spot, up)
         return self.decisions[key]
@@ -381,33 +550,45 @@ class _Enumeration:
         split: bool,
         up: int,
         shoe: tuple[int, ...],
-        p: Fraction,
-        made: dict[tuple[str, ...], Fraction],
+        n: int,
+        drawn: int,
+        made: dict[tuple, int],
+        head: tuple | None = None,
     ) -> None:
         """The dealer's hand from the shoe left, no blackjack (where it peeked, that ended the
-        round): each final hand the wager reads, with its probability."""
-        if not self.reads.dealer:
+        round): each final hand the wager reads, with its numerator. `n` over the first three
+        cards' ways and falling(cards left after them, `drawn`) is the first hand's probability;
+        `head` what the wager reads of the first hand, where the caller knows it."""
+        if not self.reads.dealer:  # only whether the hole card makes a blackjack
             holes = self._blackjack_holes(up)
-            left = sum(shoe)
-            q = Fraction(left - sum(shoe[h] for h in holes), left) if holes else Fraction(1)
-            self._add(made, first, cards, split, (up, self.ranks.index("2")), p * q)
+            if holes:  # the hole card: one more card drawn
+                n *= (sum(shoe) - sum(shoe[h] for h in holes)) * self.play_scale[drawn + 1]
+            else:
+                n *= self.play_scale[drawn]
+            self._add(made, first, cards, split, (up, self.ranks.index("2")), n)
             return
+        n *= self.play_scale[drawn]
+        if head is None and self.wager in _ORDER_BLIND:  # the first hand's total, cards, split
+            head = (min(self._total(cards), 22), len(cards), split)
+        elif head is None:
+            head = (first, cards, split)
+        hands = self.hands
         for dealer, q in self._dealer_hands(first, up):
-            self._add(made, first, cards, split, dealer, p * q)
+            key = (*head, dealer)
+            if key not in hands:
+                hands[key] = (first, cards, split, dealer)
+            made[key] = made.get(key, 0) + n * q
 
-    def _dealer_hands(
-        self, first: tuple[int, int], up: int
-    ) -> list[tuple[tuple[int, ...], Fraction]]:
+    def _dealer_hands(self, first: tuple[int, int], up: int) -> list[tuple[tuple[int, ...], int]]:
         """The dealer's final hands (no blackjack) from the shoe less the player's first two
         cards and the up card, one for each thing a wager reads of them (`_dealer_reading`),
-        with their probabilities."""
+        with their numerators over falling(cards in that shoe, _DEALER_DRAWN)."""
         key = (min(first), max(first), up)
         if key not in self.dealer_hands:
             shoe = list(self.shoe)
-            for c in (*first, up):
-                shoe[c] -= 1
+            shoe[up] -= 1
             hits_soft_17 = self.rules.dealer_hits_soft_17
-            read = _dealer_finals(self.ranks, up, tuple(shoe), hits_soft_17)
+            read = _dealer_finals(self.ranks, up, tuple(shoe), key[:2], hits_soft_17)
             self.dealer_hands[key] = read
         return self.dealer_hands[key]
 
@@ -415,25 +596,21 @@ class _Enumeration:
 
     def _add(
         self,
-        into: dict[tuple[str, ...], Fraction],
+        into: dict[tuple, int],
         first: tuple[int, int],
         cards: tuple[int, ...],
         split: bool,
         dealer: tuple[int, ...],
-        p: Fraction,
+        n: int,
     ) -> None:
+        """Add a round's numerator to its reading's, keeping a round of each reading."""
         if self.wager in _ORDER_BLIND:  # read: the first hand's total, cards, split or not
             key: tuple = (min(self._total(cards), 22), len(cards), split, dealer)
         else:
             key = (first, cards, split, dealer)
-        if self.collect is not None:  # what the round reads, to evaluate later
-            self.collect.setdefault(key, (first, cards, split, dealer))
-            into[key] = into.get(key, Fraction(0)) + p  # type: ignore[index]
-            return
-        if key not in self.made:
-            self.made[key] = self._evaluated(first, cards, split, dealer)
-        for keys, share in self.made[key]:
-            into[keys] = into.get(keys, Fraction(0)) + p * share
+        if key not in self.hands:
+            self.hands[key] = (first, cards, split, dealer)
+        into[key] = into.get(key, 0) + n
 
     def _evaluated(
         self,
@@ -444,40 +621,30 @@ class _Enumeration:
     ) -> list[tuple[tuple[str, ...], Fraction]]:
         """What the evaluator makes of the round, by suit assignment where it reads suits."""
         order = (*first, *cards[1:]) if split else cards  # the first hand's cards as dealt
-        names = tuple(self.ranks[c] for c in order)
-        dealer_names = tuple(self.ranks[c] for c in dealer)
+        name = self.ranks.__getitem__
+        names, dealer_names = tuple(map(name, order)), tuple(map(name, dealer))
         read = self.suits_read(names, dealer_names) if self.suits_read else []
+        if not read:  # one round
+            return [(_evaluation(self.wager, names, dealer_names, split, ()), _ONE)]
         slots = [*order, *dealer]
         out: dict[tuple[str, ...], Fraction] = {}
         for suits, share in self._suit_assignments([slots[i] for i in read]):
-            chosen = [Suit.CLUBS] * len(slots)
-            for i, s in zip(read, suits, strict=True):
-                chosen[i] = s
-            dealt = [self._card(c, s) for c, s in zip(slots, chosen, strict=True)]
-            hand = dealt[: len(order)]
-            player_cards = (hand[0], *hand[2:]) if split else tuple(hand)
-            dealer_cards = tuple(dealt[len(order) :])
-            deal = Deal(
-                (hand[0], hand[1]),
-                dealer_cards[0],
-                len(dealer_cards) == 2 and hand_total(dealer_cards)[0] == 21,
-                dealer_cards if len(dealer_cards) > 1 else (),
-                player_cards,
-                player_split=split,
-                specified_suit=Suit.SPADES,
-            )
-            keys = tuple(self.evaluate(deal))
+            chosen = tuple(zip(read, suits, strict=True))
+            keys = _evaluation(self.wager, names, dealer_names, split, chosen)
             out[keys] = out.get(keys, Fraction(0)) + share
         return list(out.items())
 
     def _suit_assignments(self, ranks: list[int]) -> list[tuple[tuple[Suit, ...], Fraction]]:
         """Every assignment of suits to cards of these ranks, with its probability given the
-        ranks: per rank, a draw without replacement from its cards of each suit."""
+        ranks: per rank, a draw without replacement from its cards of each suit. It depends only
+        on which of the cards share a rank and how many cards of each suit their rank has."""
         if not ranks:
-            return [((), Fraction(1))]
-        key = tuple(ranks)
+            return [((), _ONE)]
+        labels: dict[int, int] = {}
+        pattern = tuple(labels.setdefault(r, len(labels)) for r in ranks)
+        key = (pattern, tuple(self.per_suit[r] for r in labels))
         if key not in self.assignments:
-            assigned = self._assigned(ranks)
+            assigned = _assigned(*key)
             sees = _SUIT_CLASS.get(self.wager)
             if sees:  # one assignment of each class the evaluator cannot tell apart
                 classes: dict[tuple, tuple[tuple[Suit, ...], Fraction]] = {}
@@ -488,19 +655,24 @@ class _Enumeration:
             self.assignments[key] = assigned
         return self.assignments[key]
 
-    def _assigned(self, ranks: list[int]) -> list[tuple[tuple[Suit, ...], Fraction]]:
-        out = []
-        for suits in itertools.product(list(Suit), repeat=len(ranks)):
-            share = Fraction(1)
-            for r in set(ranks):
-                held = [s for c, s in zip(ranks, suits, strict=True) if c == r]
-                ways = 1
-                for s in set(held):
-                    ways *= falling(self.per_suit[r], held.count(s))
-                share *= Fraction(ways, falling(4 * self.per_suit[r], len(held)))
-            if share:
-                out.append((suits, share))
-        return out
+
+def _assigned(
+    pattern: tuple[int, ...], per_suit: tuple[int, ...]
+) -> list[tuple[tuple[Suit, ...], Fraction]]:
+    """`_Enumeration._suit_assignments` for cards whose ranks are labelled 0, 1, … in `pattern`
+    (cards alike in label share a rank), rank label r having per_suit[r] cards of each suit."""
+    out = []
+    for suits in itertools.product(list(Suit), repeat=len(pattern)):
+        share = Fraction(1)
+        for r in set(pattern):
+            held = [s for c, s in zip(pattern, suits, strict=True) if c == r]
+            ways = 1
+            for s in set(held):
+                ways *= falling(per_suit[r], held.count(s))
+            share *= Fraction(ways, falling(4 * per_suit[r], len(held)))
+        if share:
+            out.append((suits, share))
+    return out
 
 
 _MA = {"progressive-blackjack", "super-4-progressive"}
@@ -527,17 +699,67 @@ _DECIDED: dict[str, Callable[[tuple[str, ...]], bool]] = {
 """Wager → whether no later card of the first hand can change its outcome (the hand as dealt)."""
 
 
+_VALUES = {r: min(i + 1, 10) for i, r in enumerate(_RANKS13)}
+
+
+def _total_of(names: tuple[str, ...]) -> int:
+    """engine/hands.py hand_total's total of cards named by rank."""
+    hard = sum(_VALUES[n] for n in names)
+    return hard + 10 if "A" in names and hard <= 11 else hard
+
+
 def _dealer_reading(hand: tuple[str, ...]) -> tuple[int, str, bool]:
     """What a wager here reads of the dealer's final hand: its total (22: bust), the card it
     busted on, whether it is 4-5-6-7 (Raise the Roof); hands alike in these are alike to it."""
-    total = hand_total([_card(n, Suit.CLUBS) for n in hand])[0]
+    total = _total_of(hand)
     bust = total > 21
     return (22 if bust else total, hand[-1] if bust else "", sorted(hand) == ["4", "5", "6", "7"])
+
+
+def _points(hard: int, ace: bool) -> tuple[int, bool]:
+    """A hand's (total, soft) from its points with aces counting one and whether it holds an ace:
+    engine/hands.py hand_total."""
+    if ace and hard <= 11:
+        return hard + 10, True
+    return hard, False
 
 
 @cache
 def _card(rank: str, suit: Suit) -> Card:
     return Card(rank, suit)
+
+
+_CLUBS = {rank: Card(rank, Suit.CLUBS) for rank in _RANKS13}
+
+
+@lru_cache(maxsize=1 << 18)
+def _evaluation(
+    wager: str,
+    names: tuple[str, ...],
+    dealer_names: tuple[str, ...],
+    split: bool,
+    suits: tuple[tuple[int, Suit], ...],
+) -> tuple[str, ...]:
+    """The outcomes the wager's evaluator makes of a round: the first hand's cards as dealt
+    (`names`, the first two then the rest, a split's second card included), the dealer's, and the
+    suits read (index into the cards in that order, suit; every other card a club). Memoised:
+    rounds alike recur across deck counts and rules."""
+    dealt = [_CLUBS[n] for n in (*names, *dealer_names)]
+    for i, suit in suits:
+        dealt[i] = _card(dealt[i].rank, suit)
+    hand = dealt[: len(names)]
+    player_cards = (hand[0], *hand[2:]) if split else tuple(hand)
+    dealer_cards = tuple(dealt[len(names) :])
+    deal = Deal(
+        (hand[0], hand[1]),
+        dealer_cards[0],
+        len(dealer_cards) == 2 and hand_total(dealer_cards)[0] == 21,
+        dealer_cards if len(dealer_cards) > 1 else (),
+        player_cards,
+        player_split=split,
+        specified_suit=Suit.SPADES,
+    )
+    return tuple(evaluator(wager, "US-MA" if wager in _MA else "US-CO")(deal))
 
 
 @cache
@@ -548,39 +770,79 @@ def _shapes(ranks: str, hits_soft_17: bool) -> dict[int, list[tuple[tuple[int, .
     cards drawn after the up card by class (index, count), how many). A ten-value card is read
     as T: the wagers reading the dealer's hand read point values."""
     out: dict[int, dict[tuple, tuple[tuple[int, ...], list]]] = {}
+    index = {r: i for i, r in enumerate(ranks)}
+    classes = [index[c] for c in CLASSES]
     for names, orders, held in hand_shapes(hits_soft_17):
-        if len(names) == 2 and hand_total([_card(n, Suit.CLUBS) for n in names])[0] == 21:
+        if len(names) == 2 and _total_of(names) == 21:
             continue
-        up = ranks.index(names[0])
-        drawn = dict(held)
-        drawn[CLASSES.index(names[0])] -= 1
-        after = tuple((ranks.index(CLASSES[i]), k) for i, k in drawn.items() if k)
-        hand = tuple(ranks.index(n) for n in names)
-        group = out.setdefault(up, {}).setdefault(_dealer_reading(names), (hand, []))
-        group[1].append((orders, after, len(names) - 1))
+        up = index[names[0]]
+        first = CLASSES.index(names[0])
+        drawn = ((i, k - (i == first)) for i, k in held)
+        after = tuple((classes[i], k) for i, k in drawn if k)
+        groups, reading = out.setdefault(up, {}), _dealer_reading(names)
+        if reading not in groups:  # the group's first hand stands for it
+            groups[reading] = (tuple(index[n] for n in names), [])
+        groups[reading][1].append((orders, after, len(names) - 1))
     return {up: list(groups.values()) for up, groups in out.items()}
+
+
+@lru_cache(maxsize=256)
+def _dealer_moments(
+    ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool
+) -> list[tuple[tuple[int, ...], int, list[int], list[int]]]:
+    """For `_dealer_finals`: each group of the dealer's final hands (`_shapes`) from `shoe` (the
+    up card already out of it, two cards still to come out) as one hand of the group and the sums
+    over its hands of w, w·m_i and w·m_i·m_j (i ≤ j, at i × classes + j), where m_i is how many
+    cards of class i the hand draws after the up card and w its ordered ways from `shoe` times
+    falling(cards in `shoe` − 2 − k, _DEALER_DRAWN − k), k the cards it draws."""
+    left = sum(shoe) - 2
+    rest = [falling(left - k, _DEALER_DRAWN - k) for k in range(_DEALER_DRAWN + 1)]
+    draws = [[falling(n, m) for m in range(_DEALER_DRAWN + 1)] for n in shoe]
+    out = []
+    classes = len(shoe)
+    for hand, group in _shapes(ranks, hits_soft_17)[up]:
+        total, by_class, by_pair = 0, [0] * classes, [0] * classes * classes
+        for orders, after, k in group:
+            w = orders * rest[k]
+            for i, m in after:
+                w *= draws[i][m]
+            if not w:
+                continue
+            total += w
+            for x, (i, m) in enumerate(after):
+                wm = w * m
+                by_class[i] += wm
+                for j, n in after[x:]:  # after is in class order: i ≤ j
+                    by_pair[i * classes + j] += wm * n
+        out.append((hand, total, by_class, by_pair))
+    return out
 
 
 @lru_cache(maxsize=4096)
 def _dealer_finals(
-    ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool
-) -> list[tuple[tuple[int, ...], Fraction]]:
-    """The dealer's final hands (no blackjack) from the shoe left, one for each thing a wager
-    reads of them, with the probability of its group."""
-    left = sum(shoe)
-    longest = 12
-    rest = [falling(left - k, longest - k) for k in range(longest + 1)]
-    draws = [[falling(n, m) for m in range(longest + 1)] for n in shoe]
+    ranks: str, up: int, shoe: tuple[int, ...], first: tuple[int, int], hits_soft_17: bool
+) -> list[tuple[tuple[int, ...], int]]:
+    """The dealer's final hands (no blackjack) from `shoe` (the up card out of it) less the
+    player's first two cards (classes `first`, a ≤ b), one for each thing a wager reads of them,
+    with the probability of its group as a numerator over falling(cards left, _DEALER_DRAWN).
+
+    Taking a card of class a out of the shoe turns a hand's falling(N_a, m_a) ways of drawing
+    its m_a cards of that class into falling(N_a − 1, m_a) = falling(N_a, m_a)·(N_a − m_a)/N_a;
+    two cards out, a group's ways are a quadratic in its hands' m_a and m_b, summed exactly from
+    the group's moments (`_dealer_moments`, shared by every pair of cards taken out)."""
+    a, b = first
+    na, nb = shoe[a], shoe[b]
+    pair = a * len(shoe) + b
     out = []
-    for hand, group in _shapes(ranks, hits_soft_17)[up]:
-        total = 0
-        for orders, after, k in group:
-            ways = orders * rest[k]
-            for i, m in after:
-                ways *= draws[i][m]
-            total += ways
-        if total:
-            out.append((hand, Fraction(total, falling(left, longest))))
+    for hand, total, by_class, by_pair in _dealer_moments(ranks, up, shoe, hits_soft_17):
+        if a == b:  # falling(N_a − 2, m) = falling(N_a, m)(N_a − m)(N_a − m − 1)/(N_a(N_a − 1))
+            ways = na * (na - 1) * total - (2 * na - 1) * by_class[a] + by_pair[pair]
+            over = na * (na - 1)
+        else:
+            ways = na * nb * total - na * by_class[b] - nb * by_class[a] + by_pair[pair]
+            over = na * nb
+        if ways:
+            out.append((hand, ways // over))  # exact: each hand's term is a multiple of over
     return out
 
 
@@ -673,50 +935,59 @@ def _raised(
     column: str,
     removal: str,
 ) -> Analysis:
-    """Raise the Roof with the raise the player's best (see analyse_play_tree)."""
+    """Raise the Roof with the raise the player's best (see analyse_play_tree). Summed as
+    integers: probabilities over the tree's denominator D, returns over D × the lines' wins'
+    common denominator."""
     wager = "raise-the-roof"
     wins = {line.outcome: _win(line) for line in lines}
     ante_wins = {line.outcome: _win(line) for line in ante_lines}
+    unit = math.lcm(*(w.denominator for w in (*wins.values(), *ante_wins.values())))
+    win_units = {k: int(w * unit) for k, w in wins.items()}
+    ante_units = {k: int(w * unit) for k, w in ante_wins.items()}
     outcomes, ante_outcomes = frozenset(wins), frozenset(ante_wins)
 
-    def value(made: tuple[str, ...], table: dict[str, Fraction], keys: frozenset[str]) -> Fraction:
+    @cache
+    def value(made: tuple[str, ...], raised: bool) -> int:
+        """What the round returns per unit staked, in `unit`ths."""
+        table, keys = (win_units, outcomes) if raised else (ante_units, ante_outcomes)
         paid = paid_from(wager, made, keys)
-        return sum((table[k] for k in paid if k in table), Fraction(0)) if paid else Fraction(-1)
+        return sum(table[k] for k in paid if k in table) if paid else -unit
 
-    net = Fraction(0)
-    staked = Fraction(0)
-    line_p: dict[str, Fraction] = {}
-    line_return: dict[str, Fraction] = {}
-    lose = Fraction(0)
+    net = 0
+    staked = 0
+    line_p: dict[str, int] = {}
+    line_return: dict[str, int] = {}
+    lose = 0
     for p in tree.blackjack.values():  # 30-899.23(7): the Ante loses; no raise
-        net -= p
+        net -= p * unit
         staked += p
         lose += p
     for state_made in tree.by_state.values():
-        chance = sum(state_made.values(), Fraction(0))
+        chance = sum(state_made.values())
         if not chance:
             continue
-        raised = sum((p * value(m, wins, outcomes) for m, p in state_made.items()), Fraction(0))
-        kept = sum((p * value(m, ante_wins, ante_outcomes) for m, p in state_made.items()),
-                   Fraction(0))  # fmt: skip
+        raised = sum(p * value(m, True) for m, p in state_made.items())
+        kept = sum(p * value(m, False) for m, p in state_made.items())
         best, times = max((kept, 0), *(((1 + r) * raised, r) for r in range(1, 6)))
         net += best
         staked += chance * (1 + times)
         for made, p in state_made.items():
-            table, keys = (wins, outcomes) if times else (ante_wins, ante_outcomes)
+            table, keys = (win_units, outcomes) if times else (ante_units, ante_outcomes)
             paid = paid_from(wager, made, keys)
             if not paid:
                 lose += p
             for key in paid if times else ():
-                line_p[key] = line_p.get(key, Fraction(0)) + p
-                line_return[key] = line_return.get(key, Fraction(0)) + p * (1 + times) * table[key]
+                line_p[key] = line_p.get(key, 0) + p
+                line_return[key] = line_return.get(key, 0) + p * (1 + times) * table[key]
+    d = tree.denominator
+    staked_p = Fraction(staked, d)
     results = tuple(
         LineResult(
             line.outcome,
             line.label,
             str(line.pays),
-            line_p.get(line.outcome, Fraction(0)),
-            line_return.get(line.outcome, Fraction(0)) / staked,
+            Fraction(line_p.get(line.outcome, 0), d),
+            Fraction(line_return.get(line.outcome, 0), d * unit) / staked_p,
         )
         for line in lines
     )
@@ -725,9 +996,9 @@ def _raised(
         decks,
         column,
         results,
-        lose,
+        Fraction(lose, d),
         Fraction(0),
-        -net / staked,
+        -Fraction(net, d * unit) / staked_p,
         removal + "; the player raises 1 to 5 times the Ante after seeing the up card and own "
         "two cards (no dealer blackjack) whenever, and by as much as, raising returns more than "
         "the Ante alone (paid by the Ante Only column); the house edge is per unit staked, Ante "

@@ -5,6 +5,7 @@ errors."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -127,3 +128,33 @@ def test_the_simulator_agrees_with_super_4() -> None:
     # a dealer blackjack: an ace and a ten-value card as the up and hole cards, the player's two
     # cards dealt first (any of them): 2 · 4/52 · 16/51
     assert blackjacks == Fraction(2 * 4 * 16, 52 * 51)
+
+
+@pytest.mark.parametrize("decks, hits_soft_17", [(1, False), (2, True)])
+def test_the_dealer_s_hands_with_two_cards_out_are_counted_as_the_hands_one_by_one(
+    decks: int, hits_soft_17: bool
+) -> None:
+    """_dealer_finals sums each group from moments shared by every pair of cards taken out; it
+    must give the same numerators as counting each hand's ways from the shoe left, directly."""
+    from engine.dealer_hands import falling
+    from engine.playtree import _DEALER_DRAWN, _RANKS10, _dealer_finals, _shapes
+
+    full = [4 * decks] * 9 + [16 * decks]
+    for up, a, b in [(0, 9, 9), (5, 0, 3), (9, 9, 9), (3, 3, 3), (6, 1, 8), (1, 0, 0)]:
+        shoe = list(full)
+        shoe[up] -= 1
+        left = list(shoe)
+        left[a] -= 1
+        left[b] -= 1
+        cards = sum(left)
+        direct = []
+        for hand, group in _shapes(_RANKS10, hits_soft_17)[up]:
+            ways = sum(
+                orders
+                * falling(cards - k, _DEALER_DRAWN - k)
+                * math.prod(falling(left[i], m) for i, m in drawn)
+                for orders, drawn, k in group
+            )
+            if ways:
+                direct.append((hand, ways))
+        assert _dealer_finals(_RANKS10, up, tuple(shoe), (a, b), hits_soft_17) == direct
