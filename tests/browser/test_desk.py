@@ -181,3 +181,27 @@ def test_choosing_another_jurisdiction_offers_its_catalog_and_keeps_the_form(
     assert "us-co/kings-bounty/kb03" not in paytables.inner_html()
     assert page.locator('[name="tables-0-name"]').input_value() == "BJ-kept"
     assert page.locator(".errorlist").count() == 0
+
+
+def test_a_base_game_in_the_players_favour_is_flagged_in_the_report(
+    page: Any, browser_vendor: User, django_db_blocker: Any
+) -> None:
+    """Face Up Blackjack (30-899.02) with the dealer standing on soft 17 gives the player the
+    edge: the report's base-game table says so in words beside the negative figure."""
+    from tests.compliance.test_validation_house_edge import _floor, _table
+
+    face_up = _table(name="FU-1", game="face-up-blackjack", hole_card="face_up", surrender="none")
+    del face_up["blackjack_pays"]
+    with django_db_blocker.unblock():
+        run = validation_run_create(data=_floor(face_up, _table()), user=browser_vendor)
+    log_in(page, browser_vendor)
+    page.goto(f"/configurations/runs/{run.pk}/")
+    row = page.locator("tr.base-game", has_text="FU-1")
+    assert row.locator(".player-edge").inner_text() == "the player has the edge"
+    assert "give the player 0.2631 % of each wager" in row.inner_text()
+    other = page.locator("tr.base-game", has_text="BJ-01")
+    assert other.locator(".player-edge").count() == 0
+    page.locator("#base-game-heading").scroll_into_view_if_needed()
+    page.locator("section[aria-labelledby=base-game-heading]").screenshot(
+        path=str(Path(settings.BASE_DIR) / "docs" / "screenshots" / "report-player-edge.png")
+    )
