@@ -688,36 +688,31 @@ def _round(
                     if cards_in_hand == 3:
                         third_code = code
             elif action == _DOUBLE:
-                last_double = hand_stake
-                hand_stake += last_double
-                doubles += 1
-                code, pos = _draw(cards, pos, s, mode, dealt)
-                card = _value(code, bonus)
-                hard += card
-                ace = ace or card == 1
-                cards_in_hand += 1
-                finished = True
-                if doubled is not None:
+                # One card; where a double may be rescued (30-899.16(7)) the hand goes on:
+                # double again (the whole wager, 30-899.16(8)), rescue or stand.
+                while True:
+                    last_double = hand_stake
+                    hand_stake += last_double
+                    doubles += 1
+                    code, pos = _draw(cards, pos, s, mode, dealt)
+                    card = _value(code, bonus)
+                    hard += card
+                    ace = ace or card == 1
+                    cards_in_hand += 1
+                    if doubled is None:
+                        break
                     if cards_in_hand == 3:
                         third_code = code
-                    # Where a double may be rescued (30-899.16(7)) the hand goes on: double
-                    # again (the whole wager, 30-899.16(8)), rescue or stand.
-                    while params[row, _P_RESCUE] and hard <= 21:
-                        soft = ace and hard <= 11
-                        total = hard + 10 if soft else hard
-                        play = doubled[row, np.uint64(total), np.uint64(soft), np.uint64(up)]
-                        again = doubles < params[row, _P_MAX_DOUBLES] and total < 21
-                        if not (again and (play & _DOUBLE_AGAIN) != 0):
-                            surrendered = (play & _RESCUE_IT) != 0  # a rescue, settled below
-                            break
-                        last_double = hand_stake
-                        hand_stake += last_double
-                        doubles += 1
-                        code, pos = _draw(cards, pos, s, mode, dealt)
-                        card = _value(code, bonus)
-                        hard += card
-                        ace = ace or card == 1
-                        cards_in_hand += 1
+                    if not params[row, _P_RESCUE] or hard > 21:
+                        break
+                    soft = ace and hard <= 11
+                    total = hard + 10 if soft else hard
+                    play = doubled[row, np.uint64(total), np.uint64(soft), np.uint64(up)]
+                    again = doubles < params[row, _P_MAX_DOUBLES] and total < 21
+                    if not (again and (play & _DOUBLE_AGAIN) != 0):
+                        surrendered = (play & _RESCUE_IT) != 0  # a rescue, settled below
+                        break
+                finished = True
             elif action == _SURRENDER:
                 surrendered = True
                 finished = True
