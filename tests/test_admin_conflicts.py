@@ -3,9 +3,6 @@ with a form error and changes nothing; the history names both (pitboss/admin.py)
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-from typing import Any
-
 import pytest
 from django.contrib.auth.models import User
 from django.db import models
@@ -14,57 +11,10 @@ from django.test import Client
 from jurisdictions.services import api_user_create
 from regs.models import Annotation, Provision, Unit
 from regs.selectors import provision_by_citation
+from tests.admin_forms import loaded_change_form
 from variants.models import Paytable, PlayRule
 
 pytestmark = pytest.mark.django_db
-
-
-class _ChangeForm(HTMLParser):
-    """The values the admin's change form would submit, as a browser sends them."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.data: dict[str, Any] = {}
-        self._select: str | None = None
-        self._textarea: str | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        name = a.get("name")
-        if tag == "input" and name and a.get("type") not in {"submit", "button", "file"}:
-            if a.get("type") in {"checkbox", "radio"}:
-                if "checked" in a:
-                    self.data.setdefault(name, []).append(a.get("value") or "on")
-            else:
-                self.data[name] = a.get("value") or ""
-        elif tag == "select" and name:
-            self._select = name
-            self.data.setdefault(name, [])
-        elif tag == "option" and self._select and "selected" in a:
-            self.data[self._select].append(a.get("value") or "")
-        elif tag == "textarea" and name:
-            self._textarea = name
-            self.data[name] = ""
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "select":
-            self._select = None
-        elif tag == "textarea":
-            self._textarea = None
-
-    def handle_data(self, data: str) -> None:
-        if self._textarea:
-            self.data[self._textarea] += data
-
-
-def _loaded(client: Client, url: str) -> dict[str, Any]:
-    page = client.get(url)
-    assert page.status_code == 200
-    form = _ChangeForm()
-    form.feed(page.content.decode())
-    form.data.pop("csrfmiddlewaretoken", None)
-    form.data["_save"] = "Save"
-    return form.data
 
 
 @pytest.fixture
@@ -103,7 +53,7 @@ def test_the_second_of_two_admin_saves_from_the_same_load_is_refused(
     record: models.Model = find()
     url = f"/admin/{model_url}/{record.pk}/change/"
     olivia, oscar, oscar_user = officers
-    olivia_form, oscar_form = _loaded(olivia, url), _loaded(oscar, url)
+    olivia_form, oscar_form = loaded_change_form(olivia, url), loaded_change_form(oscar, url)
     assert olivia_form["revision"] == oscar_form["revision"]
 
     first = olivia.post(url, {**olivia_form, field: "Olivia's wording"})
@@ -122,7 +72,7 @@ def test_the_second_of_two_admin_saves_from_the_same_load_is_refused(
     )
 
     # Oscar reloads and saves again on the current revision: accepted.
-    again = oscar.post(url, {**_loaded(oscar, url), field: "Oscar's wording"})
+    again = oscar.post(url, {**loaded_change_form(oscar, url), field: "Oscar's wording"})
     assert again.status_code == 302
     record.refresh_from_db()
     assert getattr(record, field) == "Oscar's wording"
@@ -135,7 +85,7 @@ def test_a_save_of_an_unchanged_record_is_not_refused(
     url = f"/admin/regs/annotation/{annotation.pk}/change/"
     olivia, _, _ = officers
 
-    saved = olivia.post(url, {**_loaded(olivia, url), "text": "A corrected remark."})
+    saved = olivia.post(url, {**loaded_change_form(olivia, url), "text": "A corrected remark."})
 
     assert saved.status_code == 302
     annotation.refresh_from_db()
@@ -154,7 +104,7 @@ def test_a_paytable_line_edited_inline_from_a_stale_page_is_refused(
     assert paytable is not None and paytable.entries.count() >= 2
     url = f"/admin/variants/paytable/{paytable.pk}/change/"
     olivia, oscar, oscar_user = officers
-    olivia_form, oscar_form = _loaded(olivia, url), _loaded(oscar, url)
+    olivia_form, oscar_form = loaded_change_form(olivia, url), loaded_change_form(oscar, url)
     prefix = next(k for k in olivia_form if k.endswith("-0-label"))[: -len("0-label")]
     first_id = int(olivia_form[f"{prefix}0-id"])
 
@@ -173,6 +123,8 @@ def test_a_paytable_line_edited_inline_from_a_stale_page_is_refused(
         assert latest.history_change_reason.startswith("edit refused (conflict): admin: label=")
 
     # Reloaded, Oscar's change is saved over Olivia's.
-    again = oscar.post(url, {**_loaded(oscar, url), f"{prefix}{row}-label": "Oscar's line"})
+    again = oscar.post(
+        url, {**loaded_change_form(oscar, url), f"{prefix}{row}-label": "Oscar's line"}
+    )
     assert again.status_code == 302
     assert "Oscar's line" in {e.label for e in paytable.entries.all()}

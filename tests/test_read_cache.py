@@ -19,6 +19,7 @@ from pitboss import kbcache
 from regs.models import Annotation, UnitVersion
 from regs.selectors import provision_by_citation
 from regs.services import annotation_update, source_ingest
+from tests.admin_forms import loaded_change_form
 from variants.models import Constraint, PaytableEntry
 
 pytestmark = pytest.mark.django_db
@@ -108,20 +109,9 @@ def test_an_admin_save_is_read_at_once(officer: User) -> None:
     assert "(corrected in the admin)" not in visitor.get(page, follow=True).content.decode()
     admin = Client()
     admin.force_login(officer)
-    form = {
-        "unit": version.unit_id,
-        "text": version.text + " (corrected in the admin)",
-        "on_file": "on",
-        "effective_from": version.effective_from.isoformat(),
-        "effective_to": "",
-        "status": version.status,
-        "ambiguous": "",
-        "ambiguous_until": "",
-        "source": version.source_id,
-        "page": version.page or "",
-        "line": version.line or "",
-    }
-    saved = admin.post(f"/admin/regs/unitversion/{version.pk}/change/", form)
+    url = f"/admin/regs/unitversion/{version.pk}/change/"
+    form = {**loaded_change_form(admin, url), "text": version.text + " (corrected in the admin)"}
+    saved = admin.post(url, form)
     assert saved.status_code == 302, saved.content[:2000]
     assert "(corrected in the admin)" in visitor.get(page, follow=True).content.decode()
 

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from regs.models import UnitVersion
 from regs.selectors import provision_by_citation
 from regs.services import INGEST_USERNAME
+from tests.admin_forms import loaded_change_form
 
 pytestmark = pytest.mark.django_db
 
@@ -33,22 +34,9 @@ def test_an_officers_admin_edit_is_in_the_record_history_with_her_name(
     version = UnitVersion.objects.get(unit__provision=provision, unit__path="(1)", status="adopted")
     browser = Client()
     browser.force_login(officer)
-    page = browser.get(f"/admin/regs/unitversion/{version.pk}/change/")
-    assert page.status_code == 200
-    form = {
-        "unit": version.unit_id,
-        "text": version.text + " (corrected)",
-        "on_file": "on",
-        "effective_from": version.effective_from.isoformat(),
-        "effective_to": "",
-        "status": version.status,
-        "ambiguous": "",
-        "ambiguous_until": "",
-        "source": version.source_id,
-        "page": version.page or "",
-        "line": version.line or "",
-    }
-    response = browser.post(f"/admin/regs/unitversion/{version.pk}/change/", form)
+    url = f"/admin/regs/unitversion/{version.pk}/change/"
+    form = {**loaded_change_form(browser, url), "text": version.text + " (corrected)"}
+    response = browser.post(url, form)
     assert response.status_code == 302, response.content[:2000]
     records = anon_client.get(f"/api/v1/provisions/{provision.pk}/history/").json()
     latest = records[0]
