@@ -12,13 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from django.contrib.auth.models import User
 from django.core.exceptions import ImproperlyConfigured
-from django.db import connection
 
 from jurisdictions.services import api_user_create
 from pitboss.settings import envcache
+from tests.services import redis_emptied, shared_database_url
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = os.environ.get("TEST_CACHE_URL", "redis://127.0.0.1:6379/10")
@@ -37,31 +36,11 @@ print(json.dumps(codes))
 """
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    if db["ENGINE"] == "django.db.backends.sqlite3":
-        return f"sqlite:///{db['NAME']}"
-    user = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{user}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def _redis() -> redis.Redis:
-    client = redis.Redis.from_url(CACHE)
-    try:
-        client.ping()
-    except redis.exceptions.ConnectionError as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Redis is required under CI=true and unreachable at {CACHE}: {exc}")
-        pytest.skip(f"Redis not reachable at {CACHE}")
-    client.flushdb()
-    return client
-
-
 def _server_process_writes(token: str, count: int) -> list[int]:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "pitboss.settings",
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": shared_database_url(),
         "CACHE_URL": CACHE,
         "WRITE_RATE": "3/minute",
     }
@@ -84,7 +63,7 @@ def committed_vendor(django_db_setup: None, django_db_blocker: Any) -> Iterator[
 
 
 def test_two_processes_sharing_redis_count_one_users_writes_once(committed_vendor: User) -> None:
-    store = _redis()
+    store = redis_emptied(CACHE)
     try:
         first = _server_process_writes(committed_vendor.auth_token.key, 2)
         second = _server_process_writes(committed_vendor.auth_token.key, 2)

@@ -23,7 +23,8 @@ from compliance.models import SimulationJob
 from compliance.simulations import simulation_job_create
 from engine.simulate import rule_effects, rules_from_dict
 from pitboss.celery import app
-from tests.compliance.test_simulation_worker import BROKER, ROOT, _database_url, _redis, _use
+from tests.compliance.test_simulation_worker import BROKER, ROOT, _use
+from tests.services import redis_emptied, shared_database_url
 
 # Chunks big enough that a warm worker takes most of a second over each (with the rule effects):
 # the test must see one or two done, and kill the worker before the rest.
@@ -43,7 +44,7 @@ def worker_start(log: Path) -> subprocess.Popen[bytes]:
     database; a lost worker's chunks go to another after 3 s (CELERY_VISIBILITY_TIMEOUT)."""
     env = {
         **os.environ,
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": shared_database_url(),
         "CELERY_BROKER_URL": BROKER,
         "CELERY_VISIBILITY_TIMEOUT": "3",
         "DJANGO_SETTINGS_MODULE": "pitboss.settings",
@@ -83,7 +84,7 @@ def wait_for(condition: Any, seconds: float, log: Path) -> SimulationJob:
 def test_a_job_whose_worker_is_killed_finishes_on_another_with_the_in_process_result(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    _redis()
+    redis_emptied(BROKER)
     monkeypatch.setattr(simulations, "CHUNK_ROUNDS", CHUNK)
     log = Path(tempfile.mkstemp(prefix="celery-workers-", suffix=".log")[1])
     saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
@@ -120,7 +121,7 @@ def test_a_job_whose_worker_is_killed_finishes_on_another_with_the_in_process_re
         if second is not None:
             second.terminate()
             second.wait(timeout=30)
-        _redis()
+        redis_emptied(BROKER)
         log.unlink()
 
 

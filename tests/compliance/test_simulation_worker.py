@@ -16,45 +16,18 @@ from typing import Any
 
 import kombu.pools
 import pytest
-from django.db import connection
 
 from compliance import simulations
 from compliance.models import SimulationJob
 from compliance.simulations import simulation_job_create
 from engine.simulate import rule_effects, rules_from_dict
 from pitboss.celery import app
+from tests.services import redis_emptied, shared_database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKER = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/5")
 """Redis database 5 by default: the test empties it."""
 CHUNK = 100_000
-
-
-def _redis() -> Any:
-    """A client of the test broker's database, emptied; skips (fails under CI=true) if Redis is
-    not reachable."""
-    import redis
-
-    client = redis.Redis.from_url(BROKER, socket_connect_timeout=2)
-    try:
-        client.ping()
-    except redis.exceptions.ConnectionError as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"Redis is required under CI=true and unreachable at {BROKER}: {exc}")
-        pytest.skip(f"Redis not reachable at {BROKER}")
-    client.flushdb()
-    return client
-
-
-def _database_url() -> str:
-    """The test database as a DATABASE_URL the worker's settings read."""
-    db = connection.settings_dict
-    if db["ENGINE"] == "django.db.backends.sqlite3":
-        name = str(db["NAME"])
-        assert "memory" not in name, "the SQLite test database must be a file for a worker"
-        return f"sqlite:///{name}"
-    user = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{user}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 def _use(**conf: Any) -> None:
@@ -74,11 +47,11 @@ def _use(**conf: Any) -> None:
 def worker() -> Iterator[Path]:
     """A Celery worker process consuming from the test broker, two pool processes; the test
     process sends tasks there instead of running them eagerly. Yields the worker's log."""
-    client = _redis()
+    client = redis_emptied(BROKER)
     log = Path(tempfile.mkstemp(prefix="celery-worker-", suffix=".log")[1])
     env = {
         **os.environ,
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": shared_database_url(),
         "CELERY_BROKER_URL": BROKER,
         "DJANGO_SETTINGS_MODULE": "pitboss.settings",
     }
