@@ -41,9 +41,10 @@ def build(directory: Path) -> Path:
 
 def reference_input(rules: RuleSet, rounds: int, seed: int) -> str:
     """The C program's input: what engine.simulate.simulate(rules, rounds, seed,
-    chunk_rounds=rounds) plays (one chunk: chunk 0's random state)."""
+    chunk_rounds=rounds) plays (one chunk: chunk 0's random state), for the standard game (its
+    shoe is card values, as the C program reads them)."""
     units = units_per_wager(rules)
-    shoe = composition(rules) & 15  # the values: the C program reads no suits
+    shoe = composition(rules)
     numbers = [
         *_params(rules, units)[:REFERENCE_PARAMS].tolist(),
         rounds,
