@@ -137,6 +137,24 @@ class RuleSet:
     rescue: bool = False
     """After a double the player may take back the doubled portion and forfeit the rest
     (30-899.16(7))."""
+    double_up: bool = False
+    """The player may "double up" a two-card hand that is not a blackjack (Double Up Blackjack,
+    30-899.10): stand, with a second wager of up to the main wager that wins 1:1 where the main
+    wager wins and loses where it pushes (a tie)."""
+    double_up_split_aces: bool = False
+    """A two-card hand from split aces may be doubled up too (30-899.10 Version 2 (3))."""
+    dealer_stops_on_16: bool = False
+    """The dealer's play stops when the dealer's hand reaches a total of 16 (30-899.10 Dealer
+    Rules (2)): every active wager is returned, except as dealer_16_pays_21 says."""
+    dealer_16_pays_21: bool = False
+    """Where the dealer stops on 16, a player's hand of 21 is paid 1:1 with all its wagers
+    (30-899.10 Version 2 (6))."""
+    blackjack_paid_at_once: bool = False
+    """A player's blackjack is paid after the deal, whatever the dealer holds (30-899.10(3),
+    Version 1)."""
+    split_aces_21_pays: Fraction | None = None
+    """A ten on a split ace is paid at these odds at once (2:1, 30-899.10 Player Rules (6),
+    Version 1)."""
     chip_unit: Decimal = Decimal(1)
     citations: Mapping[str, RuleRef] = field(default_factory=dict)
     """Rule key ("win", "push", "double", …) → the rule's citation."""

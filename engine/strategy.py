@@ -32,6 +32,8 @@ class Action(StrEnum):
     SPLIT = "split"
     SURRENDER = "surrender"
     RESCUE = "rescue"
+    DOUBLE_UP = "double_up"
+    """Stand with a second wager of up to the main wager, lost on a tie (30-899.10)."""
 
 
 class Insurance(StrEnum):
