@@ -169,7 +169,7 @@ def check_analysable(rules: RuleSet) -> None:
         for name, what in NOT_ANALYSED.items()
         if getattr(rules, name) != getattr(default, name)
     ]
-    if rules.dealer_face_up or rules.switch:
+    if _is_variant(rules):
         missing.append("a variant's own play (base_game_value analyses it)")
     from engine.basegame_variants import misplaced_variant_rules  # built on this module
 
@@ -224,12 +224,20 @@ def base_game_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameVa
 
     :raises NotAnalysable: the rules use what the analysis does not play.
     """
-    if rules.dealer_face_up or rules.switch:  # the variants' own play (built on this module)
+    if _is_variant(rules):  # the variants' own play (built on this module)
         from engine.basegame_variants import variant_value
 
         return variant_value(rules, play)
     check_analysable(rules)
     return _Analysis(rules, play).value()
+
+
+def _is_variant(rules: RuleSet) -> bool:
+    """The rules are a variant's (face up, Switch, Double Up) that engine.basegame_variants
+    analyses."""
+    from engine.basegame_variants import is_variant  # built on this module
+
+    return is_variant(rules)
 
 
 def hand_values(rules: RuleSet, cards: list[int], up: int) -> dict[str, float]:
@@ -822,7 +830,14 @@ class _Analysis:
                 best = np.maximum(unsplit.stand[h], unsplit.hit[h])
                 value = np.where(unsplit.double[h] > best, context.double[h], value)
             values[rank] = value
+        values = self._split_two_cards(pair, a, values)
         return np.einsum("uc,cu->u", following, values), values[pair]
+
+    def _split_two_cards(self, pair: int, a: int, values: Vector) -> Vector:
+        """[second card, up]: the values of a split hand's two cards (`a` more pair cards
+        removed), as played above, or as a variant's own choices play them (Double Up's double
+        up)."""
+        return values
 
     def split(self, pair: int) -> Vector:
         hands = self.splits[pair]
