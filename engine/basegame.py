@@ -1100,7 +1100,8 @@ def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
                      blackjack_beats_dealer_blackjack=not beats)  # fmt: skip
         return
     hole = HoleCard.NONE if rules.hole_card is HoleCard.PEEK else HoleCard.PEEK
-    yield change("hole_card", rules.hole_card.value, hole.value, hole_card=hole)
+    if rules.split_aces_21_pays is None:  # paid at once with no peek: not analysed
+        yield change("hole_card", rules.hole_card.value, hole.value, hole_card=hole)
     if not rules.peeks:  # what a dealer blackjack takes where nobody peeked
         obo = rules.original_bets_only
         yield change("original_bets_only", obo, not obo, original_bets_only=not obo)
@@ -1108,3 +1109,7 @@ def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
         pushes = rules.switched_blackjack_pushes_22
         yield change("switched_blackjack_pushes_22", pushes, not pushes,
                      switched_blackjack_pushes_22=not pushes)  # fmt: skip
+    from engine.basegame_double_up import double_up_variations  # built on this module
+
+    for option, was, now, fields in double_up_variations(rules):
+        yield change(option, was, now, **fields)

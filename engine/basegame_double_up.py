@@ -25,6 +25,7 @@ would double up (an ace and a ten-value card after a split counted a 21, not a b
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -160,6 +161,54 @@ def double_up_conventions(rules: RuleSet) -> list[str]:
             f"{pays.denominator} at once, whatever the dealer ends with (its 16 included)"
         )
     return out
+
+
+def version(rules: RuleSet) -> int | None:
+    """1 or 2 where the rules are all of 30-899.10's Version 1 or 2, else None."""
+    for number, fields in ((1, VERSION_1), (2, VERSION_2)):
+        if all(getattr(rules, name) == value for name, value in fields.items()):
+            return number
+    return None
+
+
+def double_up_variations(rules: RuleSet) -> Iterator[tuple[str, Any, Any, dict[str, Any]]]:
+    """Double Up's own rule options for engine.basegame.rule_effects, where the rules are Double
+    Up's: (option, from, to, the RuleSet fields changed), each variation analysable (a field
+    another needs changed with it)."""
+    if not is_double_up(rules):
+        return
+    number = version(rules)
+    if number is not None and (number == 1 or rules.peeks):  # V1 needs a peek (check_double_up)
+        other = VERSION_2 if number == 1 else VERSION_1
+        yield "version", number, 3 - number, other
+    up = rules.double_up
+    yield "double_up", up, not up, {"double_up": not up, "double_up_split_aces": False}
+    if up:
+        aces = rules.double_up_split_aces
+        yield "double_up_split_aces", aces, not aces, {"double_up_split_aces": not aces}
+    stops = rules.dealer_stops_on_16
+    yield (
+        "dealer_stops_on_16",
+        stops,
+        not stops,
+        {
+            "dealer_stops_on_16": not stops,
+            "dealer_16_pays_21": False,
+        },
+    )
+    if stops:
+        pays = rules.dealer_16_pays_21
+        yield "dealer_16_pays_21", pays, not pays, {"dealer_16_pays_21": not pays}
+    at_once = rules.blackjack_paid_at_once
+    yield "blackjack_paid_at_once", at_once, not at_once, {"blackjack_paid_at_once": not at_once}
+    if rules.peeks:
+        was = rules.split_aces_21_pays
+        now = None if was is not None else Fraction(2)
+        yield "split_aces_21_pays", _odds(was), _odds(now), {"split_aces_21_pays": now}
+
+
+def _odds(pays: Fraction | None) -> str:
+    return "none" if pays is None else f"{pays.numerator} to {pays.denominator}"
 
 
 class _DoubleUp(_Analysis):
