@@ -126,6 +126,7 @@ def double_up_conventions(rules: RuleSet) -> list[str]:
     """What the analysis of a Double Up game assumes, in words (engine.basegame.conventions,
     and the game's own rules)."""
     out = conventions(rules)
+    precision = out.pop()  # stated last
     if rules.double_up:
         where = "any two cards but a blackjack" + (
             " (split aces too)" if rules.double_up_split_aces else " or split aces"
@@ -160,7 +161,7 @@ def double_up_conventions(rules: RuleSet) -> list[str]:
             f"a split ace that draws a ten-value card is paid {pays.numerator} to "
             f"{pays.denominator} at once, whatever the dealer ends with (its 16 included)"
         )
-    return out
+    return [*out, precision]
 
 
 def version(rules: RuleSet) -> int | None:

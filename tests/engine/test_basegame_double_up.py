@@ -298,3 +298,16 @@ def test_the_effects_offer_double_ups_own_rules_with_exact_values() -> None:
     assert effects["dealer_stops_on_16"].change < -0.05  # the house's price for the double up
     standard = {effect.option for effect in rule_effects(RuleSet(decks=1))}
     assert "double_up" not in standard and "version" not in standard
+
+
+@pytest.mark.django_db
+def test_the_analysis_shows_double_ups_rules_and_why_basic_strategy_is_not_valued() -> None:
+    """What compliance.basegame adds to a Double Up table's analysis (the table's configuration
+    reaches these rules through compliance.rulesets)."""
+    from compliance.basegame import _basic_strategy, _variant_rules
+
+    shown = _variant_rules(SIX[0])
+    assert shown["double_up"] is True and shown["split_aces_21_pays"] == "2 to 1"
+    assert _variant_rules(SIX[1])["split_aces_21_pays"] is None
+    basic = _basic_strategy(SIX[1])
+    assert basic["play"] == "basic" and "basic strategy for Double Up" in basic["not_analysed"]
