@@ -158,7 +158,8 @@ NOT_ANALYSED = {
     "designated_blackjack": "a designated blackjack",
 }
 """RuleSet fields the analysis does not play: a rule set using any of them is refused. (Face-up
-dealing and Blackjack Switch: engine.basegame_variants, which base_game_value calls.)"""
+dealing and Blackjack Switch: engine.basegame_variants, Double Up Blackjack:
+engine.basegame_double_up, which base_game_value calls.)"""
 
 
 def check_analysable(rules: RuleSet) -> None:
@@ -1029,8 +1030,8 @@ def rule_effects(
     rules: RuleSet, base: BaseGameValue | None = None, values: Values | None = None
 ) -> list[RuleEffect]:
     """The change each analysable rule option makes to the house edge, one at a time: the exact
-    edge of the rules with the option changed less the rules' own. For a face-up or Switch game
-    the options include the variant's own rules (ties_lose, …).
+    edge of the rules with the option changed less the rules' own. For a face-up, Switch or
+    Double Up game the options include the variant's own rules (ties_lose, double_up, …).
 
     values: how the rule sets are valued; by default analysed here, the face-up analyses sharing
     the dealer's odds (compliance.basegame passes its kept values)."""
