@@ -29,13 +29,14 @@ Shoe = tuple[int, ...]
 def _slow(rules: RuleSet, up: int) -> float:
     """The value of a round given the up card (ace 0, ten-value 9), from a shoe of rules.decks
     decks: every card dealt enumerated by plain recursion, each decision (stand, hit, double,
-    double up) the best for the hand's cards. The dealer peeks: its blackjack is an outcome of
-    its play, taking the original wager only (so the best decisions are those knowing it has
-    none). Splits to 2 hands at most: a split hand is played as the same cards unsplit would be
-    (their 21 counted a 21); each hand's expected result is the same, with the other pair card
-    and the hand's own cards removed (the other hand's cards are unseen by it). Written apart
-    from the engine, as a check on it."""
-    assert rules.peeks and rules.max_split_hands <= 2 and rules.split_aces_one_card
+    double up) the best for the hand's cards. The dealer's blackjack is an outcome of its play,
+    taking the original wager only where the dealer peeks (so the best decisions are those
+    knowing it has none) or original_bets_only says so, else every wager. Splits to 2 hands at
+    most: a split hand is played as the same cards unsplit would be (their 21 counted a 21); each
+    hand's expected result is the same, with the other pair card and the hand's own cards removed
+    (the other hand's cards are unseen by it). Written apart from the engine, as a check on it."""
+    assert rules.max_split_hands <= 2 and rules.split_aces_one_card
+    originals = rules.peeks or rules.original_bets_only
     full = [4 * rules.decks] * 9 + [16 * rules.decks]
     full[up] -= 1
 
@@ -76,8 +77,8 @@ def _slow(rules: RuleSet, up: int) -> float:
                 main = 0.0 if end == "blackjack" and not rules.blackjack_paid_at_once else 1.5
                 value += p * main
                 continue
-            if end == "blackjack":  # the original wager only
-                value -= p
+            if end == "blackjack":  # the original wager only, or every wager
+                value -= p * (1 if originals else stake + up_too)
                 continue
             if end == "bust":
                 win = 1
@@ -145,7 +146,7 @@ def _slow(rules: RuleSet, up: int) -> float:
         hand = sum(
             p * played(after, r1 + r + 2, (r1 == 0) + (r == 0), 2, r1) for p, after, r in draw(shoe)
         )
-        blackjack = {0: shoe[9], 9: shoe[0]}.get(up, 0) / sum(shoe)
+        blackjack = {0: shoe[9], 9: shoe[0]}.get(up, 0) / sum(shoe) if originals else 0.0
         return max(best, 2 * hand + blackjack)  # the extra wager back on a dealer blackjack
 
     value = 0.0
@@ -171,6 +172,11 @@ def test_it_agrees_with_a_slow_enumeration_for_every_up_card_and_the_whole_game(
         pytest.param(replace(V1, **TWO_HANDS), 5, id="V1-six"),
         pytest.param(replace(V2, dealer_hits_soft_17=True, **TWO_HANDS), 0, id="V2-H17-ace"),
         pytest.param(replace(V2, double_after_split=False, **TWO_HANDS), 9, id="V2-noDAS-ten"),
+        pytest.param(
+            replace(V2, hole_card=HoleCard.NONE, original_bets_only=False, **TWO_HANDS),
+            9,
+            id="V2-no-hole-card-every-wager-ten",
+        ),
     ],
 )
 def test_split_hands_double_up_as_a_slow_enumeration_plays_them(rules: RuleSet, up: int) -> None:
@@ -311,3 +317,13 @@ def test_the_analysis_shows_double_ups_rules_and_why_basic_strategy_is_not_value
     assert _variant_rules(SIX[1])["split_aces_21_pays"] is None
     basic = _basic_strategy(SIX[1])
     assert basic["play"] == "basic" and "basic strategy for Double Up" in basic["not_analysed"]
+
+
+def test_version_2_with_no_hole_card_taking_original_wagers_only_has_the_peek_value() -> None:
+    """A dealer blackjack takes the original wager only, a double up's and a double's returned:
+    the same value as where the dealer peeks and nobody doubles up against its blackjack."""
+    no_peek = replace(SIX[1], hole_card=HoleCard.NONE, original_bets_only=True)
+    every_wager = replace(no_peek, original_bets_only=False)
+    peeked = double_up_value(SIX[1]).expected_value
+    assert double_up_value(no_peek).expected_value == pytest.approx(peeked, abs=1e-12)
+    assert double_up_value(every_wager).expected_value < peeked - 0.001
