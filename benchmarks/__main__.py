@@ -304,6 +304,7 @@ def bench_basegame_variants() -> None:
     from dataclasses import replace
     from fractions import Fraction
 
+    from engine.basegame_double_up import VERSION_1, VERSION_2, double_up_value
     from engine.basegame_variants import face_up_value, switch_value
     from engine.rules import DoubleOn, RuleSet
 
@@ -326,6 +327,16 @@ def bench_basegame_variants() -> None:
             lambda: switch_value(switch, dealer_22_pushes=True),
             "Wizard of Odds 0.58 %",
         ),  # fmt: skip
+        (
+            "Double Up Blackjack Version 1, Colorado 30-899.10 (6D S17)",
+            lambda: double_up_value(replace(RuleSet(decks=6), **VERSION_1)),
+            "",
+        ),
+        (
+            "Double Up Blackjack Version 2, Colorado 30-899.10 (6D S17)",
+            lambda: double_up_value(replace(RuleSet(decks=6), **VERSION_2)),
+            "",
+        ),
     ]
     for name, analyse, published in cases:
         start = time.process_time()

@@ -4,7 +4,9 @@ composition-dependent play and with the engine's basic strategy (the simulator's
 each rule option makes to it, computed exactly as the simulation job estimates it.
 
 Face Up and Blackjack Switch tables (engine.basegame_variants) get the same: both values and
-each rule option's effect, the variants' own options included.
+each rule option's effect, the variants' own options included. Double Up Blackjack tables
+(engine.basegame_double_up) get the best play's value and the effects; the engine's basic strategy
+for Double Up is not valued yet (basic_strategy says so).
 
 Each distinct rule set is analysed once and its value kept, the values of a rule's effects too:
 in this process, and in the BaseGameEdge table so that it survives a restart. An analysis takes
@@ -31,6 +33,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 import engine.basegame
+import engine.basegame_double_up
 import engine.basegame_variants
 import engine.dealer_odds
 import engine.strategy
@@ -193,18 +196,32 @@ VARIANT_RULES = (
     "switch",
     "spots_per_seat",
     "switched_blackjack_pushes_22",
+    *engine.basegame_double_up.FIELDS,
 )
 """The RuleSet fields of the variants' own play rules, shown with a variant's analysis."""
 
 
 def _variant_rules(rules: RuleSet) -> dict[str, Any]:
-    return {name: getattr(rules, name) for name in VARIANT_RULES} if is_variant(rules) else {}
+    if not is_variant(rules):
+        return {}
+    return {name: _shown(getattr(rules, name)) for name in VARIANT_RULES}
+
+
+def _shown(value: Any) -> Any:
+    """Odds (split_aces_21_pays) as "2 to 1"; other values as they are."""
+    if isinstance(value, Fraction):
+        return f"{value.numerator} to {value.denominator}"
+    return value
 
 
 def _basic_strategy(rules: RuleSet) -> dict[str, Any]:
     """The engine's basic strategy (the simulator's) valued exactly: for a face-up table its
-    play by the dealer's two-card total, for Switch its play and its switching too."""
-    [basic_value] = base_game_values([rules], Play.BASIC)
+    play by the dealer's two-card total, for Switch its play and its switching too. Where it is
+    not valued (Double Up Blackjack's), why not."""
+    try:
+        [basic_value] = base_game_values([rules], Play.BASIC)
+    except NotAnalysable as exc:
+        return {"play": Play.BASIC.value, "not_analysed": str(exc)}
     basic = basic_value.as_dict()
     keys = ("play", "house_edge", "house_edge_percent", "expected_value_by_up_card")
     return {key: basic[key] for key in keys} | {"strategy": basic["conventions"][1]}
@@ -229,7 +246,13 @@ NOT_READ = frozenset(
 only rounds insurance), and values the base game without its side wagers. Every other field is
 part of a kept value's key, so a rule the analysis learns to play later cannot share a key with
 the standard game."""
-_ENGINE_MODULES = (engine.basegame, engine.basegame_variants, engine.dealer_odds, engine.strategy)
+_ENGINE_MODULES = (
+    engine.basegame,
+    engine.basegame_variants,
+    engine.basegame_double_up,
+    engine.dealer_odds,
+    engine.strategy,
+)
 """The modules whose code the value comes from: a change to any gives new keys."""
 _Kept = tuple[float, tuple[float, ...], tuple[str, ...]]
 """A value kept: the expected value, by up card, and the conventions stated (BaseGameValue's)."""

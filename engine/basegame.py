@@ -158,7 +158,8 @@ NOT_ANALYSED = {
     "designated_blackjack": "a designated blackjack",
 }
 """RuleSet fields the analysis does not play: a rule set using any of them is refused. (Face-up
-dealing and Blackjack Switch: engine.basegame_variants, which base_game_value calls.)"""
+dealing and Blackjack Switch: engine.basegame_variants, Double Up Blackjack:
+engine.basegame_double_up, which base_game_value calls.)"""
 
 
 def check_analysable(rules: RuleSet) -> None:
@@ -169,7 +170,7 @@ def check_analysable(rules: RuleSet) -> None:
         for name, what in NOT_ANALYSED.items()
         if getattr(rules, name) != getattr(default, name)
     ]
-    if rules.dealer_face_up or rules.switch:
+    if _is_variant(rules):
         missing.append("a variant's own play (base_game_value analyses it)")
     from engine.basegame_variants import misplaced_variant_rules  # built on this module
 
@@ -224,12 +225,20 @@ def base_game_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameVa
 
     :raises NotAnalysable: the rules use what the analysis does not play.
     """
-    if rules.dealer_face_up or rules.switch:  # the variants' own play (built on this module)
+    if _is_variant(rules):  # the variants' own play (built on this module)
         from engine.basegame_variants import variant_value
 
         return variant_value(rules, play)
     check_analysable(rules)
     return _Analysis(rules, play).value()
+
+
+def _is_variant(rules: RuleSet) -> bool:
+    """The rules are a variant's (face up, Switch, Double Up) that engine.basegame_variants
+    analyses."""
+    from engine.basegame_variants import is_variant  # built on this module
+
+    return is_variant(rules)
 
 
 def hand_values(rules: RuleSet, cards: list[int], up: int) -> dict[str, float]:
@@ -822,7 +831,14 @@ class _Analysis:
                 best = np.maximum(unsplit.stand[h], unsplit.hit[h])
                 value = np.where(unsplit.double[h] > best, context.double[h], value)
             values[rank] = value
+        values = self._split_two_cards(pair, a, values)
         return np.einsum("uc,cu->u", following, values), values[pair]
+
+    def _split_two_cards(self, pair: int, a: int, values: Vector) -> Vector:
+        """[second card, up]: the values of a split hand's two cards (`a` more pair cards
+        removed), as played above, or as a variant's own choices play them (Double Up's double
+        up)."""
+        return values
 
     def split(self, pair: int) -> Vector:
         hands = self.splits[pair]
@@ -1014,8 +1030,8 @@ def rule_effects(
     rules: RuleSet, base: BaseGameValue | None = None, values: Values | None = None
 ) -> list[RuleEffect]:
     """The change each analysable rule option makes to the house edge, one at a time: the exact
-    edge of the rules with the option changed less the rules' own. For a face-up or Switch game
-    the options include the variant's own rules (ties_lose, …).
+    edge of the rules with the option changed less the rules' own. For a face-up, Switch or
+    Double Up game the options include the variant's own rules (ties_lose, double_up, …).
 
     values: how the rule sets are valued; by default analysed here, the face-up analyses sharing
     the dealer's odds (compliance.basegame passes its kept values)."""
@@ -1085,7 +1101,8 @@ def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
                      blackjack_beats_dealer_blackjack=not beats)  # fmt: skip
         return
     hole = HoleCard.NONE if rules.hole_card is HoleCard.PEEK else HoleCard.PEEK
-    yield change("hole_card", rules.hole_card.value, hole.value, hole_card=hole)
+    if rules.split_aces_21_pays is None:  # paid at once with no peek: not analysed
+        yield change("hole_card", rules.hole_card.value, hole.value, hole_card=hole)
     if not rules.peeks:  # what a dealer blackjack takes where nobody peeked
         obo = rules.original_bets_only
         yield change("original_bets_only", obo, not obo, original_bets_only=not obo)
@@ -1093,3 +1110,7 @@ def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
         pushes = rules.switched_blackjack_pushes_22
         yield change("switched_blackjack_pushes_22", pushes, not pushes,
                      switched_blackjack_pushes_22=not pushes)  # fmt: skip
+    from engine.basegame_double_up import double_up_variations  # built on this module
+
+    for option, was, now, fields in double_up_variations(rules):
+        yield change(option, was, now, **fields)

@@ -47,6 +47,7 @@ from engine.basegame import (
     _unpack,
     conventions,
 )
+from engine.basegame_double_up import check_double_up, double_up_value, is_double_up
 from engine.dealer_odds import BLACKJACK, OUTCOMES, RANKS, TWENTY_TWO, dealer_odds
 from engine.rules import DoubleOn, RuleSet
 from engine.strategy import BasicStrategy, DealerKey
@@ -59,12 +60,16 @@ _PLAYED = {
 
 
 def is_variant(rules: RuleSet) -> bool:
-    """The rules deal the dealer's cards face up or let the player switch cards."""
-    return rules.dealer_face_up or rules.switch
+    """The rules deal the dealer's cards face up, let the player switch cards, or are Double Up
+    Blackjack's (engine.basegame_double_up)."""
+    return rules.dealer_face_up or rules.switch or is_double_up(rules)
 
 
 def check_variant(rules: RuleSet) -> None:
     """:raises NotAnalysable: naming what the variants' analysis does not play."""
+    if is_double_up(rules):
+        check_double_up(rules)
+        return
     default = RuleSet()
     played = {name for kind, names in _PLAYED.items() for name in names if _uses(rules, kind)}
     missing = [
@@ -104,10 +109,12 @@ def _uses(rules: RuleSet, kind: str) -> bool:
 
 
 def variant_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValue:
-    """The exact expected value of a face-up or Switch round, played as `play` says.
+    """The exact expected value of a face-up, Switch or Double Up round, played as `play` says.
 
     :raises NotAnalysable: other rules the analysis does not play.
     """
+    if is_double_up(rules):
+        return double_up_value(rules, play)
     check_variant(rules)
     if rules.dealer_face_up:
         return face_up_value(rules, play)

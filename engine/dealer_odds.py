@@ -35,13 +35,21 @@ def _total(cards: tuple[int, ...]) -> tuple[int, bool]:
 
 TWENTY_TWO = len(OUTCOMES)
 """The extra outcome index of a dealer's 22 (dealer_odds with twenty_two: Blackjack Switch)."""
+SIXTEEN = len(OUTCOMES)
+"""The extra outcome index of a dealer whose play stopped on a total of 16, hard or soft
+(dealer_odds with sixteen: Double Up Blackjack, 30-899.10); never with TWENTY_TWO."""
 _BUST, _DRAWS = -2, -1
 
 
-def _final(cards: tuple[int, ...], hits_soft_17: bool, twenty_two: bool) -> int:
+def _final(
+    cards: tuple[int, ...], hits_soft_17: bool, twenty_two: bool, sixteen: bool = False
+) -> int:
     """The outcome of the dealer's cards: an index into OUTCOMES (TWENTY_TWO for a 22 where it
-    counts apart), _BUST, or _DRAWS while the dealer must draw."""
+    counts apart, SIXTEEN for a 16 where play stops on it), _BUST, or _DRAWS while the dealer
+    must draw."""
     total, soft = _total(cards)
+    if sixteen and total == 16:  # a soft 16 (A-5) is a total of 16 too
+        return SIXTEEN
     if total > 21:
         return TWENTY_TWO if twenty_two and total == 22 else _BUST
     if sum(cards) == 2 and total == 21:
@@ -53,7 +61,7 @@ def _final(cards: tuple[int, ...], hits_soft_17: bool, twenty_two: bool) -> int:
 
 @lru_cache(maxsize=24)
 def dealer_hands(
-    hits_soft_17: bool, up: int | None = None, twenty_two: bool = False
+    hits_soft_17: bool, up: int | None = None, twenty_two: bool = False, sixteen: bool = False
 ) -> tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]
 ]:
@@ -62,7 +70,10 @@ def dealer_hands(
 
     With `up` given (the dealer's cards face up): the first column is the second (hole) card's
     rank instead, and the draws are those after both cards. With `twenty_two`, a final 22 is kept
-    too, as outcome TWENTY_TWO."""
+    too, as outcome TWENTY_TWO. With `sixteen`, the dealer stops on reaching a total of 16 (hard
+    or soft: a soft 17 hit under H17 may reach a hard 16), outcome SIXTEEN."""
+    if twenty_two and sixteen:
+        raise ValueError("one extra outcome at a time: a 22 or a stop on 16")
     ups: list[int] = []
     draws: list[tuple[int, ...]] = []
     orders: list[int] = []
@@ -70,7 +81,7 @@ def dealer_hands(
     for index in range(RANKS):
         start = tuple(int(r == index) + int(r == up) for r in range(RANKS))
         layer: dict[tuple[int, ...], int] = {}
-        final = _final(start, hits_soft_17, twenty_two)
+        final = _final(start, hits_soft_17, twenty_two, sixteen)
         if final == _DRAWS:
             layer[start] = 1
         elif final != _BUST:
@@ -83,7 +94,7 @@ def dealer_hands(
             for hand, ways in layer.items():
                 for rank in range(RANKS):
                     new = tuple(n + (r == rank) for r, n in enumerate(hand))
-                    final = _final(new, hits_soft_17, twenty_two)
+                    final = _final(new, hits_soft_17, twenty_two, sixteen)
                     if final == _BUST:
                         continue
                     if final == _DRAWS:
@@ -113,6 +124,7 @@ def dealer_odds(
     hits_soft_17: bool,
     up: int | None = None,
     twenty_two: bool = False,
+    sixteen: bool = False,
 ) -> npt.NDArray[np.float64]:
     """For each shoe (a row of counts by rank, the up card still in it): the probability of each
     final total (OUTCOMES) for each up card, given that up card: an array [shoe, up, outcome].
@@ -120,9 +132,11 @@ def dealer_odds(
 
     With `up` given (the dealer's cards face up), the shoes lack that up card and the middle index
     is the hole card's rank: the odds given both cards. With `twenty_two`, a seventh column holds
-    the chance of a 22 (TWENTY_TWO), which the bust then leaves out."""
-    ups, draws, orders, outcomes = dealer_hands(hits_soft_17, up, twenty_two)
-    out = np.zeros((len(shoes), RANKS, len(OUTCOMES) + twenty_two), dtype=np.float64)
+    the chance of a 22 (TWENTY_TWO), which the bust then leaves out; with `sixteen`, the
+    seventh column holds the chance that play stops on 16 (SIXTEEN)."""
+    ups, draws, orders, outcomes = dealer_hands(hits_soft_17, up, twenty_two, sixteen)
+    extra = twenty_two or sixteen
+    out = np.zeros((len(shoes), RANKS, len(OUTCOMES) + extra), dtype=np.float64)
     starts = np.searchsorted(ups, np.arange(RANKS + 1)).astype(np.int64)
     _odds(np.ascontiguousarray(shoes, dtype=np.int64), starts, draws, orders, outcomes, out)
     return out
