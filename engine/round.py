@@ -39,6 +39,7 @@ from engine.sidewagers import (
     stage,
 )
 from engine.strategy import (
+    AT_21,
     Action,
     IllegalAction,
     Insurance,
@@ -231,6 +232,10 @@ class _Round:
             if seat.wagers.get(MAIN, ZERO) <= 0:
                 raise IllegalAction(f"seat {seat.number}: a main wager above 0 is required")
         self.peeked = False
+        # Double Up Blackjack's rules (30-899.10), read once: most rule sets have none of them.
+        self.double_up = rules.double_up
+        self.stops_on_16 = rules.dealer_stops_on_16
+        self.pays_split_aces = rules.split_aces_21_pays is not None
 
     # --- steps -------------------------------------------------------------------------------
 
@@ -364,7 +369,9 @@ class _Round:
                 if not allowed:
                     break
                 action = strategy.decide(hand, up, allowed, hole)
-                if action is Action.STAND and stands_unasked(hand, allowed):
+                if action is Action.STAND and (
+                    allowed is AT_21 or self.double_up and stands_unasked(hand, allowed)
+                ):
                     break  # a 21 the player does not double (up) stands, as any 21 does
                 self._event(actor, str(action))  # the value: Action is a StrEnum
                 self._act(seat, i, actor, hand, action)
@@ -454,7 +461,11 @@ class _Round:
     def _live(self, hand: Hand) -> bool:
         """Whether the dealer's cards can change what the hand gets: not busted, surrendered,
         rescued, a blackjack, or a 21 that wins whatever the dealer makes."""
-        if hand.surrendered or hand.rescued or self._paid_split_aces(hand):
+        if (
+            hand.surrendered
+            or hand.rescued
+            or (self.pays_split_aces and self._paid_split_aces(hand))
+        ):
             return False
         total = hand.total
         if total == 21:
@@ -462,13 +473,9 @@ class _Round:
         return total < 21
 
     def _paid_split_aces(self, hand: Hand) -> bool:
-        """A split ace given a ten: paid at once where the rules say so (30-899.10 Player Rules
-        (6), Version 1), whatever the dealer's hand turns out to be."""
-        return (
-            self.rules.split_aces_21_pays is not None
-            and hand.split_aces
-            and is_two_card_21(hand.cards)
-        )
+        """A split ace given a ten: paid at once where the rules say so (pays_split_aces: 30-899.10
+        Player Rules (6), Version 1), whatever the dealer's hand turns out to be."""
+        return hand.split_aces and is_two_card_21(hand.cards)
 
     def _dealer_hand_wagered(self) -> bool:
         return any(stage(wager) is Stage.ROUND for seat in self.log.seats for wager in seat.wagers)
@@ -493,7 +500,7 @@ class _Round:
                 continue
             collected: set[int] = set()  # a dealer blackjack takes each spot's original wager once
             for i, hand in enumerate(seat.hands):
-                if self._paid_split_aces(hand):
+                if self.pays_split_aces and self._paid_split_aces(hand):
                     self._settle_split_aces_21(seat, i, hand)
                 elif hand.surrendered:
                     self._settle_surrender(seat, i, hand)
@@ -555,7 +562,7 @@ class _Round:
                         )
                 else:
                     self._settle_hand(seat, i, hand)
-                if hand.double_up:
+                if self.double_up and hand.double_up:
                     self._settle_double_up(seat, i, hand)
 
     def _in_spot(self, seat: Seat, hand: Hand) -> int:
@@ -597,7 +604,7 @@ class _Round:
                 "The player has blackjack and the dealer does not",
                 "blackjack",
             )
-        elif self._dealer_stopped_on_16():
+        elif self.stops_on_16 and self._dealer_stopped_on_16():
             self._settle_dealer_16(seat, i, MAIN, hand.stake, hand)
         elif total == 21 and self.rules.player_21_wins:
             self._settle_21(seat, i, hand)

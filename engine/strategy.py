@@ -240,6 +240,7 @@ class BasicStrategy:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
+        self.double_up = rules.double_up
         self.table, self.values, self.stands = _strategy_table(
             rules.spanish_decks,
             rules.dealer_hits_soft_17,
@@ -257,10 +258,10 @@ class BasicStrategy:
     def decide(
         self, hand: Hand, up: Card, allowed: frozenset[Action], hole: Card | None = None
     ) -> Action:
-        if stands_unasked(hand, allowed):  # a 21 is never doubled; it may be doubled up
-            if _DOUBLE_UP_ACTION not in allowed:
-                return Action.STAND
-            allowed = _UP_AT_21[_NO_ACTIONS]
+        if allowed is AT_21:
+            return Action.STAND
+        if self.double_up and stands_unasked(hand, allowed):  # a 21 that may be doubled up:
+            allowed = _UP_AT_21[_NO_ACTIONS]  # never doubled
         total, soft = hand_total(hand.cards)
         if Action.RESCUE in allowed:  # a doubled hand: double again, keep, or rescue
             best = self.table[(total, soft, 0, up.value, False)]
