@@ -264,3 +264,29 @@ def test_the_simulator_refuses_double_up_clearly(vendor_client: APIClient) -> No
     assert error["code"] == "game_not_simulated"
     assert "the double up (Double Up Blackjack)" in error["message"]
     assert "configuration.tables[0].game" in error["fields"]
+
+
+def test_a_replayed_double_up_paid_on_a_tie_is_a_finding_citing_its_unit(
+    vendor_client: APIClient,
+) -> None:
+    """A dealer returned the double up on a tie: Player Rules (5) says it loses."""
+    body = {
+        "configuration": _config(1),
+        "cards": "TH TC 9D 9S".split(),
+        "seats": [
+            {
+                "wagers": {"main": "10"},
+                "actions": ["double_up"],
+                "paid": {"main": "0", "double-up": "0"},
+            }
+        ],
+    }
+    response = post(vendor_client, body, f"{URL}replay/")
+    result = response.json()
+    assert response.status_code == 200 and not result["correct"], result
+    [finding] = result["findings"]
+    assert finding["path"] == "seats[0].paid.double-up"
+    assert "paid 0.00, the approved rules pay -10.00" in finding["message"]
+    assert [c["citation"] for c in finding["citations"]] == [unit("¶5(5)")]
+    body["seats"][0]["paid"]["double-up"] = "-10"
+    assert post(vendor_client, body, f"{URL}replay/").json()["correct"]
