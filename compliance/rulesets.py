@@ -27,7 +27,7 @@ from variants.selectors import Citer
 
 PLAYABLE_VARIANTS = {"face-up-blackjack", "blackjack-switch", "spanish-21", "double-up-blackjack"}
 """Full variants the engine plays: their play rules replace the base game's of the same key. Other
-variants (Spanish 21, Blackjack Switch, …) are refused, never played as plain blackjack."""
+variants (Competition 21, Multiple Action, …) are refused, never played as plain blackjack."""
 
 FACE_UP_DEALING = "face-up-dealing_"
 """Key prefix of the play rules of a face-up dealing procedure a table may choose (hole_card:
@@ -197,9 +197,7 @@ def table_rules(
         dealer_stops_on_16="dealer-16" in play_rules,
         dealer_16_pays_21="dealer-16-21" in play_rules,
         blackjack_paid_at_once=param("blackjack", "paid_at_once", False),
-        split_aces_21_pays=_odds(param("split-aces-21", "pays", ""))
-        if param("split-aces-21", "offered", True) and param("split-aces-21", "pays", "")
-        else None,
+        split_aces_21_pays=_split_aces_21_pays(play_rules.get("split-aces-21")),
         chip_unit=Decimal(option("chip_unit", Decimal(1))),
         citations=citations,
         side_wagers=tuple(
@@ -242,9 +240,17 @@ def _version_rules(
             version_problem(game.name, chosen, versions),
             fields={f"{path}.game_version": version_problem(game.name, chosen, versions)},
         )
-    prefix = f"version-{chosen}_"
+    prefix = f"version-{chosen}_"  # Version 1's rules are the unprefixed ones
     later = {k.removeprefix(prefix): r for k, r in play_rules.items() if k.startswith(prefix)}
     return {k: r for k, r in play_rules.items() if not VERSION_KEY.match(k)} | later
+
+
+def _split_aces_21_pays(rule: PlayRule | None) -> Fraction | None:
+    """The odds a ten on a split ace is paid at once (30-899.10 Player Rules (6)); None where the
+    rules pay it as any 21 (no rule, or Version 2 (5)'s "not paid 2:1 automatically")."""
+    if rule is None or rule.params.get("offered") is False:
+        return None
+    return _odds(rule.params["pays"])
 
 
 def _surrender(
