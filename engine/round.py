@@ -688,7 +688,9 @@ class _Round:
             self._settle(seat, i, DOUBLE_UP, stake, "lose", -stake, None,
                          "The dealer has blackjack", "lose")  # fmt: skip
         elif dealer.busted or total > dealer.total:
-            why = "The dealer's total exceeds 21" if dealer.busted else "The player's total wins"
+            why = "The dealer's total exceeds 21"
+            if not dealer.busted:
+                why = "The player's total beats the dealer's"
             self._settle(seat, i, DOUBLE_UP, stake, "win", stake, ONE_TO_ONE, why, "double-up-win")
         elif total == dealer.total:
             self._settle(seat, i, DOUBLE_UP, stake, "lose", -stake, None,
