@@ -85,9 +85,10 @@ QUERY_FIELDS = {
     "max_hands": "split.max_hands",
     "resplit_aces": "split.resplit_aces",
     "split_aces_one_card": "split.split_aces_one_card",
+    "game_version": "game_version",
 }
 """GET's query parameters → the table field each sets (the DESIGN.md configuration's)."""
-_INTEGERS = {"decks", "max_hands"}
+_INTEGERS = {"decks", "max_hands", "game_version"}
 _BOOLEANS = {"double_after_split", "resplit_aces", "split_aces_one_card"}
 
 

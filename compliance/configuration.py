@@ -21,6 +21,8 @@ from pitboss.api import shared_serializer
 from variants.api.serializers import PaytableLineSerializer
 from variants.models import Wager
 
+from .rulesets import game_versions, version_problem
+
 EARLIEST = dt.date(1990, 1, 1)
 LATEST = dt.date(2100, 12, 31)
 # A floor of more tables than any casino has is refused before any table is read; so is a
@@ -251,6 +253,15 @@ class TableSerializer(serializers.Serializer):
         "(MA 6(h)); face_up: dealt face up before the players act (MA 6(k)).",
     )
     blackjack_pays = OddsField(required=False)
+    game_version = serializers.IntegerField(
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text="Which version of the game the table deals, where its rule has several: "
+        "Double Up Blackjack's Version 1 or Version 2 (30-899.10; Version 2 the \"Alternate "
+        'rules/Pay table"). Left out at such a game: Version 1. A game with one version takes '
+        "none.",
+    )
     variation = serializers.ChoiceField(
         choices=["6-to-5", "none"],
         required=False,
@@ -362,7 +373,7 @@ class ConfigurationSerializer(serializers.Serializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         """Inline paytable lines must name outcomes of the wager, as GET wagers/{slug}/ lists
-        them."""
+        them; a game_version must be one of the game's versions (a game with one takes none)."""
         outcomes = _catalog(
             ("outcomes", attrs["jurisdiction"]),
             lambda: {
@@ -372,7 +383,14 @@ class ConfigurationSerializer(serializers.Serializer):
                 ).values_list("slug", "outcomes")
             },
         )
+        versions = _catalog(
+            ("versions", attrs["jurisdiction"]), lambda: game_versions(attrs["jurisdiction"])
+        )
         for t, table in enumerate(attrs["tables"]):
+            chosen, have = table.get("game_version"), versions.get(table["game"], (1,))
+            if chosen is not None and (len(have) == 1 or chosen not in have):
+                problem = version_problem(table["game"], chosen, have)
+                raise serializers.ValidationError({f"tables[{t}].game_version": [problem]})
             for s, side in enumerate(table.get("side_wagers", [])):
                 known, lines = outcomes.get(side["wager"]), side.get("paytable")
                 if known is None or not isinstance(lines, list):

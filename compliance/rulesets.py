@@ -4,6 +4,7 @@ side wagers' paytables. The engine itself never reads the database."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -24,13 +25,32 @@ from pitboss.errors import DomainError
 from variants.models import Paytable, PlayRule, Wager, WagerKind
 from variants.selectors import Citer
 
-PLAYABLE_VARIANTS = {"face-up-blackjack", "blackjack-switch", "spanish-21"}
+PLAYABLE_VARIANTS = {"face-up-blackjack", "blackjack-switch", "spanish-21", "double-up-blackjack"}
 """Full variants the engine plays: their play rules replace the base game's of the same key. Other
-variants (Spanish 21, Blackjack Switch, …) are refused, never played as plain blackjack."""
+variants (Competition 21, Multiple Action, …) are refused, never played as plain blackjack."""
 
 FACE_UP_DEALING = "face-up-dealing_"
 """Key prefix of the play rules of a face-up dealing procedure a table may choose (hole_card:
 face_up, MA 6(k)); at such a table each replaces the rule of the key after the prefix."""
+
+VERSION_KEY = re.compile(r"^version-(\d+)_")
+"""Key prefix of the play rules of a game's later version ("version-2_dealer-16", 30-899.10
+Version 2): at a table whose game_version is that number each replaces the Version 1 rule of
+the key after the prefix (or adds it); other tables never read them."""
+
+
+def game_versions(jurisdiction: str) -> dict[str, tuple[int, ...]]:
+    """Game slug → the versions its play rules define (1 and each "version-N_" prefix), for the
+    games of the jurisdiction that have more than one."""
+    found: dict[str, set[int]] = {}
+    keys = PlayRule.objects.filter(
+        jurisdiction__code=jurisdiction, key__startswith="version-"
+    ).values_list("wager__slug", "key")
+    for slug, key in keys:
+        match = VERSION_KEY.match(key)
+        if match:
+            found.setdefault(slug, {1}).add(int(match.group(1)))
+    return {slug: tuple(sorted(versions)) for slug, versions in found.items()}
 
 
 @dataclass
@@ -73,6 +93,8 @@ def table_rules(
         for rule in PlayRule.objects.filter(wager=g).select_related("provision")
         if citer.in_force(rule)
     }
+    assumed: list[str] = []
+    play_rules = _version_rules(game, play_rules, table, path, citer, assumed)
 
     game_face_up = "deal" in play_rules and play_rules["deal"].params.get("dealer_face_up")
     if table.get("hole_card") == "face_up" and not game_face_up:  # else the game deals so
@@ -112,7 +134,6 @@ def table_rules(
         key: RuleRef(**citer.cite(rule.provision_id, rule.unit_path).as_dict())
         for key, rule in play_rules.items()
     }
-    assumed: list[str] = []
 
     def option(name: str, default: Any, why: str = "") -> Any:
         if table.get(name) is not None:
@@ -171,6 +192,12 @@ def table_rules(
         spots_per_seat=param("deal", "spots", 1),
         switch=param("deal", "switch", False),
         switched_blackjack_pushes_22=param("switched-blackjack", "pushes_22", False),
+        double_up="double-up" in play_rules,
+        double_up_split_aces=param("double-up", "split_aces", False),
+        dealer_stops_on_16="dealer-16" in play_rules,
+        dealer_16_pays_21="dealer-16-21" in play_rules,
+        blackjack_paid_at_once=param("blackjack", "paid_at_once", False),
+        split_aces_21_pays=_split_aces_21_pays(play_rules.get("split-aces-21")),
         chip_unit=Decimal(option("chip_unit", Decimal(1))),
         citations=citations,
         side_wagers=tuple(
@@ -179,6 +206,51 @@ def table_rules(
         ),
     )
     return TableRules(rules, assumed)
+
+
+def version_problem(game: str, chosen: int, versions: list[int] | tuple[int, ...]) -> str:
+    """Why a table's game_version is refused: the game has one version only, or not that one."""
+    if len(versions) == 1:
+        return f"{game} has one version only; leave game_version out."
+    return f"{game} has no version {chosen}; its versions: {', '.join(map(str, versions))}."
+
+
+def _version_rules(
+    game: Wager,
+    play_rules: dict[str, PlayRule],
+    table: dict[str, Any],
+    path: str,
+    citer: Citer,
+    assumed: list[str],
+) -> dict[str, PlayRule]:
+    """The play rules of the game's version the table chooses (game_version): a later version's
+    rules ("version-2_…") replace Version 1's of the same key; left out, Version 1, and
+    `assumed` says so. The configuration's shape check (configuration_parse) has refused a
+    version the game does not have."""
+    versions = sorted({1} | {int(m.group(1)) for k in play_rules if (m := VERSION_KEY.match(k))})
+    chosen = table.get("game_version")
+    if chosen is None and len(versions) > 1:
+        chosen = 1
+        section = citer.cite(game.provision_id, game.unit_path).citation
+        assumed.append(f"game_version: 1 (Version 1 of {section}; the game has versions "
+                       f"{', '.join(map(str, versions))})")  # fmt: skip
+    if chosen is not None and (chosen not in versions or len(versions) == 1):
+        raise DomainError(  # a configuration not checked for shape (configuration_parse is)
+            "option_not_authorised",
+            version_problem(game.name, chosen, versions),
+            fields={f"{path}.game_version": version_problem(game.name, chosen, versions)},
+        )
+    prefix = f"version-{chosen}_"  # Version 1's rules are the unprefixed ones
+    later = {k.removeprefix(prefix): r for k, r in play_rules.items() if k.startswith(prefix)}
+    return {k: r for k, r in play_rules.items() if not VERSION_KEY.match(k)} | later
+
+
+def _split_aces_21_pays(rule: PlayRule | None) -> Fraction | None:
+    """The odds a ten on a split ace is paid at once (30-899.10 Player Rules (6)); None where the
+    rules pay it as any 21 (no rule, or Version 2 (5)'s "not paid 2:1 automatically")."""
+    if rule is None or rule.params.get("offered") is False:
+        return None
+    return _odds(rule.params["pays"])
 
 
 def _surrender(

@@ -46,6 +46,8 @@ class Hand:
     split_aces: bool = False
     finished: bool = False
     rescued: bool = False
+    double_up: Decimal = Decimal(0)
+    """The double up wager beside the hand's main wager (30-899.10 Player Rules (2)); 0: none."""
     doubles: int = 0
     last_double: Decimal = Decimal(0)
     """The amount the last double added (what a rescue takes back, 30-899.16(7))."""
@@ -106,8 +108,13 @@ class DealerHand:
         return dealer_draws(total, soft, hits_soft_17)
 
 
-def dealer_draws(total: int, soft: bool, hits_soft_17: bool) -> bool:
-    """30-826(2), MA 12(b): draw below 17, and on soft 17 where the dealer hits it."""
+def dealer_draws(total: int, soft: bool, hits_soft_17: bool, stops_on_16: bool = False) -> bool:
+    """30-826(2), MA 12(b): draw below 17, and on soft 17 where the dealer hits it; where the
+    dealer stops on 16 (Double Up Blackjack, 30-899.10 Dealer Rules (2)), not on a total of 16,
+    soft or hard: a soft 16 (A-5) is read as a total of 16 too (30-802(11) calls it a "soft
+    total"; fixtures/annotations.yaml, 30-899.10 ¶10(2))."""
+    if stops_on_16 and total == 16:
+        return False
     return total < 17 or (total == 17 and soft and hits_soft_17)
 
 

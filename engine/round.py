@@ -17,7 +17,14 @@ from fractions import Fraction
 from typing import Any
 
 from engine.cards import Card
-from engine.hands import DealerHand, Hand, bonus_21_kinds, dealer_draws, hand_total
+from engine.hands import (
+    DealerHand,
+    Hand,
+    bonus_21_kinds,
+    dealer_draws,
+    hand_total,
+    is_two_card_21,
+)
 from engine.odds import Basis, Pays
 from engine.rules import RuleRef, RuleSet, SideWagerRules
 from engine.shoe import Shoe
@@ -39,9 +46,12 @@ from engine.strategy import (
     Scripted,
     Strategy,
     allowed_actions,
+    stands_unasked,
 )
 
 MAIN = "main"
+DOUBLE_UP = "double-up"
+"""The wager a double up places beside the hand's main wager (30-899.10)."""
 CENT = Decimal("0.01")
 ZERO = Decimal(0)
 RULE_KEYS = frozenset(
@@ -54,6 +64,14 @@ RULE_KEYS = frozenset(
 )  # fmt: skip
 """The rules a settlement names; the knowledge base cites each per jurisdiction (two-card-21 only
 where the rules have it)."""
+DOUBLE_UP_RULE_KEYS = frozenset(
+    {"double-up-win", "double-up-tie", "split-aces-21", "dealer-16", "dealer-16-21"}
+)
+"""The rules of Double Up Blackjack's own a settlement names too (30-899.10), cited where the
+game's rules have them."""
+_ONE_CARD_ACES = frozenset({Action.SPLIT, Action.STAND, Action.DOUBLE_UP})
+"""What a split ace given its one card may do: split again, stand, or double up (where the hand
+allows each)."""
 ONE_TO_ONE = Pays(Basis.TO, ratio=Fraction(1))
 ONE_TO_ONE_TEXT = str(ONE_TO_ONE)
 
@@ -145,17 +163,7 @@ class RoundLog:
                 {
                     "seat": seat.number,
                     "wagers": {k: money(v) for k, v in seat.wagers.items()},
-                    "hands": [
-                        {
-                            "cards": [str(c) for c in hand.cards],
-                            "total": hand.total,
-                            "stake": money(hand.stake),
-                            "doubled": hand.doubled,
-                            "from_split": hand.from_split,
-                            "surrendered": hand.surrendered,
-                        }
-                        for hand in seat.hands
-                    ],
+                    "hands": [_hand_dict(hand) for hand in seat.hands],
                     "net": money(self.net(seat.number)),
                 }
                 for seat in self.seats
@@ -168,6 +176,21 @@ class RoundLog:
                 for s in self.settlements
             ],
         }
+
+
+def _hand_dict(hand: Hand) -> dict[str, Any]:
+    """A hand as the round log shows it; `double_up`, the double up wager, where one was placed."""
+    shown: dict[str, Any] = {
+        "cards": [str(c) for c in hand.cards],
+        "total": hand.total,
+        "stake": money(hand.stake),
+        "doubled": hand.doubled,
+        "from_split": hand.from_split,
+        "surrendered": hand.surrendered,
+    }
+    if hand.double_up:
+        shown["double_up"] = money(hand.double_up)
+    return shown
 
 
 def _pays_text(pays: Pays | None) -> str:
@@ -209,11 +232,17 @@ class _Round:
             if seat.wagers.get(MAIN, ZERO) <= 0:
                 raise IllegalAction(f"seat {seat.number}: a main wager above 0 is required")
         self.peeked = False
+        # Double Up Blackjack's rules (30-899.10), read once: most rule sets have none of them.
+        self.double_up = rules.double_up
+        self.stops_on_16 = rules.dealer_stops_on_16
+        self.pays_split_aces = rules.split_aces_21_pays is not None
 
     # --- steps -------------------------------------------------------------------------------
 
     def play(self) -> RoundLog:
         self._deal()
+        if self.rules.blackjack_paid_at_once:
+            self._pay_blackjacks_at_once()
         up = self.log.dealer.up
         if up.is_ace and self.rules.insurance:
             self._offer_insurance()
@@ -257,10 +286,24 @@ class _Round:
             dealer.cards.append(self.shoe.draw())
             self._event("dealer", "hole card", note="dealt face down")
 
+    def _pay_blackjacks_at_once(self) -> None:
+        """30-899.10 Game Play (3), Version 1: after the first two cards the dealer pays every
+        player blackjack at 3:2 (the table's blackjack odds), whatever the dealer holds."""
+        pays = Pays(Basis.TO, ratio=self.rules.blackjack_pays)
+        for seat in self.log.seats:
+            hand = seat.hands[0]
+            if len(seat.hands) == 1 and hand.is_blackjack:
+                self._event(seat.actor(0), "blackjack", note=f"paid {pays} at once")
+                self._settle(seat, 0, MAIN, hand.stake, "blackjack", self._win(hand.stake, pays),
+                             pays, "A player blackjack is paid after the deal, whatever the "
+                             "dealer holds", "blackjack")  # fmt: skip
+                seat.settled = hand.finished = True
+
     def _offer_insurance(self) -> None:
         for seat in self.log.seats:
             hand = seat.hands[0]
-            offered = self.rules.even_money and hand.is_blackjack
+            # A blackjack paid already (30-899.10 Game Play (3)) has no even money to take.
+            offered = self.rules.even_money and hand.is_blackjack and not seat.settled
             choice = seat.strategy.insure(hand, self.log.dealer.up, offered)
             if choice is Insurance.EVEN_MONEY:
                 self._event(seat.actor(0), "even_money", note="blackjack paid 1 to 1 now")
@@ -318,16 +361,18 @@ class _Round:
             if len(hand.cards) == 1:  # the second hand of a split gets its card now
                 self._deal_to(actor, hand)
                 if hand.split_aces and rules.split_aces_one_card:
-                    hand.finished = not self._may_resplit_aces(seat, hand)
+                    hand.finished = not self._split_ace_plays_on(seat, hand)
             while not hand.finished:
                 allowed = allowed_actions(hand, self._in_spot(seat, hand), rules)
                 if hand.split_aces and rules.split_aces_one_card:
-                    allowed = allowed & {Action.SPLIT, Action.STAND}
+                    allowed = allowed & _ONE_CARD_ACES
                 if not allowed:
                     break
                 action = strategy.decide(hand, up, allowed, hole)
-                if allowed is AT_21 and action is Action.STAND:
-                    break  # a 21 the player does not double stands, as any 21 does
+                if action is Action.STAND and (
+                    allowed is AT_21 or self.double_up and stands_unasked(hand, allowed)
+                ):
+                    break  # a 21 the player does not double (up) stands, as any 21 does
                 self._event(actor, str(action))  # the value: Action is a StrEnum
                 self._act(seat, i, actor, hand, action)
             hand.finished = True
@@ -337,6 +382,11 @@ class _Round:
                 f"seat {seat.number}: actions left over after the seat's hands were played: "
                 f"{', '.join(seat.strategy.unused())}"
             )
+
+    def _split_ace_plays_on(self, seat: Seat, hand: Hand) -> bool:
+        """A split ace given its one card may still be split again, or doubled up where the
+        rules allow it (30-899.10 Version 2 (3)); else it stands."""
+        return self._may_resplit_aces(seat, hand) or self.rules.double_up_split_aces
 
     def _may_resplit_aces(self, seat: Seat, hand: Hand) -> bool:
         return (
@@ -359,6 +409,11 @@ class _Round:
             self._deal_to(actor, hand)
             # One card only (30-813, MA 10(a)); Spanish 21 may then rescue (30-899.16(7)).
             hand.finished = not (self.rules.rescue and not hand.busted)
+        elif action is Action.DOUBLE_UP:
+            # A second wager beside the main one, and no more cards (30-899.10 Player Rules (2),
+            # (3)): the full initial wager, as a scripted action carries no amount.
+            hand.double_up = seat.main
+            hand.finished = True
         elif action is Action.RESCUE:
             hand.rescued = hand.finished = True
         elif action is Action.SURRENDER:
@@ -373,7 +428,7 @@ class _Round:
                 Hand([moved], seat.main, from_split=True, split_aces=aces, spot=hand.spot),
             )
             self._deal_to(actor, hand)
-            if aces and self.rules.split_aces_one_card and not self._may_resplit_aces(seat, hand):
+            if aces and self.rules.split_aces_one_card and not self._split_ace_plays_on(seat, hand):
                 hand.finished = True
 
     def _dealer_play(self) -> None:
@@ -386,10 +441,13 @@ class _Round:
             # 30-826(3), MA 12(c): no card that cannot change the outcome (a wager on the
             # dealer's hand, MA 25(d), is an outcome it changes).
             return
-        hits_soft_17 = self.rules.dealer_hits_soft_17
+        hits_soft_17, stops_on_16 = self.rules.dealer_hits_soft_17, self.rules.dealer_stops_on_16
         total, soft = hand_total(dealer.cards)
-        while dealer_draws(total, soft, hits_soft_17):
+        while dealer_draws(total, soft, hits_soft_17, stops_on_16):
             total, soft = self._deal_to("dealer", dealer)
+        if stops_on_16 and total == 16:
+            self._event("dealer", "stops", total=total, note="the dealer's hand reaches 16")
+            return
         self._event("dealer", "stands" if total <= 21 else "busts", total=total)
 
     def _any_live_hand(self) -> bool:
@@ -403,12 +461,21 @@ class _Round:
     def _live(self, hand: Hand) -> bool:
         """Whether the dealer's cards can change what the hand gets: not busted, surrendered,
         rescued, a blackjack, or a 21 that wins whatever the dealer makes."""
-        if hand.surrendered or hand.rescued:
+        if (
+            hand.surrendered
+            or hand.rescued
+            or (self.pays_split_aces and self._paid_split_aces(hand))
+        ):
             return False
         total = hand.total
         if total == 21:
             return not (self.rules.player_21_wins or hand.is_blackjack)
         return total < 21
+
+    def _paid_split_aces(self, hand: Hand) -> bool:
+        """A split ace given a ten: paid at once where the rules say so (pays_split_aces: 30-899.10
+        Player Rules (6), Version 1), whatever the dealer's hand turns out to be."""
+        return hand.split_aces and is_two_card_21(hand.cards)
 
     def _dealer_hand_wagered(self) -> bool:
         return any(stage(wager) is Stage.ROUND for seat in self.log.seats for wager in seat.wagers)
@@ -433,7 +500,9 @@ class _Round:
                 continue
             collected: set[int] = set()  # a dealer blackjack takes each spot's original wager once
             for i, hand in enumerate(seat.hands):
-                if hand.surrendered:
+                if self.pays_split_aces and self._paid_split_aces(hand):
+                    self._settle_split_aces_21(seat, i, hand)
+                elif hand.surrendered:
                     self._settle_surrender(seat, i, hand)
                 elif hand.rescued:
                     kept = hand.stake - hand.last_double
@@ -493,6 +562,8 @@ class _Round:
                         )
                 else:
                     self._settle_hand(seat, i, hand)
+                if self.double_up and hand.double_up:
+                    self._settle_double_up(seat, i, hand)
 
     def _in_spot(self, seat: Seat, hand: Hand) -> int:
         """The hands the hand's betting spot holds (a split adds one)."""
@@ -533,6 +604,8 @@ class _Round:
                 "The player has blackjack and the dealer does not",
                 "blackjack",
             )
+        elif self.stops_on_16 and self._dealer_stopped_on_16():
+            self._settle_dealer_16(seat, i, MAIN, hand.stake, hand)
         elif total == 21 and self.rules.player_21_wins:
             self._settle_21(seat, i, hand)
         elif (
@@ -579,6 +652,52 @@ class _Round:
             )
         else:
             self._push(seat, i, hand, "Equal totals", "push")
+
+    def _dealer_stopped_on_16(self) -> bool:
+        """The dealer's play stopped on 16 (30-899.10 Dealer Rules (2)): the dealer stands on no
+        16 otherwise, and where nobody's hand was live the dealer's 16 settles nothing left."""
+        return self.rules.dealer_stops_on_16 and self.log.dealer.total == 16
+
+    def _settle_dealer_16(self, seat: Seat, i: int, wager: str, stake: Decimal, hand: Hand) -> None:
+        """A wager of a hand still standing when the dealer's hand reaches 16: returned
+        (30-899.10 Dealer Rules (2), Player Rules (7)), or won 1:1 where the hand is a 21 and the
+        rules pay it (Version 2 (6), Dealer Rules (1)(a))."""
+        if hand.total == 21 and self.rules.dealer_16_pays_21:
+            self._settle(seat, i, wager, stake, "win", stake, ONE_TO_ONE,
+                         "The dealer's hand reaches 16: a player's 21 is paid 1:1",
+                         "dealer-16-21")  # fmt: skip
+            return
+        why = "The dealer's hand reaches 16: the wager is returned"
+        self._settle(seat, i, wager, stake, "push", ZERO, None, why, "dealer-16")
+
+    def _settle_split_aces_21(self, seat: Seat, i: int, hand: Hand) -> None:
+        pays = Pays(Basis.TO, ratio=self.rules.split_aces_21_pays)
+        self._settle(seat, i, MAIN, hand.stake, "win", self._win(hand.stake, pays), pays,
+                     "A split ace and a ten: 21 paid at once", "split-aces-21")  # fmt: skip
+
+    def _settle_double_up(self, seat: Seat, i: int, hand: Hand) -> None:
+        """The double up wager (30-899.10): it wins 1:1 where the main wager wins (Player Rules
+        (4)), loses where the hand ties the dealer's (Player Rules (5), Dealer Rules (3)(c)) or
+        loses, and is returned, or paid with a 21, where the dealer's hand reaches 16. A dealer
+        blackjack (seen only after the players where nobody peeks) outranks the hand: it takes
+        the double up, a wager of its own and no double down (30-813 keeps doubles only)."""
+        stake, total, dealer = hand.double_up, hand.total, self.log.dealer
+        if self._dealer_stopped_on_16():
+            self._settle_dealer_16(seat, i, DOUBLE_UP, stake, hand)
+        elif dealer.is_blackjack:
+            self._settle(seat, i, DOUBLE_UP, stake, "lose", -stake, None,
+                         "The dealer has blackjack", "lose")  # fmt: skip
+        elif dealer.busted or total > dealer.total:
+            why = "The dealer's total exceeds 21"
+            if not dealer.busted:
+                why = "The player's total beats the dealer's"
+            self._settle(seat, i, DOUBLE_UP, stake, "win", stake, ONE_TO_ONE, why, "double-up-win")
+        elif total == dealer.total:
+            self._settle(seat, i, DOUBLE_UP, stake, "lose", -stake, None,
+                         "Equal totals: the double up wager loses", "double-up-tie")  # fmt: skip
+        else:
+            self._settle(seat, i, DOUBLE_UP, stake, "lose", -stake, None,
+                         "The dealer's total beats the player's", "lose")  # fmt: skip
 
     def _settle_21(self, seat: Seat, i: int, hand: Hand) -> None:
         """30-899.16(4): a 21 always wins (at its Bonus 21 odds, 30-899.16(11))."""

@@ -150,6 +150,10 @@ NOT_SIMULATED = {
     "switch": "switching cards (Blackjack Switch)",
     "spots_per_seat": "two hands a seat",
     "designated_blackjack": "a designated blackjack",
+    "double_up": "the double up (Double Up Blackjack)",
+    "dealer_stops_on_16": "a dealer who stops on 16 (Double Up Blackjack)",
+    "blackjack_paid_at_once": "blackjacks paid at once whatever the dealer holds",
+    "split_aces_21_pays": "a split ace and a ten paid at once",
 }
 """RuleSet fields the simulator does not play: a rule set using any of them is refused, never
 simulated as the plain game."""

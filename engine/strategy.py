@@ -6,6 +6,14 @@ kind (standard or Spanish), for a dealer who takes only original wagers on a bla
 set here): each decision maximises the expected value over the dealer's outcomes given no dealer
 blackjack. Splits are valued without resplitting. It is a decision rule, not a figure a regulator
 checks, so it uses floating point; house edges are computed elsewhere.
+
+Double Up Blackjack (30-899.10): where the dealer stops on 16, the dealer's final-total chances
+by up card count 16 as a final total (_dealer_outcomes), which returns the player's wagers (or,
+in Version 2, pays a 21): hit, stand, double and split are ranked against those chances, so the
+rule changes them only where the values change. A double up stands with a second wager equal to
+the main wager, worth stand - P(tie) (a tie loses it; a dealer's 16 is no tie): it is chosen
+where 2·stand - P(tie) beats every other action, and only where allowed_actions allows it. A
+split's value counts no double up on the split hands (it is a little low where one would pay).
 """
 
 from __future__ import annotations
@@ -14,10 +22,10 @@ import math
 from collections.abc import Iterable
 from enum import StrEnum
 from functools import cache, lru_cache
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from engine.cards import Card, EngineError
-from engine.hands import Hand, hand_total
+from engine.hands import Hand, dealer_draws, hand_total
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
 
 
@@ -72,8 +80,8 @@ class Scripted:
         self, hand: Hand, up: Card, allowed: frozenset[Action], hole: Card | None = None
     ) -> Action:
         text = self._peek()
-        if allowed is AT_21 and text != Action.DOUBLE:
-            return Action.STAND  # a 21 stands unless the script doubles it here
+        if stands_unasked(hand, allowed) and text not in allowed - _STAND:
+            return Action.STAND  # a 21 stands unless the script doubles (up) it here
         where = f"seat {self.seat}, hand {hand.describe()} against {up}"
         if text is None:
             raise IllegalAction(
@@ -124,7 +132,8 @@ class Scripted:
 
 
 def allowed_actions(hand: Hand, hands_in_spot: int, rules: RuleSet) -> frozenset[Action]:
-    """What a player may do with this hand now (30-813, 30-814, 30-826(1), 30-829; MA 8, 10-12);
+    """What a player may do with this hand now (30-813, 30-814, 30-826(1), 30-829; MA 8, 10-12;
+    the double up of 30-899.10 Player Rules (1), Version 2 (2)-(3));
     `hands_in_spot`: the hands its betting spot holds (splits count against the limit)."""
     total, soft = hand_total(hand.cards)
     if hand.doubled:  # one card only; then, where the rules allow, rescue, stand or double again
@@ -134,10 +143,13 @@ def allowed_actions(hand: Hand, hands_in_spot: int, rules: RuleSet) -> frozenset
             if rules.rescue and total <= 21
             else frozenset()
         )
+    up = rules.double_up and may_double_up(hand, rules)
     if total == 21 and soft and not (hand.finished or hand.is_blackjack):
         # A soft 21 that is no blackjack (A-5-5, a split ten and an ace) stands unless the player
-        # doubles it where doubling is allowed there (30-899.16(7): "on two or more cards").
-        return AT_21 if _may_double(hand, total, soft, rules) else _NO_ACTIONS
+        # doubles it where doubling is allowed there (30-899.16(7): "on two or more cards"), or
+        # doubles up a two-card one (30-899.10).
+        at_21 = AT_21 if _may_double(hand, total, soft, rules) else _NO_ACTIONS
+        return _UP_AT_21[at_21] if up else at_21
     if total >= 21 or hand.finished:
         return _NO_ACTIONS
     two = len(hand.cards) == 2
@@ -148,12 +160,37 @@ def allowed_actions(hand: Hand, hands_in_spot: int, rules: RuleSet) -> frozenset
         and not (hand.split_aces and not rules.resplit_aces)
     )
     may_surrender = rules.late_surrender and two and not hand.from_split and hands_in_spot == 1
-    return _PLAYING[(_may_double(hand, total, soft, rules), may_split, may_surrender)]
+    playing = _PLAYING[(_may_double(hand, total, soft, rules), may_split, may_surrender)]
+    return playing | _DOUBLE_UP if up else playing
+
+
+def may_double_up(hand: Hand, rules: RuleSet) -> bool:
+    """30-899.10 Player Rules (1): a double up on any two cards except a blackjack or a two-card
+    hand from splitting aces; Version 2 (2)-(3) allows the split aces (double_up_split_aces).
+    Other split hands may double up: the rule excepts split aces only."""
+    return (
+        len(hand.cards) == 2
+        and not hand.double_up
+        and not hand.is_blackjack
+        and (rules.double_up_split_aces or not hand.split_aces)
+    )
+
+
+def stands_unasked(hand: Hand, allowed: frozenset[Action]) -> bool:
+    """A 21 the player may only double or double up: it stands unless the player asks for one
+    of them (no "stand" is asked for a 21)."""
+    return allowed is AT_21 or (_DOUBLE_UP_ACTION in allowed and hand.total == 21)
 
 
 _NO_ACTIONS: frozenset[Action] = frozenset()
+_STAND = frozenset({Action.STAND})
+_DOUBLE_UP = frozenset({Action.DOUBLE_UP})
+_DOUBLE_UP_ACTION = Action.DOUBLE_UP
 AT_21: frozenset[Action] = frozenset({Action.STAND, Action.DOUBLE})
 """A soft 21 that may be doubled: it stands unless the player doubles (no hit is asked for)."""
+_UP_AT_21 = {AT_21: AT_21 | _DOUBLE_UP, _NO_ACTIONS: _STAND | _DOUBLE_UP}
+"""A two-card soft 21 that may be doubled up (a split ace and a ten in Version 2): it stands
+unless the player doubles (up)."""
 _PLAYING = {
     (double, split, surrender): frozenset(
         {Action.HIT, Action.STAND}
@@ -203,6 +240,7 @@ class BasicStrategy:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
+        self.double_up = rules.double_up
         self.table, self.values, self.stands = _strategy_table(
             rules.spanish_decks,
             rules.dealer_hits_soft_17,
@@ -214,6 +252,7 @@ class BasicStrategy:
             rules.ties_lose,
             rules.hole_card,
             rules.original_bets_only,
+            _DoubleUp(rules.double_up, rules.dealer_stops_on_16, rules.dealer_16_pays_21),
         )
 
     def decide(
@@ -221,6 +260,8 @@ class BasicStrategy:
     ) -> Action:
         if allowed is AT_21:
             return Action.STAND
+        if self.double_up and stands_unasked(hand, allowed):  # a 21 that may be doubled up:
+            allowed = _UP_AT_21[_NO_ACTIONS]  # never doubled
         total, soft = hand_total(hand.cards)
         if Action.RESCUE in allowed:  # a doubled hand: double again, keep, or rescue
             best = self.table[(total, soft, 0, up.value, False)]
@@ -284,21 +325,35 @@ the dealer's cards are dealt face up."""
 StrategyKey = tuple[int, bool, int, DealerKey, bool]
 
 
+class _DoubleUp(NamedTuple):
+    """Double Up Blackjack's rules the strategy reads (30-899.10)."""
+
+    double_up: bool = False
+    stops_on_16: bool = False
+    pays_21: bool = False
+
+
+_NO_DOUBLE_UP = _DoubleUp()
+
+
 @lru_cache(maxsize=32)
 def _dealer_outcomes(
-    spanish: bool, hits_soft_17: bool, face_up: bool = False
+    spanish: bool, hits_soft_17: bool, face_up: bool = False, stops_on_16: bool = False
 ) -> dict[DealerKey, dict[int, float]]:
     """Probabilities of the dealer's final total (22 = bust): for each up card given no blackjack,
-    or, face up, for each two-card dealer hand that is not a blackjack."""
+    or, face up, for each two-card dealer hand that is not a blackjack. Where the dealer stops on
+    16 (30-899.10), 16 is a final total too (soft or hard, engine.hands.dealer_draws)."""
     p = _draw_probabilities(spanish)
+    finals = range(16 if stops_on_16 else 17, 23)
+    n = len(finals)
 
     @cache
     def finish(total: int, soft: bool) -> tuple[float, ...]:
         if total > 21:
-            return tuple(1.0 if t == 22 else 0.0 for t in range(17, 23))
-        if total > 17 or (total == 17 and not (soft and hits_soft_17)):
-            return tuple(1.0 if t == total else 0.0 for t in range(17, 23))
-        out = [0.0] * 6
+            return tuple(1.0 if t == 22 else 0.0 for t in finals)
+        if not dealer_draws(total, soft, hits_soft_17, stops_on_16):
+            return tuple(1.0 if t == total else 0.0 for t in finals)
+        out = [0.0] * n
         for value, pv in p.items():
             for i, q in enumerate(finish(*_add(total, soft, value))):
                 out[i] += pv * q
@@ -308,19 +363,19 @@ def _dealer_outcomes(
     if face_up:
         for soft in (False, True):
             for total in range(12 if soft else 4, 21):
-                result[(total, soft)] = dict(zip(range(17, 23), finish(total, soft), strict=True))
+                result[(total, soft)] = dict(zip(finals, finish(total, soft), strict=True))
         return result
     for up in UP_CARDS:
         start = (11, True) if up == 1 else (up, False)
         banned = 10 if up == 1 else 1 if up == 10 else None
         norm = 1 - (p[banned] if banned else 0)
-        dist = [0.0] * 6
+        dist = [0.0] * n
         for value, pv in p.items():
             if value == banned:
                 continue
             for i, q in enumerate(finish(*_add(*start, value))):
                 dist[i] += pv / norm * q
-        result[up] = dict(zip(range(17, 23), dist, strict=True))
+        result[up] = dict(zip(finals, dist, strict=True))
     return result
 
 
@@ -336,6 +391,7 @@ def _strategy_table(
     ties_lose: bool = False,
     hole_card: HoleCard = HoleCard.PEEK,
     original_bets_only: bool = True,
+    double_up: _DoubleUp = _NO_DOUBLE_UP,
 ) -> tuple[
     dict[StrategyKey, tuple[Action, ...]],
     dict[StrategyKey, float],
@@ -351,15 +407,31 @@ def _strategy_table(
     hand ranks surrender first exactly where surrendering beats playing on against an unchecked
     dealer, and last elsewhere (it is never offered later)."""
     p = _draw_probabilities(spanish)
-    dealer = _dealer_outcomes(spanish, hits_soft_17, face_up)
+    dealer = _dealer_outcomes(spanish, hits_soft_17, face_up, double_up.stops_on_16)
 
     def stand(total: int, up: DealerKey) -> float:
         if total > 21:
             return -1.0
         d = dealer[up]
-        win = d[22] + sum(q for t, q in d.items() if t < total and t != 22)
-        lose = sum(q for t, q in d.items() if (t >= total if ties_lose else t > total) and t != 22)
+        # A dealer's 16 (where the dealer stops on it) returns the wager, or pays a 21 1:1.
+        win = d[22] + sum(q for t, q in d.items() if t < total and t not in (16, 22))
+        lose = sum(
+            q
+            for t, q in d.items()
+            if (t >= total if ties_lose else t > total) and t not in (16, 22)
+        )
+        if total == 21 and double_up.pays_21:
+            win += d.get(16, 0.0)
         return win - lose
+
+    def doubled_up(total: int, up: DealerKey) -> float:
+        """Standing with a double up wager equal to the main wager (30-899.10 Player Rules (4),
+        (5)): the second wager wins where the main one wins and loses where it loses or ties,
+        so it is worth stand - P(tie), where a dealer's 16 is no tie (it returns both wagers,
+        or pays a Version 2 21); doubling up gains exactly where stand > P(tie)."""
+        d = dealer[up]
+        tie = d.get(total, 0.0) if total != 16 else 0.0
+        return 2 * stand(total, up) - tie
 
     hit_cache: dict[tuple[int, bool, DealerKey], float] = {}
 
@@ -397,7 +469,9 @@ def _strategy_table(
     chances = {} if face_up else {1: p[10], 10: p[1]}
     peeked = hole_card is HoleCard.PEEK or face_up
     extra = -1.0 if original_bets_only or peeked else -2.0
-    early_losses = {Action.DOUBLE: extra, Action.SPLIT: extra}
+    # A double up is its own wager, not a double down: a dealer blackjack takes it (the
+    # dealer's hand outranks the player's, 30-899.10 Player Rules (4)).
+    early_losses = {Action.DOUBLE: extra, Action.SPLIT: extra, Action.DOUBLE_UP: -2.0}
     losses = {**early_losses, Action.SURRENDER: -1.0}  # late surrender unchecked: MA 8(a)(2)
     table: dict[StrategyKey, tuple[Action, ...]] = {}
     values: dict[StrategyKey, float] = {}
@@ -415,6 +489,8 @@ def _strategy_table(
                             evs[Action.DOUBLE] = double(total, soft, up)
                         if two:
                             evs[Action.SURRENDER] = -0.5
+                            if double_up.double_up:
+                                evs[Action.DOUBLE_UP] = doubled_up(total, up)
                         if pair:
                             evs[Action.SPLIT] = after_split(pair, up)
                         chance = chances.get(up, 0.0)
