@@ -309,22 +309,33 @@ def _run_context(run: ValidationRun) -> dict[str, Any]:
         severity: sum(1 for f in run.findings if f["severity"] == severity)
         for severity in ("error", "warning", "info")
     }
+    versions = {
+        t.get("name"): t["game_version"]
+        for t in run.configuration.get("tables", [])
+        if t.get("game_version") is not None
+    }
     return {
         "run": run,
         "licensee": run.configuration.get("licensee", ""),
         "tables": [t.get("name", "") for t in run.configuration.get("tables", [])],
         "findings": findings,
         "counts": counts,
-        "base_games": [_base_game_view(entry, run.as_of) for entry in run.tables],
+        "base_games": [
+            _base_game_view(entry, run.as_of, versions.get(entry["table"]))
+            for entry in run.tables
+        ],
         "knowledge_base": sorted(run.knowledge_base.items()),
         "sizes": list(SIZES),
     }
 
 
-def _base_game_view(entry: dict[str, Any], as_of: dt.date) -> dict[str, Any]:
-    """A table's base game as the report shows it: the house edge in percent to 4 places (the
-    full digits in a tooltip), each bonus wager's citation linked."""
-    shown = {**entry}
+def _base_game_view(
+    entry: dict[str, Any], as_of: dt.date, version: int | None = None
+) -> dict[str, Any]:
+    """A table's base game as the report shows it: the game's version where the table names one
+    (Double Up Blackjack's, 30-899.10), the house edge in percent to 4 places (the full digits in
+    a tooltip), each bonus wager's citation linked."""
+    shown = {**entry, "version": version}
     if entry["house_edge_percent"] is not None:
         edge = Decimal(entry["house_edge_percent"])
         shown["percent"] = f"{edge:.4f}"

@@ -186,14 +186,19 @@ def test_choosing_another_jurisdiction_offers_its_catalog_and_keeps_the_form(
 def test_a_base_game_in_the_players_favour_is_flagged_in_the_report(
     page: Any, browser_vendor: User, django_db_blocker: Any
 ) -> None:
-    """Face Up Blackjack (30-899.02) with the dealer standing on soft 17 gives the player the
-    edge: the report's base-game table says so in words beside the negative figure."""
+    """Face Up Blackjack (30-899.02) and Double Up Blackjack's Version 2 (30-899.10) with the
+    dealer standing on soft 17 give the player the edge: the report's base-game table says so in
+    words beside the negative figure, names the version, and fits the page however long the
+    options assumed."""
     from tests.compliance.test_validation_house_edge import _floor, _table
 
     face_up = _table(name="FU-1", game="face-up-blackjack", hole_card="face_up", surrender="none")
     del face_up["blackjack_pays"]
+    double_up = _table(name="DU-2", game="double-up-blackjack", game_version=2, surrender="none")
+    for option in ("split", "double", "insurance_pays"):  # left out: assumed, in words
+        del double_up[option]
     with django_db_blocker.unblock():
-        run = validation_run_create(data=_floor(face_up, _table()), user=browser_vendor)
+        run = validation_run_create(data=_floor(face_up, _table(), double_up), user=browser_vendor)
     log_in(page, browser_vendor)
     page.goto(f"/configurations/runs/{run.pk}/")
     row = page.locator("tr.base-game", has_text="FU-1")
@@ -201,6 +206,13 @@ def test_a_base_game_in_the_players_favour_is_flagged_in_the_report(
     assert "give the player 0.2631 % of each wager" in row.inner_text()
     other = page.locator("tr.base-game", has_text="BJ-01")
     assert other.locator(".player-edge").count() == 0
+    row = page.locator("tr.base-game", has_text="DU-2")
+    assert "Version 2" in row.locator("td").first.inner_text()
+    assert "give the player 0.1138 % of each wager" in row.inner_text()
+    assert "assumed: split.max_hands: 4" in row.inner_text()
+    assert page.evaluate(  # the notes wrap: no sideways scrolling
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
     page.locator("#base-game-heading").scroll_into_view_if_needed()
     page.locator("section[aria-labelledby=base-game-heading]").screenshot(
         path=str(Path(settings.BASE_DIR) / "docs" / "screenshots" / "report-player-edge.png")
