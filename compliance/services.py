@@ -21,7 +21,7 @@ from variants.models import (
 from .basegame import table_base_games
 from .configuration import configuration_parse
 from .models import SignSet, ValidationRun
-from .signage import signs_build
+from .signage import SIGN_FACT_MISSING, signs_build
 from .validator import Finding, configuration_validate
 
 _TRACKED = [
@@ -81,11 +81,18 @@ class NotCompliant(DomainError):
     """A sign set asked for a configuration with findings: no clean sign is printed."""
 
     def __init__(self, run: ValidationRun, findings: list[dict[str, Any]]) -> None:
-        errors = sum(1 for f in findings if f["severity"] == "error")
+        errors = [f for f in findings if f["severity"] == "error"]
+        facts = sum(1 for f in errors if f["code"] == SIGN_FACT_MISSING)
+        why = [
+            f"the configuration breaks the rules ({len(errors) - facts} error(s))"
+            if len(errors) > facts
+            else "",
+            f"the signs need {facts} fact(s) the configuration does not give" if facts else "",
+        ]
         super().__init__(
             "not_compliant",
-            f"The configuration is not compliant ({errors} error(s)), so no sign is printed; "
-            f"fix the findings, or ask for a draft (draft=true) marked NOT APPROVED.",
+            f"No sign is printed: {' and '.join(filter(None, why))}; fix the findings, or ask "
+            f"for a draft (draft=true) marked NOT APPROVED.",
         )
         self.run, self.findings = run, findings
 

@@ -267,10 +267,24 @@ def test_signage_as_pdf_and_html_and_refusals_over_the_api(vendor_client: APICli
     )
     assert refused.status_code == 400
     assert refused.json()["error"]["code"] == "not_compliant"
+    assert refused.json()["error"]["message"].startswith(
+        "No sign is printed: the configuration breaks the rules ("
+    )
+    assert "and the signs need " in refused.json()["error"]["message"]
     assert {f["code"] for f in refused.json()["findings"]} >= {
         "paytable-not-approved",
         "sign-fact-missing",
     }
+    unsaid = copy.deepcopy(body)  # compliant, but the insurance sign's odds are not given
+    for table in unsaid["tables"]:
+        table.pop("insurance_pays", None)
+    short = vendor_client.post("/api/v1/signage/", unsaid, format="json").json()
+    assert {f["code"] for f in short["findings"] if f["severity"] == "error"} == {
+        "sign-fact-missing"
+    }
+    assert short["error"]["message"].startswith(
+        "No sign is printed: the signs need "
+    ) and "breaks the rules" not in short["error"]["message"]
     drafted = vendor_client.post(
         "/api/v1/signage/?draft=true", load(CONFIGS / "casino-house-rules-co.json"), format="json"
     )
