@@ -35,7 +35,6 @@ from engine.basegame import (
     NOT_ANALYSED,
     TEN,
     BaseGameValue,
-    Hand,
     OddsStore,
     Play,
     Vector,
@@ -194,21 +193,41 @@ def shared_dealer_odds() -> Iterator[None]:
         _SHARED.reset(token)
 
 
-class _FaceUp(_Analysis):
-    """engine.basegame's analysis for one dealer up card, with the dealer's second card in
-    place of the up card: every vector indexed by up card is here indexed by the hole card, the
-    shoe lacks the up card, and the dealer's odds are given both cards."""
+Holding = tuple[int, int]
+"""The dealer's two cards face up: the up card's rank, the hole card's."""
 
-    def __init__(self, rules: RuleSet, up: int, play: Play = Play.COMPOSITION) -> None:
-        self.up = up
-        full: Hand = _add(_full_shoe(rules), up, -1)
+
+class _FaceUp(_Analysis):
+    """engine.basegame's analysis with a column for each of the dealer's holdings (two cards face
+    up) where its vectors have one for each up card. The shoe lacks the cards every holding has
+    (the up card, where the holdings are one up card's), and the dealer's odds are given both
+    cards."""
+
+    def __init__(
+        self, rules: RuleSet, holdings: tuple[Holding, ...], play: Play = Play.COMPOSITION
+    ) -> None:
+        self.holdings = holdings
+        dealer = np.zeros((len(self.holdings), RANKS), dtype=np.int64)
+        for column, (up, hole) in enumerate(self.holdings):
+            dealer[column, up] += 1
+            dealer[column, hole] += 1
+        self.common = dealer.min(axis=0)
+        self.holding_cards = dealer - self.common
+        self.blackjacks = [
+            column for column, cards in enumerate(self.holdings) if set(cards) == {ACE, TEN}
+        ]
+        full = tuple(int(n) for n in np.array(_full_shoe(rules)) - self.common)
         super().__init__(rules, play, full)
+
+    def _dealer_cards(self) -> npt.NDArray[np.int64]:
+        return self.holding_cards
 
     def _dealer_key(self, up: int) -> DealerKey:
         """The engine's face-up strategy knows the dealer's two-card total (total, soft); here
-        `up` indexes the hole card. A blackjack has no key (face_up_value values it apart)."""
-        total = self.up + up + 2
-        if ACE in (self.up, up) and total <= 11:
+        `up` indexes a column. A blackjack has no key (face_up_value values it apart)."""
+        first, second = self.holdings[up]
+        total = first + second + 2
+        if ACE in (first, second) and total <= 11:
             total, soft = total + 10, True
         else:
             soft = False
@@ -223,12 +242,20 @@ class _FaceUp(_Analysis):
             shared.clear()  # another shoe or soft-17 rule: one set of odds at a time
         stores = {} if shared is None else shared.setdefault(key, {})
         empty = np.zeros(0, dtype=np.int64)
-        store = stores.get(self.up, (empty, empty, np.zeros((0, RANKS, len(OUTCOMES)))))
+        store = stores.get(
+            self.holdings, (empty, empty, np.zeros((0, self.columns, len(OUTCOMES))))
+        )
         new = np.setdiff1d(wanted, store[0], assume_unique=True)
         if len(new):
-            shoes = self.full_array[None, :] - _unpack(new)
-            odds = dealer_odds(shoes, self.rules.dealer_hits_soft_17, up=self.up)
-            store = stores[self.up] = _store_add(store, new, odds)
+            shoes = self.full_array[None, :] + self.common - _unpack(new)  # the whole shoe's
+            eye = np.eye(RANKS, dtype=np.int64)
+            ups = np.array([up for up, _ in self.holdings])
+            odds = np.zeros((len(new), self.columns, len(OUTCOMES)))
+            for up in np.unique(ups):  # [shoe, hole, outcome] given the up card
+                holes = [hole for first, hole in self.holdings if first == up]
+                given = dealer_odds(shoes - eye[up], self.rules.dealer_hits_soft_17, up=up)
+                odds[:, ups == up] = given[:, holes]
+            store = stores[self.holdings] = _store_add(store, new, odds)
         return store
 
     def _stand(self, members: npt.NDArray[np.int64], odds: npt.NDArray[np.float64]) -> Vector:
@@ -242,19 +269,27 @@ class _FaceUp(_Analysis):
         )
 
     def _blackjack(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-        """[hand, hole]: 1 where the dealer's two cards make a blackjack (the round ends then,
+        """[hand, column]: 1 where the dealer's two cards make a blackjack (the round ends then,
         and face_up_value values those cells itself)."""
-        chance = np.zeros((len(removed), RANKS))
-        hole = _BLACKJACK_HOLE.get(self.up)
-        if hole is not None:
-            chance[:, hole] = 1.0
+        chance = np.zeros((len(removed), self.columns))
+        chance[:, self.blackjacks] = 1.0
         return chance
 
     def _split_blackjack_refund(self, pair: int, hands: int) -> Vector:
-        return np.zeros(RANKS)  # a dealer blackjack ends the round before any split
+        return np.zeros(self.columns)  # a dealer blackjack ends the round before any split
 
 
 _BLACKJACK_HOLE = {ACE: TEN, TEN: ACE}
+
+
+def _holding_groups(rules: RuleSet) -> list[tuple[Holding, ...]]:
+    """The dealer's holdings analysed together (one analysis, a column each). With 8 cards of
+    every rank or more, every up card's analysis splits to the same limits, so all are analysed
+    at once, each pair of cards once (an up card and a hole card switched leave the same shoe and
+    the same dealer's odds); from one deck, one up card at a time."""
+    if min(_full_shoe(rules)) >= 8:
+        return [tuple((a, b) for a in range(RANKS) for b in range(a, RANKS))]
+    return [tuple((up, hole) for hole in range(RANKS)) for up in range(RANKS)]
 
 
 def face_up_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValue:
@@ -262,9 +297,15 @@ def face_up_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValu
     says (the best play, or the engine's basic strategy)."""
     full = np.array(_full_shoe(rules), dtype=np.float64)
     cards = full.sum()
+    values: dict[Holding, float] = {}
+    for holdings in _holding_groups(rules):
+        by_column = _FaceUp(rules, holdings, play).by_column()
+        values.update(zip(holdings, by_column, strict=True))
+    for (up, hole), of_holding in list(values.items()):
+        values.setdefault((hole, up), of_holding)  # the same cards the other way round
     by_up = np.zeros(RANKS)
     for up in range(RANKS):
-        by_hole = np.array(_FaceUp(rules, up, play).value().by_up_card)
+        by_hole = np.array([values[up, hole] for hole in range(RANKS)])
         shoe = full - np.eye(RANKS)[up]
         hole = _BLACKJACK_HOLE.get(up)
         if hole is not None:
