@@ -339,7 +339,9 @@ def _hand_table(full: Hand) -> _HandTable:
 
 @lru_cache(maxsize=8)
 def _hand_table_of(full: Hand) -> _HandTable:
-    hands = _hands(full)
+    # The fewest cards first: the hands of two cards are the first rows (all a face-up analysis
+    # keeps of a split's values).
+    hands = sorted(_hands(full), key=sum)
     index = {hand: i for i, hand in enumerate(hands)}
     counts = np.array(hands, dtype=np.int64)
     size = counts.sum(axis=1)
@@ -687,10 +689,7 @@ class _Analysis:
         blackjack = self._blackjack(removed)
         if not extra:
             natural = self.natural[members]
-            if rules.blackjack_beats_dealer_blackjack:
-                stand[members[natural]] = self.bj
-            else:
-                stand[members[natural]] = self.bj * (1.0 - blackjack[natural])
+            stand[members[natural]] = self._natural_stand(blackjack[natural])
         stand[-1] = stand_doubled[-1] = -1.0  # a bust
         chance = np.zeros(shape)
         chance[members] = blackjack
@@ -767,6 +766,12 @@ class _Analysis:
             play[hands] = choice
             played[hands] = np.take_along_axis(np.stack(options), choice[None], 0)[0]
         return _Context(pair, extra, members, stand, hit, double, play, doubled_play)
+
+    def _natural_stand(self, blackjack: Vector) -> Vector | float:
+        """A natural's value, given the chance of a dealer blackjack against each up card."""
+        if self.rules.blackjack_beats_dealer_blackjack:
+            return self.bj
+        return self.bj * (1.0 - blackjack)
 
     def _doubled_choice(
         self, options: list[Vector], hands: npt.NDArray[np.int64], j: int, unsplit: _Context | None
@@ -846,10 +851,11 @@ class _Analysis:
         pairs_left = after[:, pair].astype(np.float64)
         left = self.cards - 1.0 - self.dealer.sum(axis=1)  # the shoe less the pair and up card
         present = (after >= 0).all(axis=1)
+        columns = self.columns  # not self in the recursive closures' cycle (it would outlive them)
 
         def x(weight: Vector, a: int, b: int) -> Vector:
             if a >= len(ev_x):  # more pair cards than the shoe holds: no weight
-                return np.zeros(self.columns)
+                return np.zeros(columns)
             if b == 0:
                 return weight * ev_x[a]
             v = (pairs_left - a) / (left - a - b)
@@ -858,7 +864,7 @@ class _Analysis:
 
         def n(weight: Vector, a: int, b: int) -> Vector:
             if a >= len(ev_x):
-                return np.zeros(self.columns)
+                return np.zeros(columns)
             v = (pairs_left - a) / (left - 1 - a - b)
             weight, v = np.where(v >= 1, 0.0, weight), np.where(v >= 1, 0.0, v)
             if b == 0:
@@ -869,7 +875,7 @@ class _Analysis:
         others = shoe_n - shoe_p
 
         def arrangements(pairs: int, non_pairs: int, ways: float) -> Vector:
-            chance = np.full(self.columns, float(ways))
+            chance = np.full(columns, float(ways))
             for i in range(pairs):
                 chance *= (shoe_p - i) / (shoe_n - i)
             for i in range(non_pairs):
@@ -1038,11 +1044,15 @@ def rule_effects(
     values: how the rule sets are valued; by default analysed here, the face-up analyses sharing
     the dealer's odds (compliance.basegame passes its kept values)."""
     variations = list(_variations(rules))
-    # Analysed with the dealer's soft-17 rule changed last: face-up analyses alike in it share
-    # the dealer's odds (one rule's at a time).
+    # Analysed with the dealer's soft-17 rule changed last, and ties_lose before it: face-up
+    # analyses alike in the soft-17 rule share the dealer's odds, and alike in both, most of the
+    # hands' values (one rule set's at a time: engine.basegame_variants.shared_dealer_odds).
     order = sorted(
         range(len(variations)),
-        key=lambda i: variations[i][3].dealer_hits_soft_17 != rules.dealer_hits_soft_17,
+        key=lambda i: (
+            variations[i][3].dealer_hits_soft_17 != rules.dealer_hits_soft_17,
+            variations[i][3].ties_lose != rules.ties_lose,
+        ),
     )
     asked = ([] if base else [rules]) + [variations[i][3] for i in order]
     in_order = (values or analyse_together)(asked)
