@@ -646,8 +646,12 @@ class _Analysis:
         shoe = (self.full_array[None, :] - removed).astype(np.float64)
         left = shoe.sum(axis=1)[:, None] - self.dealer.sum(axis=1)[None, :]
         following = (shoe[:, None, :] - self.dealer[None, :, :]) / left[:, :, None]
-        following[(following < 0).any(axis=2)] = 0.0
-        return np.clip(following, 0.0, None)
+        # Where the shoe lacks a column's dealer's cards, no card follows (a chance below zero
+        # only there, and only in rows short of some rank).
+        short = np.flatnonzero(shoe.min(axis=1) < self.dealer.max())
+        rows, columns = np.nonzero((following[short] < 0).any(axis=2))
+        following[short[rows], columns] = 0.0
+        return following
 
     def _blackjack(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """[hand, up]: the chance of a dealer blackjack given the up card."""
