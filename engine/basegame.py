@@ -850,10 +850,10 @@ class _Analysis:
         seconds = [self._second_card(pair, a) for a in range(self._extra(pair))]
         ev_x = [x for x, _ in seconds]
         ev_p = [p for _, p in seconds]
-        # [up, rank]: the shoe less the pair and the dealer's cards.
+        # [column, rank]: the shoe less the pair and the column's dealer's cards.
         after = np.array(self.full) - 2 * np.eye(RANKS, dtype=np.int64)[pair] - self.dealer
         pairs_left = after[:, pair].astype(np.float64)
-        left = self.cards - 1.0 - self.dealer.sum(axis=1)  # the shoe less the pair and up card
+        left = self.cards - 1.0 - self.dealer.sum(axis=1)  # less the pair, dealer's cards but one
         present = (after >= 0).all(axis=1)
         columns = self.columns  # not self in the recursive closures' cycle (it would outlive them)
 
@@ -1046,11 +1046,11 @@ def rule_effects(
     the options include the variant's own rules (ties_lose, …).
 
     values: how the rule sets are valued; by default analysed here, the face-up analyses sharing
-    the dealer's odds (compliance.basegame passes its kept values)."""
+    the dealer's odds and hands' values (compliance.basegame passes its kept values)."""
     variations = list(_variations(rules))
     # Analysed with the dealer's soft-17 rule changed last, and ties_lose before it: face-up
     # analyses alike in the soft-17 rule share the dealer's odds, and alike in both, most of the
-    # hands' values (one rule set's at a time: engine.basegame_variants.shared_dealer_odds).
+    # hands' values (engine.basegame_variants.shared_dealer_odds).
     order = sorted(
         range(len(variations)),
         key=lambda i: (
@@ -1072,7 +1072,7 @@ def analyse_together(
     rules_list: list[RuleSet], play: Play = Play.COMPOSITION
 ) -> list[BaseGameValue]:
     """base_game_value of each rule set; face-up analyses share the dealer's odds given both
-    cards (engine.basegame_variants.shared_dealer_odds)."""
+    cards and, where they can, the hands' values (engine.basegame_variants.shared_dealer_odds)."""
     from engine.basegame_variants import shared_dealer_odds  # built on this module
 
     with shared_dealer_odds():
