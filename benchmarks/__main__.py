@@ -345,6 +345,29 @@ def bench_basegame_variants() -> None:
         beside = f"; {published}" if published else ""
         print(f"exact base-game edge, {name}: {seconds:.2f} s  (house edge "
               f"{100 * value.house_edge:.6f} %{beside})")  # fmt: skip
+    bench_face_up_first_request()
+
+
+def bench_face_up_first_request() -> None:
+    """GET analysis/base-game/ of a Colorado Face Up 21 table (6 decks) with its rule effects,
+    as a compliance officer's first request: nothing kept in memory or in the BaseGameEdge
+    table (the dealer's hands already enumerated by the figures above). CPU time."""
+    from compliance.basegame import base_game_analysis, base_game_memory_clear, base_game_query
+    from compliance.models import BaseGameEdge
+
+    for hits in ("stand", "hit"):
+        params = {"jurisdiction": "US-CO", "as_of": "2024-06-01", "game": "face-up-blackjack",
+                  "decks": "6", "dealer_soft_17": hits, "effects": "true"}  # fmt: skip
+        base_game_memory_clear()
+        BaseGameEdge.objects.filter(rules__contains="dealer_face_up=True").delete()
+        start = time.process_time()
+        body = base_game_analysis(data=base_game_query(params))
+        seconds = time.process_time() - start
+        print(
+            f"face-up first request with effects (Face Up 21, 6D, {hits} soft 17): {seconds:.2f} s "
+            f"(target < 5 s; {len(body['effects'])} rule effects and the basic strategy, 12 "
+            f"analyses; house edge {body['house_edge_percent'][:8]} %)"
+        )
 
 
 def bench_first_simulation() -> None:

@@ -10,10 +10,12 @@ for Double Up is not valued yet (basic_strategy says so).
 
 Each distinct rule set is analysed once and its value kept, the values of a rule's effects too:
 in this process, and in the BaseGameEdge table so that it survives a restart. An analysis takes
-about half a second for the standard game and Switch, about 2.4 s for a 6-deck face-up game (1 s
-more for each rule set sharing its dealer's odds, shared_dealer_odds): a face-up table's first
-request with its effects takes about 15 s of one core, later ones read what was kept. A
-validation run carries each table's value (table_base_games) beside its findings."""
+about half a second for the standard game and Switch, about 1 s for a 6-deck face-up game
+(0.3 s for a rule set sharing its dealer's odds, 0.1 s or less for most of a rule's effects,
+which share its hands' values too: shared_dealer_odds): a face-up table's first request with its
+effects takes about 3 s of one core (benchmarks: bench_face_up_first_request), later ones read
+what was kept. A validation run carries each table's value (table_base_games) beside its
+findings."""
 
 from __future__ import annotations
 
@@ -70,7 +72,7 @@ class BaseGameIn(serializers.Serializer):
         default=True,
         help_text="Also the change each rule option makes to the house edge (about ten analyses, "
         "each kept once made: the first request for a standard table takes a few seconds, for a "
-        "face-up table about 15 s, for a Switch table about 5 s).",
+        "face-up table about 3 s, for a Switch table about 5 s).",
     )
 
 
@@ -149,7 +151,7 @@ def base_game_analysis(*, data: Any) -> dict[str, Any]:
         raise DomainError(
             "game_not_analysed", f"{table['name']}: {exc}", fields={field: str(exc)}
         ) from exc
-    with shared_dealer_odds():  # a face-up table's analyses share the dealer's odds
+    with shared_dealer_odds():  # a face-up table's analyses share odds and hands' values
         return _analysis_body(values, table, found, rules)
 
 

@@ -348,7 +348,9 @@ def _hand_table(full: Hand) -> _HandTable:
 
 @lru_cache(maxsize=8)
 def _hand_table_of(full: Hand) -> _HandTable:
-    hands = _hands(full)
+    # The fewest cards first: the hands of two cards are the first rows (all a face-up analysis
+    # keeps of a split's values).
+    hands = sorted(_hands(full), key=sum)
     index = {hand: i for i, hand in enumerate(hands)}
     counts = np.array(hands, dtype=np.int64)
     size = counts.sum(axis=1)
@@ -445,6 +447,9 @@ class _Analysis:
         self.full: Hand = full or _full_shoe(rules)
         self.full_array = np.array(self.full, dtype=np.int64)
         self.cards = sum(self.full)
+        self.dealer = self._dealer_cards()
+        self.columns = len(self.dealer)
+        """The vectors' length: one value for each of the dealer's holdings `dealer` lists."""
         self.bj = float(rules.blackjack_pays)
         self.originals_only = rules.peeks or rules.original_bets_only
         self.splits = {pair: self._max_hands(pair) for pair in range(RANKS)}
@@ -478,21 +483,23 @@ class _Analysis:
         cards or more against each up card, and with each doubled hand."""
         n = len(self.counts) + 1
         plays = _BasicPlays(
-            np.zeros((n, RANKS), dtype=np.int8),
-            np.zeros((n, RANKS), dtype=np.int8),
-            np.zeros((n, RANKS), dtype=bool),
-            np.zeros((n, RANKS), dtype=bool),
+            np.zeros((n, self.columns), dtype=np.int8),
+            np.zeros((n, self.columns), dtype=np.int8),
+            np.zeros((n, self.columns), dtype=bool),
+            np.zeros((n, self.columns), dtype=bool),
         )
         doubles_any_time = self.rules.doubles_any_time
-        for hand, h in self.index.items():
-            if sum(hand) < 2:
-                continue
-            total, soft = _total(hand)
-            for up in range(RANKS):
-                ranked = strategy.table[(total, soft, 0, self._dealer_key(up), False)]
+        # Decided by the total, softness and whether cards were drawn: each kind once.
+        hands = np.flatnonzero(self.size >= 2)
+        kinds = np.stack([self.total[hands], self.soft[hands], self.size[hands] >= 3], axis=1)
+        distinct, which = np.unique(kinds, axis=0, return_inverse=True)
+        for kind, (total, soft, drawn) in enumerate(distinct.tolist()):
+            h = hands[which.ravel() == kind]
+            for up in range(self.columns):
+                ranked = strategy.table[(total, bool(soft), 0, self._dealer_key(up), False)]
                 plays.redouble[h, up] = total < 21 and ranked[0] is Action.DOUBLE
                 plays.rescue[h, up] = strategy.stands[(total, self._dealer_key(up))] < -0.5
-                if sum(hand) < 3 or total >= 21:  # a 21 stands (a soft 21 unless doubled)
+                if not drawn or total >= 21:  # a 21 stands (a soft 21 unless doubled)
                     continue
                 split_doubles = doubles_any_time and self.rules.double_after_split
                 for played, may_double in (
@@ -515,7 +522,7 @@ class _Analysis:
         total, soft = _total(hand)
         pair = next((rank + 1 for rank in range(RANKS) if hand[rank] == 2), 0)
         chosen = []
-        for up in range(RANKS):
+        for up in range(self.columns):
             ranked = self.basic[(total, soft, pair, self._dealer_key(up), True)]
             chosen.append(next((a for a in ranked if a in allowed), Action.STAND))
         return chosen
@@ -636,14 +643,24 @@ class _Analysis:
             + np.einsum("hj,huj->hu", sign, odds[:, :, :5])
         )
 
+    def _dealer_cards(self) -> npt.NDArray[np.int64]:
+        """[column, rank]: the dealer's cards out of the shoe where the vectors' index is
+        `column`: here one column for each up card."""
+        return np.eye(RANKS, dtype=np.int64)
+
     def _following(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-        """[hand, up, card]: the next card's probability given the up card, from the shoe less
-        each row of removed cards (zero for an up card the shoe lacks)."""
+        """[hand, up, card]: the next card's probability given the up card (the dealer's cards
+        of each column), from the shoe less each row of removed cards (zero for dealer's cards
+        the shoe lacks)."""
         shoe = (self.full_array[None, :] - removed).astype(np.float64)
-        left = shoe.sum(axis=1) - 1
-        following = (shoe[:, None, :] - np.eye(RANKS)[None, :, :]) / left[:, None, None]
-        following[shoe == 0] = 0.0
-        return np.clip(following, 0.0, None)
+        left = shoe.sum(axis=1)[:, None] - self.dealer.sum(axis=1)[None, :]
+        following = (shoe[:, None, :] - self.dealer[None, :, :]) / left[:, :, None]
+        # Where the shoe lacks a column's dealer's cards, no card follows (a chance below zero
+        # only there, and only in rows short of some rank).
+        short = np.flatnonzero(shoe.min(axis=1) < self.dealer.max())
+        rows, columns = np.nonzero((following[short] < 0).any(axis=2))
+        following[short[rows], columns] = 0.0
+        return following
 
     def _blackjack(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """[hand, up]: the chance of a dealer blackjack given the up card."""
@@ -668,7 +685,8 @@ class _Analysis:
         the chances after each card it may draw."""
         rules = self.rules
         n = len(self.counts) + 1
-        stand, stand_doubled, hit, double = (np.zeros((n, RANKS)) for _ in range(4))
+        shape = (n, self.columns)  # [hand, up]
+        stand, stand_doubled, hit, double = (np.zeros(shape) for _ in range(4))
         odds = self.odds[rows]
         stand[members] = self._stand(members, odds)
         stand_doubled[members] = stand[members]
@@ -684,23 +702,20 @@ class _Analysis:
         blackjack = self._blackjack(removed)
         if not extra:
             natural = self.natural[members]
-            if rules.blackjack_beats_dealer_blackjack:
-                stand[members[natural]] = self.bj
-            else:
-                stand[members[natural]] = self.bj * (1.0 - blackjack[natural])
+            stand[members[natural]] = self._natural_stand(blackjack[natural])
         stand[-1] = stand_doubled[-1] = -1.0  # a bust
-        chance = np.zeros((n, RANKS))
+        chance = np.zeros(shape)
         chance[members] = blackjack
-        refund = chance if self.originals_only else np.zeros((n, RANKS))
+        refund = chance if self.originals_only else np.zeros(shape)
         following = self._following(removed)
         unsplit = self.contexts[(0, 0)] if extra else None
         may_double = rules.doubles_any_time and (not extra or rules.double_after_split)
-        doubled = [np.zeros((n, RANKS)) for _ in range(self.doubles + 1)]  # [j]: G after j doubles
-        doubled_play = [np.zeros((n, RANKS), dtype=np.int8) for _ in range(self.doubles)]
+        doubled = [np.zeros(shape) for _ in range(self.doubles + 1)]  # [j]: G after j doubles
+        doubled_play = [np.zeros(shape, dtype=np.int8) for _ in range(self.doubles)]
         for j in range(1, self.doubles + 1):
             doubled[j][-1] = -(2.0**j)
-        play = np.zeros((n, RANKS), dtype=np.int8)
-        played = np.zeros((n, RANKS))
+        play = np.zeros(shape, dtype=np.int8)
+        played = np.zeros(shape)
         played[-1] = -1.0
         size = self.size[members]
         for cards in range(int(size.max()), 1, -1):
@@ -765,13 +780,19 @@ class _Analysis:
             played[hands] = np.take_along_axis(np.stack(options), choice[None], 0)[0]
         return _Context(pair, extra, members, stand, hit, double, play, doubled_play)
 
+    def _natural_stand(self, blackjack: Vector) -> Vector | float:
+        """A natural's value, given the chance of a dealer blackjack against each up card."""
+        if self.rules.blackjack_beats_dealer_blackjack:
+            return self.bj
+        return self.bj * (1.0 - blackjack)
+
     def _doubled_choice(
         self, options: list[Vector], hands: npt.NDArray[np.int64], j: int, unsplit: _Context | None
     ) -> npt.NDArray[np.int8]:
         """How a hand doubled j times is played: the best option, the engine's basic strategy,
         or after a split the unsplit hand's choice (CDZ-)."""
         if self.basic_plays is not None:
-            shape = (len(hands), RANKS)
+            shape = (len(hands), self.columns)
             choice = np.zeros(shape, dtype=np.int8)
             if len(options) > 1:
                 choice[self.basic_plays.rescue[hands]] = _RESCUE
@@ -805,7 +826,7 @@ class _Analysis:
         one = _add((0,) * RANKS, pair)
         removed = np.array([_add(one, pair, a + 1)], dtype=np.int64)
         following = self._following(removed)[0]
-        values = np.zeros((RANKS, RANKS))  # [card, up]
+        values = np.zeros((RANKS, self.columns))  # [card, up]
         for rank in range(RANKS):
             hand = _add(one, rank)
             if hand[rank] + (a + 1 if rank == pair else 0) > self.full[rank]:
@@ -845,15 +866,16 @@ class _Analysis:
         seconds = [self._second_card(pair, a) for a in range(self._extra(pair))]
         ev_x = [x for x, _ in seconds]
         ev_p = [p for _, p in seconds]
-        pairs_left = np.array(
-            [self.full[pair] - 2 - (up == pair) for up in range(RANKS)], dtype=np.float64
-        )
-        left = self.cards - 2.0
-        present = np.array([self.full[up] - 2 * (up == pair) > 0 for up in range(RANKS)])
+        # [column, rank]: the shoe less the pair and the column's dealer's cards.
+        after = np.array(self.full) - 2 * np.eye(RANKS, dtype=np.int64)[pair] - self.dealer
+        pairs_left = after[:, pair].astype(np.float64)
+        left = self.cards - 1.0 - self.dealer.sum(axis=1)  # less the pair, dealer's cards but one
+        present = (after >= 0).all(axis=1)
+        columns = self.columns  # not self in the recursive closures' cycle (it would outlive them)
 
         def x(weight: Vector, a: int, b: int) -> Vector:
             if a >= len(ev_x):  # more pair cards than the shoe holds: no weight
-                return np.zeros(RANKS)
+                return np.zeros(columns)
             if b == 0:
                 return weight * ev_x[a]
             v = (pairs_left - a) / (left - a - b)
@@ -862,7 +884,7 @@ class _Analysis:
 
         def n(weight: Vector, a: int, b: int) -> Vector:
             if a >= len(ev_x):
-                return np.zeros(RANKS)
+                return np.zeros(columns)
             v = (pairs_left - a) / (left - 1 - a - b)
             weight, v = np.where(v >= 1, 0.0, weight), np.where(v >= 1, 0.0, v)
             if b == 0:
@@ -873,14 +895,14 @@ class _Analysis:
         others = shoe_n - shoe_p
 
         def arrangements(pairs: int, non_pairs: int, ways: float) -> Vector:
-            chance = np.full(RANKS, float(ways))
+            chance = np.full(columns, float(ways))
             for i in range(pairs):
                 chance *= (shoe_p - i) / (shoe_n - i)
             for i in range(non_pairs):
                 chance *= (others - i) / (shoe_n - pairs - i)
             return np.where(present, chance, 0.0)
 
-        total = np.zeros(RANKS)
+        total = np.zeros(self.columns)
         # Stopping short of the most hands: h hands, every second card a non-pair card.
         for h in range(2, hands):
             total += n(arrangements(h - 2, h, h - 1) * h, h - 2, h - 1)
@@ -923,7 +945,7 @@ class _Analysis:
         if surrender is Surrender.NONE:
             return None
         if surrender is Surrender.EARLY:
-            return np.full(RANKS, -0.5)
+            return np.full(self.columns, -0.5)
         blackjack = self._blackjack(np.array([hand], dtype=np.int64))[0]
         return -blackjack - 0.5 * (1 - blackjack)
 
@@ -957,7 +979,7 @@ class _Analysis:
             allowed.add(Action.SPLIT)
             by_action[Action.SPLIT] = self.split(pair)
         surrender = self.surrender(hand)
-        early = np.zeros(RANKS, dtype=bool)
+        early = np.zeros(self.columns, dtype=bool)
         if surrender is not None:
             by_action[Action.SURRENDER] = surrender
             if self.rules.early_surrender:  # offered first, as the engine asks before the rest
@@ -967,7 +989,7 @@ class _Analysis:
                     [
                         self.basic[(total, soft, pair_value, self._dealer_key(up), True)][0]
                         is Action.SURRENDER
-                        for up in range(RANKS)
+                        for up in range(self.columns)
                     ]
                 )
             else:
@@ -977,7 +999,16 @@ class _Analysis:
         return np.where(early, -0.5, value)
 
     def value(self) -> BaseGameValue:
-        by_up = np.zeros(RANKS)
+        by_up = self.by_column()
+        full = np.array(self.full, dtype=np.float64)
+        ups = full / self.cards
+        return BaseGameValue(
+            self.rules, float(ups @ by_up), tuple(float(v) for v in by_up), self.play
+        )
+
+    def by_column(self) -> Vector:
+        """The expected value given each up card (each column's dealer cards)."""
+        by_up = np.zeros(self.columns)
         full = np.array(self.full, dtype=np.float64)
         empty = (0,) * RANKS
         for first in range(RANKS):
@@ -986,17 +1017,14 @@ class _Analysis:
                 if hand[first] > self.full[first] or hand[second] > self.full[second]:
                     continue
                 # Probability of the two cards given each up card, in either order.
-                shoe = full - np.eye(RANKS)  # row: after each up card
-                left = self.cards - 1
+                shoe = full - self.dealer  # row: after each up card
+                left = self.cards - self.dealer.sum(axis=1)
                 chance = shoe[:, first] / left
                 chance = chance * (shoe[:, second] - (first == second)) / (left - 1)
                 if first != second:
                     chance = 2 * chance
                 by_up += np.clip(chance, 0, None) * self.first_two(hand)
-        ups = full / self.cards
-        return BaseGameValue(
-            self.rules, float(ups @ by_up), tuple(float(v) for v in by_up), self.play
-        )
+        return by_up
 
 
 # --- effects of rule options --------------------------------------------------------------------
@@ -1034,13 +1062,17 @@ def rule_effects(
     Double Up game the options include the variant's own rules (ties_lose, double_up, …).
 
     values: how the rule sets are valued; by default analysed here, the face-up analyses sharing
-    the dealer's odds (compliance.basegame passes its kept values)."""
+    the dealer's odds and hands' values (compliance.basegame passes its kept values)."""
     variations = list(_variations(rules))
-    # Analysed with the dealer's soft-17 rule changed last: face-up analyses alike in it share
-    # the dealer's odds (one rule's at a time).
+    # Analysed with the dealer's soft-17 rule changed last, and ties_lose before it: face-up
+    # analyses alike in the soft-17 rule share the dealer's odds, and alike in both, most of the
+    # hands' values (engine.basegame_variants.shared_dealer_odds).
     order = sorted(
         range(len(variations)),
-        key=lambda i: variations[i][3].dealer_hits_soft_17 != rules.dealer_hits_soft_17,
+        key=lambda i: (
+            variations[i][3].dealer_hits_soft_17 != rules.dealer_hits_soft_17,
+            variations[i][3].ties_lose != rules.ties_lose,
+        ),
     )
     asked = ([] if base else [rules]) + [variations[i][3] for i in order]
     in_order = (values or analyse_together)(asked)
@@ -1056,7 +1088,7 @@ def analyse_together(
     rules_list: list[RuleSet], play: Play = Play.COMPOSITION
 ) -> list[BaseGameValue]:
     """base_game_value of each rule set; face-up analyses share the dealer's odds given both
-    cards (engine.basegame_variants.shared_dealer_odds)."""
+    cards and, where they can, the hands' values (engine.basegame_variants.shared_dealer_odds)."""
     from engine.basegame_variants import shared_dealer_odds  # built on this module
 
     with shared_dealer_odds():

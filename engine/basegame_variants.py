@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import fields, replace
 from typing import Any
 
 import numpy as np
@@ -35,13 +36,14 @@ from engine.basegame import (
     NOT_ANALYSED,
     TEN,
     BaseGameValue,
-    Hand,
     OddsStore,
     Play,
     Vector,
     _add,
     _Analysis,
+    _Context,
     _full_shoe,
+    _hand_table,
     _store_add,
     _total,
     _unpack,
@@ -176,46 +178,125 @@ def variant_conventions(
 # --- face up ------------------------------------------------------------------------------------
 
 
-_SHARED: ContextVar[dict[tuple[Any, ...], dict[int, OddsStore]] | None] = ContextVar(
-    "face_up_odds", default=None
+Holding = tuple[int, int]
+"""The dealer's two cards face up: the up card's rank, the hole card's."""
+
+_SHARED: ContextVar[dict[tuple[Any, ...], dict[tuple[Holding, ...], OddsStore]] | None] = (
+    ContextVar("face_up_odds", default=None)
 )
-"""Within shared_dealer_odds(): (full shoe, hits soft 17) → [up card]: the dealer's odds given
+"""Within shared_dealer_odds(): (full shoe, hits soft 17) → [holdings]: the dealer's odds given
 both cards computed so far, shared by the face-up analyses of rule sets alike in those (one such
 key at a time)."""
+_Contexts = dict[tuple[tuple[Holding, ...], int, int, bool], _Context]
+_KEPT: ContextVar[dict[str, _Contexts] | None] = ContextVar("face_up_hands", default=None)
+"""Within shared_dealer_odds(): _hands_key → [(holdings, pair, extra, one card to split aces)]:
+the hands' values computed so far (_FaceUp._context), shared by the face-up analyses of rule
+sets alike in the rules they read (two such keys at a time: the best play's and the engine's
+basic strategy's, asked together)."""
 
 
 @contextmanager
 def shared_dealer_odds() -> Iterator[None]:
     """Face-up analyses within share the dealer's odds given both cards (computed once for rule
     sets that differ in other rules: a rule's effects, the engine's basic strategy), the
-    dealer's side of each analysis after the first. The odds of one shoe and soft-17 rule are
-    kept, only while within (about 125 MB from 6 decks); a face-up analysis of another drops
-    them. Within another shared_dealer_odds(), the outer one's are shared."""
+    dealer's side of each analysis after the first; and the hands' values, where the rule sets
+    differ only in what the first two cards do (doubling, splitting, surrender) or a natural
+    pays (_hands_key): most of a rule's effects. The odds of one shoe and soft-17 rule are
+    kept, only while within (about 70 MB from 6 decks), and the hands' values of two rule sets
+    (about 10 MB each); a face-up analysis of another shoe or soft-17 rule drops the odds, of a
+    third rule set the older hands' values. Within another shared_dealer_odds(), the outer one's
+    are shared."""
     if _SHARED.get() is not None:
         yield
         return
-    token = _SHARED.set({})
+    token, kept = _SHARED.set({}), _KEPT.set({})
     try:
         yield
     finally:
         _SHARED.reset(token)
+        _KEPT.reset(kept)
+
+
+_FIRST_TWO_ONLY = frozenset(
+    {"surrender", "double_on", "double_after_split", "max_split_hands", "resplit_aces",
+     "split_aces_one_card", "blackjack_pays", "blackjack_beats_dealer_blackjack"}
+)  # fmt: skip
+"""RuleSet fields the hands' values of a face-up analysis (its contexts) do not read: only the
+first two cards' decisions read them, or a natural's value (set apart, _FaceUp._context), and
+which contexts there are (a context is the same whichever of them asks for it; one card to split
+aces changes the split aces' hands, a key of its own)."""
+
+
+def _hands_key(rules: RuleSet, play: Play) -> str:
+    """What the hands' values of a face-up analysis depend on, in words: the rules but
+    _FIRST_TWO_ONLY, or, where a hand may double on any number of cards, also doubling's rules;
+    and the play (the engine's basic strategy plays by every rule)."""
+    ignored = _FIRST_TWO_ONLY if play is Play.COMPOSITION else frozenset()
+    if rules.doubles_any_time:
+        ignored -= {"double_on", "double_after_split"}
+    read = [(f.name, getattr(rules, f.name)) for f in fields(rules) if f.name not in ignored]
+    return repr((play.value, read))
 
 
 class _FaceUp(_Analysis):
-    """engine.basegame's analysis for one dealer up card, with the dealer's second card in
-    place of the up card: every vector indexed by up card is here indexed by the hole card, the
-    shoe lacks the up card, and the dealer's odds are given both cards."""
+    """engine.basegame's analysis with a column for each of the dealer's holdings (two cards face
+    up) where its vectors have one for each up card. The shoe lacks the cards every holding has
+    (the up card, where the holdings are one up card's), and the dealer's odds are given both
+    cards."""
 
-    def __init__(self, rules: RuleSet, up: int, play: Play = Play.COMPOSITION) -> None:
-        self.up = up
-        full: Hand = _add(_full_shoe(rules), up, -1)
+    def __init__(
+        self, rules: RuleSet, holdings: tuple[Holding, ...], play: Play = Play.COMPOSITION
+    ) -> None:
+        self.holdings = holdings
+        dealer = np.zeros((len(self.holdings), RANKS), dtype=np.int64)
+        for column, (up, hole) in enumerate(self.holdings):
+            dealer[column, up] += 1
+            dealer[column, hole] += 1
+        self.common = dealer.min(axis=0)
+        self.holding_cards = dealer - self.common
+        self.blackjacks = [
+            column for column, cards in enumerate(self.holdings) if set(cards) == {ACE, TEN}
+        ]
+        full = tuple(int(n) for n in np.array(_full_shoe(rules)) - self.common)
+        self.two_cards = int(np.searchsorted(_hand_table(full).size, 3))
+        """The hands of two cards or fewer: the hand table's first rows."""
+        kept = _KEPT.get()
+        key = _hands_key(rules, play)
+        if kept is not None and key not in kept and len(kept) >= 2:
+            kept.pop(next(iter(kept)))  # two rule sets' hands at a time, the older dropped
+        self.kept = None if kept is None else kept.setdefault(key, {})
         super().__init__(rules, play, full)
+
+    def _context(
+        self, pair: int, extra: int, members: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]
+    ) -> _Context:
+        """The hands' values of a context, or shared_dealer_odds()'s as an analysis alike
+        computed them (_hands_key), its naturals valued anew. A split's values are kept for its
+        hands of two cards only: all that _second_card reads of them."""
+        key = (self.holdings, pair, extra, extra > 0 and self._one_card(pair))
+        context = None if self.kept is None else self.kept.get(key)
+        if context is None:
+            context = super()._context(pair, extra, members, rows)
+            if extra:
+                context = _first_rows(context, self.two_cards)
+            if self.kept is not None:
+                self.kept[key] = context
+        elif not extra:  # a natural's value by these rules (its play is never read: it stands)
+            stand = context.stand.copy()
+            naturals = context.hands[self.natural[context.hands]]
+            stand[naturals] = self._natural_stand(self._blackjack(self.counts[naturals]))
+            context = replace(context, stand=stand)
+        return context
+
+    def _dealer_cards(self) -> npt.NDArray[np.int64]:
+        return self.holding_cards
 
     def _dealer_key(self, up: int) -> DealerKey:
         """The engine's face-up strategy knows the dealer's two-card total (total, soft); here
-        `up` indexes the hole card. A blackjack has no key (face_up_value values it apart)."""
-        total = self.up + up + 2
-        if ACE in (self.up, up) and total <= 11:
+        `up` indexes a column. A blackjack has no key (face_up_value values it apart)."""
+        first, second = self.holdings[up]
+        total = first + second + 2
+        if ACE in (first, second) and total <= 11:
             total, soft = total + 10, True
         else:
             soft = False
@@ -230,12 +311,20 @@ class _FaceUp(_Analysis):
             shared.clear()  # another shoe or soft-17 rule: one set of odds at a time
         stores = {} if shared is None else shared.setdefault(key, {})
         empty = np.zeros(0, dtype=np.int64)
-        store = stores.get(self.up, (empty, empty, np.zeros((0, RANKS, len(OUTCOMES)))))
+        store = stores.get(
+            self.holdings, (empty, empty, np.zeros((0, self.columns, len(OUTCOMES))))
+        )
         new = np.setdiff1d(wanted, store[0], assume_unique=True)
         if len(new):
-            shoes = self.full_array[None, :] - _unpack(new)
-            odds = dealer_odds(shoes, self.rules.dealer_hits_soft_17, up=self.up)
-            store = stores[self.up] = _store_add(store, new, odds)
+            shoes = self.full_array[None, :] + self.common - _unpack(new)  # the whole shoe's
+            eye = np.eye(RANKS, dtype=np.int64)
+            ups = np.array([up for up, _ in self.holdings])
+            odds = np.zeros((len(new), self.columns, len(OUTCOMES)))
+            for up in np.unique(ups):  # [shoe, hole, outcome] given the up card
+                holes = [hole for first, hole in self.holdings if first == up]
+                given = dealer_odds(shoes - eye[up], self.rules.dealer_hits_soft_17, up=up)
+                odds[:, ups == up] = given[:, holes]
+            store = stores[self.holdings] = _store_add(store, new, odds)
         return store
 
     def _stand(self, members: npt.NDArray[np.int64], odds: npt.NDArray[np.float64]) -> Vector:
@@ -249,19 +338,39 @@ class _FaceUp(_Analysis):
         )
 
     def _blackjack(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-        """[hand, hole]: 1 where the dealer's two cards make a blackjack (the round ends then,
+        """[hand, column]: 1 where the dealer's two cards make a blackjack (the round ends then,
         and face_up_value values those cells itself)."""
-        chance = np.zeros((len(removed), RANKS))
-        hole = _BLACKJACK_HOLE.get(self.up)
-        if hole is not None:
-            chance[:, hole] = 1.0
+        chance = np.zeros((len(removed), self.columns))
+        chance[:, self.blackjacks] = 1.0
         return chance
 
     def _split_blackjack_refund(self, pair: int, hands: int) -> Vector:
-        return np.zeros(RANKS)  # a dealer blackjack ends the round before any split
+        return np.zeros(self.columns)  # a dealer blackjack ends the round before any split
 
 
 _BLACKJACK_HOLE = {ACE: TEN, TEN: ACE}
+
+
+def _first_rows(context: _Context, rows: int) -> _Context:
+    """The context's values of its first `rows` hands only."""
+    return replace(
+        context,
+        stand=context.stand[:rows].copy(),
+        hit=context.hit[:rows].copy(),
+        double=context.double[:rows].copy(),
+        play=context.play[:rows].copy(),
+        doubled=[doubled[:rows].copy() for doubled in context.doubled],
+    )
+
+
+def _holding_groups(rules: RuleSet) -> list[tuple[Holding, ...]]:
+    """The dealer's holdings analysed together (one analysis, a column each). With 8 cards of
+    every rank or more, every up card's analysis splits to the same limits, so all are analysed
+    at once, each pair of cards once (an up card and a hole card switched leave the same shoe and
+    the same dealer's odds); from one deck, one up card at a time."""
+    if min(_full_shoe(rules)) >= 8:
+        return [tuple((a, b) for a in range(RANKS) for b in range(a, RANKS))]
+    return [tuple((up, hole) for hole in range(RANKS)) for up in range(RANKS)]
 
 
 def face_up_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValue:
@@ -269,9 +378,15 @@ def face_up_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValu
     says (the best play, or the engine's basic strategy)."""
     full = np.array(_full_shoe(rules), dtype=np.float64)
     cards = full.sum()
+    values: dict[Holding, float] = {}
+    for holdings in _holding_groups(rules):
+        by_column = _FaceUp(rules, holdings, play).by_column()
+        values.update(zip(holdings, by_column, strict=True))
+    for (up, hole), of_holding in list(values.items()):
+        values.setdefault((hole, up), of_holding)  # the same cards the other way round
     by_up = np.zeros(RANKS)
     for up in range(RANKS):
-        by_hole = np.array(_FaceUp(rules, up, play).value().by_up_card)
+        by_hole = np.array([values[up, hole] for hole in range(RANKS)])
         shoe = full - np.eye(RANKS)[up]
         hole = _BLACKJACK_HOLE.get(up)
         if hole is not None:

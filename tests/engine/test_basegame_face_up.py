@@ -237,6 +237,21 @@ def test_analyses_sharing_the_dealers_odds_give_the_values_each_gives_alone() ->
     assert [v.expected_value for v in shared] == [v.expected_value for v in alone]
 
 
+def test_a_rules_effects_analysed_together_are_the_values_each_rule_set_gives_alone() -> None:
+    # The effects share the dealer's odds, and where the rules differ only in what the first two
+    # cards do or a natural pays, the hands' values (blackjack 6 to 5, surrender, doubling,
+    # splitting): every digit is the same as each analysed alone. From 2 decks every dealer
+    # holding is analysed at once, from 1 deck one up card at a time: both share.
+    for rules in (SMALL, replace(SMALL, decks=1, blackjack_beats_dealer_blackjack=True)):
+        effects = rule_effects(rules)
+        alone = [face_up_value(effect.value.rules) for effect in effects]
+        assert [e.value.by_up_card for e in effects] == [v.by_up_card for v in alone]
+        assert [e.value.expected_value for e in effects] == [v.expected_value for v in alone]
+        assert {"blackjack_pays", "surrender", "double.on", "split.resplit_aces"} <= {
+            effect.option for effect in effects
+        }
+
+
 def test_the_engines_face_up_strategy_is_valued_exactly_a_little_below_the_best_play() -> None:
     # The engine plays by the hand's total and the dealer's two-card total, computed for an
     # infinite shoe; the best play sees every card. The gap is the cards' composition, which
