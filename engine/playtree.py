@@ -357,15 +357,17 @@ class _Enumeration:
                     rest[c] -= 1
                 self._dealer(first, cards, split, up, tuple(rest), weight * n, len(out), made)
             return
-        # a wager reading the hand's total and number of cards: hands alike in these merged
-        hands: dict[tuple[int, int, bool], tuple[tuple[int, ...], int]] = {}
-        for cards, split, out, n, total in self._play(first, shoe, up):
-            reading = (min(total, 22), len(cards), split)
-            kept, m = hands.get(reading, (cards, 0))
-            hands[reading] = (kept, m + n * self.play_scale[len(out)])
-        for reading, (cards, n) in hands.items():
-            split = reading[2]
-            self._dealer(first, cards, split, up, shoe, weight * n, _MOST_DRAWN, made, reading)
+        # a wager reading the hand's total and number of cards: hands alike in these merged, each
+        # with every dealer's hand (a state's readings are each made once); a round of each
+        # reading kept from the first state that makes it
+        dealers, hands = self._dealer_hands(first, up), self.hands
+        for head, (cards, n) in self._blind_play(first, shoe, up).items():
+            n *= weight
+            keyed = {(*head, dealer): n * q for dealer, q in dealers}
+            made.update(keyed)
+            for key in keyed:
+                if key not in hands:
+                    hands[key] = (first, cards, head[2], key[-1])
 
     def _blackjack_holes(self, up: int) -> tuple[int, ...]:
         if not self.rules.peeks:
@@ -451,6 +453,109 @@ class _Enumeration:
                     drawn = self._drawn(cards, bust, merge)
                     yield drawn, split, (*out, bust), n * busts, hard + values[bust]
             acting = following
+
+    def _blind_play(
+        self, first: tuple[int, int], shoe: tuple[int, ...], up: int
+    ) -> dict[tuple[int, int, bool], tuple[tuple[int, ...], int]]:
+        """`_play` for an `_ORDER_BLIND` wager, its hands merged by what the wager reads of them:
+        (total, 22 for any bust; cards; split) → (the first hand `_play` gives out with it, the
+        numerator of its probability given the first three cards over falling(cards in `shoe`,
+        _MOST_DRAWN)). The same walk in the same order, written out for speed: each hand still
+        to act keeps the shoe it leaves, its points and the strategy's action for it."""
+        hands: dict[tuple[int, int, bool], tuple[tuple[int, ...], int]] = {}
+        scale, values, ace = self.play_scale, self.values, self.ace
+        decisions = self.decisions
+
+        def give(cards: tuple[int, ...], split: bool, n: int, total: int) -> None:
+            reading = (min(total, 22), len(cards), split)
+            kept, m = hands.get(reading, (cards, 0))
+            hands[reading] = (kept, m + n)
+
+        def action(
+            cards: tuple[int, ...], split: bool, aces: bool, spot: int, total: int, soft: bool
+        ) -> Action:
+            two = (values[cards[0]], values[cards[1]]) if len(cards) == 2 else True
+            done = decisions.get((total, soft, two, split, aces, spot, up))
+            return done or self._decide(cards, split, aces, spot, up, (total, soft))
+
+        total, soft = self._points(first)
+        acted = action(first, False, False, 1, total, soft)
+        if acted is Action.STAND or acted is Action.SURRENDER:
+            give(first, False, scale[0], total)
+            return hands
+        # (cards, split, split aces, spot, cards split off again) → n over falling(shoe, drawn);
+        # beside it: the shoe it leaves, its points (aces as one), whether it holds an ace, the
+        # strategy's action and the cards drawn
+        start = (first, False, False, 1, ())
+        acting: dict[tuple, int] = {start: 1}
+        kept: dict[tuple, tuple] = {start: (shoe, sum(values[c] for c in first), ace in first,
+                                            acted, 0)}  # fmt: skip
+        while acting:
+            following: dict[tuple, int] = {}
+            for hand, n in acting.items():
+                cards, split, aces, spot, moved = hand
+                rest, hard, held_ace, acted, drawn = kept[hand]
+                if acted is Action.SPLIT:
+                    # the second card moves to a new hand (it stays out of the shoe); the first
+                    # hand gets a card; split aces get one card only
+                    split_aces = self.ranks[cards[0]] == "A"
+                    ends = split_aces and self.rules.split_aces_one_card
+                    if split:  # split again: the second card was drawn from the shoe
+                        moved = (*moved, cards[1])
+                    for card, q in enumerate(rest):
+                        if not q:
+                            continue
+                        child = ((cards[0], card), True, split_aces, spot + 1, moved)
+                        total, soft = self._points(child[0])
+                        acts = ends or action(child[0], True, split_aces, spot + 1, total, soft)
+                        if ends or acts is Action.STAND or acts is Action.SURRENDER:
+                            give(child[0], True, n * q * scale[drawn + 1], total)
+                        elif child in following:
+                            following[child] += n * q
+                        else:
+                            following[child] = n * q
+                            after = (*rest[:card], q - 1, *rest[card + 1 :])
+                            h = values[cards[0]] + values[card]
+                            kept[child] = (after, h, ace in child[0], acts, drawn + 1)
+                    continue
+                doubled = acted is Action.DOUBLE  # one card, then the hand is over
+                busts = 0  # the busting cards as one: read alike (a bust, its number of cards)
+                for card, q in enumerate(rest):  # a hit, or a double's one card
+                    if not q:
+                        continue
+                    h = hard + values[card]
+                    if h > 21:  # the highest classes, last in order
+                        if not busts:
+                            bust = card
+                        busts += q
+                        continue
+                    if len(cards) > 2 and card < cards[-1]:  # hits kept in class order
+                        child_cards = (*cards[:2], *sorted((*cards[2:], card)))
+                    else:
+                        child_cards = (*cards, card)
+                    a = held_ace or card == ace
+                    soft = a and h <= 11
+                    total = h + 10 if soft else h
+                    if doubled or total >= 21:
+                        give(child_cards, split, n * q * scale[drawn + 1], total)
+                        continue
+                    acts = action(child_cards, split, aces, spot, total, soft)
+                    if acts is Action.STAND or acts is Action.SURRENDER:
+                        give(child_cards, split, n * q * scale[drawn + 1], total)
+                        continue
+                    child = (child_cards, split, aces, spot, moved)
+                    if child in following:
+                        following[child] += n * q
+                    else:
+                        following[child] = n * q
+                        after = (*rest[:card], q - 1, *rest[card + 1 :])
+                        kept[child] = (after, h, a, acts, drawn + 1)
+                if busts:
+                    cards = (*cards, bust) if len(cards) <= 2 or bust >= cards[-1] else (
+                        *cards[:2], *sorted((*cards[2:], bust)))  # fmt: skip
+                    give(cards, split, n * busts * scale[drawn + 1], hard + values[bust])
+            acting = following
+        return hands
 
     @staticmethod
     def _drawn(cards: tuple[int, ...], card: int, merge: bool) -> tuple[int, ...]:
@@ -553,12 +658,11 @@ class _Enumeration:
         n: int,
         drawn: int,
         made: dict[tuple, int],
-        head: tuple | None = None,
     ) -> None:
         """The dealer's hand from the shoe left, no blackjack (where it peeked, that ended the
         round): each final hand the wager reads, with its numerator. `n` over the first three
-        cards' ways and falling(cards left after them, `drawn`) is the first hand's probability;
-        `head` what the wager reads of the first hand, where the caller knows it."""
+        cards' ways and falling(cards left after them, `drawn`) is the first hand's probability
+        (an `_ORDER_BLIND` wager's rounds are read in `_round`)."""
         if not self.reads.dealer:  # only whether the hole card makes a blackjack
             holes = self._blackjack_holes(up)
             if holes:  # the hole card: one more card drawn
@@ -568,10 +672,7 @@ class _Enumeration:
             self._add(made, first, cards, split, (up, self.ranks.index("2")), n)
             return
         n *= self.play_scale[drawn]
-        if head is None and self.wager in _ORDER_BLIND:  # the first hand's total, cards, split
-            head = (min(self._total(cards), 22), len(cards), split)
-        elif head is None:
-            head = (first, cards, split)
+        head = (first, cards, split)
         hands = self.hands
         for dealer, q in self._dealer_hands(first, up):
             key = (*head, dealer)
