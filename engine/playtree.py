@@ -386,12 +386,9 @@ class _Enumeration:
         the first three cards is n over falling(cards in `shoe`, cards drawn), and its total. The
         engine's _play_seat for the seat's first hand, its later split hands unseen.
 
-        Card by card, a level at a time: the hands still to act are kept by their cards (where
-        the wager does not read the order of the hits, hands holding the same cards are merged:
-        the shoe left and every later decision are the same), a hand is given out as soon as it
-        is over: it stands, busts, reaches 21, has doubled, or no later card can change its
-        outcome (`_DECIDED`)."""
-        merge = self.wager in _ORDER_BLIND
+        Card by card, a level at a time: the hands still to act are kept by their cards, a hand is
+        given out as soon as it is over: it stands, busts, reaches 21, has doubled, or no later
+        card can change its outcome (`_DECIDED`). (An `_ORDER_BLIND` wager's: `_blind_play`.)"""
         decided = _DECIDED.get(self.wager)
         start = (first, False, False, 1, ())
         points = self._points(first)
@@ -431,16 +428,10 @@ class _Enumeration:
                                 following[child] = following.get(child, 0) + n * q
                     continue
                 doubled = action is Action.DOUBLE  # one card, then the hand is over
-                busts = 0  # where hands holding the same cards merge: the busting cards as one
                 for card, q in enumerate(rest):  # a hit, or a double's one card
                     if not q:
                         continue
-                    if merge and hard + values[card] > 21:  # the highest classes, last in order
-                        if not busts:
-                            bust = card
-                        busts += q
-                        continue
-                    drawn = self._drawn(cards, card, merge)
+                    drawn = (*cards, card)
                     child = (drawn, split, aces, spot, moved)
                     points = _points(hard + values[card], held_ace or card == ace)
                     if doubled or points[0] >= 21:
@@ -449,27 +440,27 @@ class _Enumeration:
                         yield drawn, split, (*out, card), n * q, points[0]
                     else:
                         following[child] = following.get(child, 0) + n * q
-                if busts:  # read alike (a bust, its number of cards): one hand stands for all
-                    drawn = self._drawn(cards, bust, merge)
-                    yield drawn, split, (*out, bust), n * busts, hard + values[bust]
             acting = following
 
     def _blind_play(
         self, first: tuple[int, int], shoe: tuple[int, ...], up: int
-    ) -> dict[tuple[int, int, bool], tuple[tuple[int, ...], int]]:
+    ) -> dict[tuple[int, int, bool], list]:
         """`_play` for an `_ORDER_BLIND` wager, its hands merged by what the wager reads of them:
-        (total, 22 for any bust; cards; split) → (the first hand `_play` gives out with it, the
+        (total, 22 for any bust; cards; split) → [the first hand `_play` gives out with it, the
         numerator of its probability given the first three cards over falling(cards in `shoe`,
-        _MOST_DRAWN)). The same walk in the same order, written out for speed: each hand still
+        _MOST_DRAWN)]. The same walk in the same order, written out for speed: each hand still
         to act keeps the shoe it leaves, its points and the strategy's action for it."""
-        hands: dict[tuple[int, int, bool], tuple[tuple[int, ...], int]] = {}
+        hands: dict[tuple[int, int, bool], list] = {}
         scale, values, ace = self.play_scale, self.values, self.ace
         decisions = self.decisions
+        stops = (Action.STAND, Action.SURRENDER)
 
         def give(cards: tuple[int, ...], split: bool, n: int, total: int) -> None:
             reading = (min(total, 22), len(cards), split)
-            kept, m = hands.get(reading, (cards, 0))
-            hands[reading] = (kept, m + n)
+            if reading in hands:
+                hands[reading][1] += n
+            else:
+                hands[reading] = [cards, n]
 
         def action(
             cards: tuple[int, ...], split: bool, aces: bool, spot: int, total: int, soft: bool
@@ -480,7 +471,7 @@ class _Enumeration:
 
         total, soft = self._points(first)
         acted = action(first, False, False, 1, total, soft)
-        if acted is Action.STAND or acted is Action.SURRENDER:
+        if acted in stops:
             give(first, False, scale[0], total)
             return hands
         # (cards, split, split aces, spot, cards split off again) → n over falling(shoe, drawn);
@@ -508,7 +499,7 @@ class _Enumeration:
                         child = ((cards[0], card), True, split_aces, spot + 1, moved)
                         total, soft = self._points(child[0])
                         acts = ends or action(child[0], True, split_aces, spot + 1, total, soft)
-                        if ends or acts is Action.STAND or acts is Action.SURRENDER:
+                        if ends or acts in stops:
                             give(child[0], True, n * q * scale[drawn + 1], total)
                         elif child in following:
                             following[child] += n * q
@@ -519,6 +510,8 @@ class _Enumeration:
                             kept[child] = (after, h, ace in child[0], acts, drawn + 1)
                     continue
                 doubled = acted is Action.DOUBLE  # one card, then the hand is over
+                held = len(cards) + 1
+                given = n * scale[drawn + 1]  # a hand given out after this card, over its q
                 busts = 0  # the busting cards as one: read alike (a bust, its number of cards)
                 for card, q in enumerate(rest):  # a hit, or a double's one card
                     if not q:
@@ -529,19 +522,26 @@ class _Enumeration:
                             bust = card
                         busts += q
                         continue
-                    if len(cards) > 2 and card < cards[-1]:  # hits kept in class order
-                        child_cards = (*cards[:2], *sorted((*cards[2:], card)))
-                    else:
-                        child_cards = (*cards, card)
                     a = held_ace or card == ace
                     soft = a and h <= 11
                     total = h + 10 if soft else h
                     if doubled or total >= 21:
-                        give(child_cards, split, n * q * scale[drawn + 1], total)
-                        continue
-                    acts = action(child_cards, split, aces, spot, total, soft)
-                    if acts is Action.STAND or acts is Action.SURRENDER:
-                        give(child_cards, split, n * q * scale[drawn + 1], total)
+                        acts = Action.STAND
+                    else:  # a hand of three cards or more: the strategy reads its points
+                        acts = decisions.get((total, soft, True, split, aces, spot, up))
+                    if acts in stops:
+                        reading = (total, held, split)
+                        if reading in hands:
+                            hands[reading][1] += q * given
+                            continue
+                    if held > 3 and card < cards[-1]:  # hits kept in class order
+                        child_cards = (*cards[:2], *sorted((*cards[2:], card)))
+                    else:
+                        child_cards = (*cards, card)
+                    if acts is None:
+                        acts = self._decide(child_cards, split, aces, spot, up, (total, soft))
+                    if acts in stops:
+                        give(child_cards, split, q * given, total)
                         continue
                     child = (child_cards, split, aces, spot, moved)
                     if child in following:
@@ -551,18 +551,11 @@ class _Enumeration:
                         after = (*rest[:card], q - 1, *rest[card + 1 :])
                         kept[child] = (after, h, a, acts, drawn + 1)
                 if busts:
-                    cards = (*cards, bust) if len(cards) <= 2 or bust >= cards[-1] else (
+                    cards = (*cards, bust) if held <= 3 or bust >= cards[-1] else (
                         *cards[:2], *sorted((*cards[2:], bust)))  # fmt: skip
-                    give(cards, split, n * busts * scale[drawn + 1], hard + values[bust])
+                    give(cards, split, busts * given, hard + values[bust])
             acting = following
         return hands
-
-    @staticmethod
-    def _drawn(cards: tuple[int, ...], card: int, merge: bool) -> tuple[int, ...]:
-        """The hand with the card drawn; where hands are merged, its hits kept in class order."""
-        if merge and len(cards) > 2 and card < cards[-1]:
-            return (*cards[:2], *sorted((*cards[2:], card)))
-        return (*cards, card)
 
     def _over(
         self,
