@@ -220,28 +220,31 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
     else:
         readings = enumeration.run()
         shared = {}
-    made = {}
+    whole: dict[tuple, tuple[str, ...]] = {}  # reading → the outcomes it makes, no suit share
+    parts: dict[tuple, list[tuple[tuple[str, ...], Fraction]]] = {}  # by suit assignment
     for key, hand in readings.hands.items():
-        if key not in shared:
-            out = enumeration._evaluated(*hand)
-            if out == [(out[0][0], _ONE)]:  # no suit share: the same at every deck count
-                shared[key] = out
-            made[key] = out
+        if key in shared:
+            whole[key] = shared[key]
+            continue
+        out = enumeration._evaluated(*hand)
+        if out == [(out[0][0], _ONE)]:  # no suit share: the same at every deck count
+            shared[key] = whole[key] = out[0][0]
         else:
-            made[key] = shared[key]
-    suits = math.lcm(*(share.denominator for out in made.values() for _, share in out))
-    weights = {
-        key: [(keys, share.numerator * (suits // share.denominator)) for keys, share in out]
-        for key, out in made.items()
-    }
+            parts[key] = out
+    suits = math.lcm(*(share.denominator for out in parts.values() for _, share in out))
+    weights = {key: [(keys, suits)] for key, keys in whole.items()}
+    for key, out in parts.items():
+        weights[key] = [
+            (keys, share.numerator * (suits // share.denominator)) for keys, share in out
+        ]
     return PlayTree(readings, weights, suits)
 
 
 @lru_cache(maxsize=8)
-def _blind_made(wager: str) -> dict[tuple, list[tuple[tuple[str, ...], Fraction]]]:
+def _blind_made(wager: str) -> dict[tuple, tuple[str, ...]]:
     """An `_ORDER_BLIND` wager's evaluation of each reading it makes whole (no suit read, no
-    share): it reads only what the reading holds, so it is the same at every deck count and rule,
-    whichever round stood for the reading. Filled by `play_tree`."""
+    share), as the outcomes it makes: it reads only what the reading holds, so it is the same at
+    every deck count and rule, whichever round stood for the reading. Filled by `play_tree`."""
     return {}
 
 
