@@ -449,10 +449,12 @@ class _Enumeration:
         self, first: tuple[int, int], shoe: tuple[int, ...], up: int
     ) -> dict[tuple[int, int, bool], list]:
         """`_play` for an `_ORDER_BLIND` wager, its hands merged by what the wager reads of them:
-        (total, 22 for any bust; cards; split) → [the first hand `_play` gives out with it, the
+        (total, 22 for any bust; cards; split) → [the first hand the walk gives out with it, the
         numerator of its probability given the first three cards over falling(cards in `shoe`,
-        _MOST_DRAWN)]. The same walk in the same order, written out for speed: each hand still
-        to act keeps the shoe it leaves, its points and the strategy's action for it."""
+        _MOST_DRAWN)]. The same walk, written out for speed: hands still to act holding the same
+        cards are merged (the shoe left and every later decision are the same; their hits kept
+        in class order), and each keeps beside it the shoe it leaves, its points and the
+        strategy's action; the cards that bust a hand are given out as one (read alike)."""
         hands: dict[tuple[int, int, bool], list] = {}
         scale, values, ace = self.play_scale, self.values, self.ace
         decisions = self.decisions
