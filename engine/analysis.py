@@ -634,9 +634,11 @@ player-cards (the player's first hand played out first, the dealer's hand from w
 
 They give the same fractions. The player's first hand is a stopping time of the shuffled shoe:
 its cards are drawn card by card until the basic strategy, which reads the player's cards and the
-up card but never the hole card, stops. The cards after a stopping time are distributed as the
-shoe less the cards before them, and averaged over the hands the player can end with, the
-dealer's hole card and draws are distributed as a shoe less the up card alone; where the dealer
+up card but never the hole card, stops. Cards drawn without replacement are exchangeable, and a
+stopping time does not change that: averaged over the ways the first hand can end, the dealer's
+hole card and draws are distributed as from the shoe less the player's first two cards and the
+up card, and averaged over those two cards as well, as from the shoe less the up card alone (each
+way taken alone does change the dealer's hand; only their average does not). Where the dealer
 peeks, the blackjacks it finds end the round before the player draws, and the rest is as before.
 tests/engine/test_dealer_hand_removal.py checks it hand by hand (splits, doubles, soft hands):
 the dealer's hand from the shoe less each way the first hand ends, weighted by its probability,
