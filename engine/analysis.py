@@ -626,6 +626,33 @@ _SUIT_BLIND = {"buster-blackjack", "hit-and-run", "ace-buster"}
 """Dealer-hand wagers that read no suits: each hand is evaluated once, whatever its suits."""
 _BLACKJACK_LINES = ("free-bonus-",)
 
+REMOVAL_NONE, REMOVAL_PLAYER_CARDS = "none", "player-cards"
+DEALER_HAND_REMOVALS = (REMOVAL_NONE, REMOVAL_PLAYER_CARDS)
+"""The card-removal conventions a dealer-hand wager is analysed under (`removal`): none, the
+default (the dealer's whole hand from a full shoe, as the published analyses give it), or
+player-cards (the player's first hand played out first, the dealer's hand from what is left).
+
+They give the same fractions. The player's first hand is a stopping time of the shuffled shoe:
+its cards are drawn card by card until the basic strategy, which reads the player's cards and the
+up card but never the hole card, stops. Cards drawn without replacement are exchangeable, and a
+stopping time does not change that: averaged over the ways the first hand can end, the dealer's
+hole card and draws are distributed as from the shoe less the player's first two cards and the
+up card, and averaged over those two cards as well, as from the shoe less the up card alone (each
+way taken alone does change the dealer's hand; only their average does not). Where the dealer
+peeks, the blackjacks it finds end the round before the player draws, and the rest is as before.
+tests/engine/test_dealer_hand_removal.py checks it hand by hand (splits, doubles, soft hands):
+the dealer's hand from the shoe less each way the first hand ends, weighted by its probability,
+gives the dealer's hand from the shoe less the first two cards exactly."""
+
+_PLAYER_CARDS_REMOVAL = (
+    "the player's first hand removed: its first two cards and every card it draws (hits, a "
+    "double's card, splits), played with the basic strategy after seeing the up card (the dealer "
+    "peeking under an ace or ten-value card), then the dealer's whole hand from the rest of the "
+    "shoe (removal=player-cards). The first hand stops at a stopping time of the shuffled shoe, "
+    "so the dealer's cards after it are distributed as a full shoe's: every fraction is the same "
+    "as with no player's cards removed (removal=none, the default)"
+)
+
 
 def analyse_dealer_hand(
     wager: str,
@@ -634,17 +661,26 @@ def analyse_dealer_hand(
     *,
     hits_soft_17: bool,
     jurisdiction: str | None = None,
+    removal: str = REMOVAL_NONE,
 ) -> Analysis:
     """The exact analysis of a wager decided by the dealer's hand: every final dealer hand from a
     full shoe of `decks` decks (no player's cards removed), by its suit pattern where the wager
     reads suits; for lines that need the player's blackjack (Hit and Run, Buster's Free Bonus),
     the player's ace and ten-value card are drawn first and the dealer's hand from what is left.
 
+    `removal` (`DEALER_HAND_REMOVALS`): "none", the default; "player-cards", the player's first
+    hand played out before the dealer draws: the same fractions (see `DEALER_HAND_REMOVALS`),
+    with `card_removal` saying which convention was asked for.
+
     :raises NotAnalysable: a line paying a meter share or an amount; a paytable mixing lines that
-        need the player's blackjack with lines that do not.
+        need the player's blackjack with lines that do not; an unknown `removal`.
     """
     from engine.dealer_hands import falling
 
+    if removal not in DEALER_HAND_REMOVALS:
+        raise NotAnalysable(
+            f"no card-removal convention {removal!r}: one of {', '.join(DEALER_HAND_REMOVALS)}"
+        )
     for line in lines:
         _refuse_unless_odds(line)
     outcomes = frozenset(line.outcome for line in lines)
@@ -682,12 +718,20 @@ def analyse_dealer_hand(
     results = _line_results(lines, paid, total)
     edge = Fraction(lose, total) - sum((r.returns for r in results), Fraction(0))
     rule = "hitting" if hits_soft_17 else "standing on"
-    removal = (
-        "the player's blackjack (an ace and a ten-value card) drawn first, then the dealer's whole "
-        "hand from the rest of the shoe"
-        if blackjack
-        else "the dealer's whole hand drawn from a full shoe; no player's cards removed"
-    )
+    if blackjack:  # the player's cards are read: removed under either convention
+        convention = (
+            "the player's blackjack (an ace and a ten-value card) drawn first, then the dealer's "
+            "whole hand from the rest of the shoe (a blackjack draws no more cards: "
+            f"removal={removal}{', the default' if removal == REMOVAL_NONE else ''}, the same "
+            "as the other convention)"
+        )
+    elif removal == REMOVAL_PLAYER_CARDS:
+        convention = _PLAYER_CARDS_REMOVAL
+    else:
+        convention = (
+            "the dealer's whole hand drawn from a full shoe; no player's cards removed "
+            "(removal=none, the default; removal=player-cards gives the same fractions)"
+        )
     settled = f", settled on the dealer's card {_SETTLED_AT[wager]}" if wager in _SETTLED_AT else ""
     return Analysis(
         wager,
@@ -697,7 +741,7 @@ def analyse_dealer_hand(
         Fraction(lose, total),
         Fraction(push, total),
         edge,
-        f"{removal}; the dealer {rule} soft 17{settled}",
+        f"{convention}; the dealer {rule} soft 17{settled}",
         total,
         nets=_nets(by_keys, lines),
     )

@@ -220,28 +220,31 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
     else:
         readings = enumeration.run()
         shared = {}
-    made = {}
+    whole: dict[tuple, tuple[str, ...]] = {}  # reading → the outcomes it makes, no suit share
+    parts: dict[tuple, list[tuple[tuple[str, ...], Fraction]]] = {}  # by suit assignment
     for key, hand in readings.hands.items():
-        if key not in shared:
-            out = enumeration._evaluated(*hand)
-            if out == [(out[0][0], _ONE)]:  # no suit share: the same at every deck count
-                shared[key] = out
-            made[key] = out
+        if key in shared:
+            whole[key] = shared[key]
+            continue
+        out = enumeration._evaluated(*hand)
+        if out == [(out[0][0], _ONE)]:  # no suit share: the same at every deck count
+            shared[key] = whole[key] = out[0][0]
         else:
-            made[key] = shared[key]
-    suits = math.lcm(*(share.denominator for out in made.values() for _, share in out))
-    weights = {
-        key: [(keys, share.numerator * (suits // share.denominator)) for keys, share in out]
-        for key, out in made.items()
-    }
+            parts[key] = out
+    suits = math.lcm(*(share.denominator for out in parts.values() for _, share in out))
+    weights = {key: [(keys, suits)] for key, keys in whole.items()}
+    for key, out in parts.items():
+        weights[key] = [
+            (keys, share.numerator * (suits // share.denominator)) for keys, share in out
+        ]
     return PlayTree(readings, weights, suits)
 
 
 @lru_cache(maxsize=8)
-def _blind_made(wager: str) -> dict[tuple, list[tuple[tuple[str, ...], Fraction]]]:
+def _blind_made(wager: str) -> dict[tuple, tuple[str, ...]]:
     """An `_ORDER_BLIND` wager's evaluation of each reading it makes whole (no suit read, no
-    share): it reads only what the reading holds, so it is the same at every deck count and rule,
-    whichever round stood for the reading. Filled by `play_tree`."""
+    share), as the outcomes it makes: it reads only what the reading holds, so it is the same at
+    every deck count and rule, whichever round stood for the reading. Filled by `play_tree`."""
     return {}
 
 
@@ -357,15 +360,17 @@ class _Enumeration:
                     rest[c] -= 1
                 self._dealer(first, cards, split, up, tuple(rest), weight * n, len(out), made)
             return
-        # a wager reading the hand's total and number of cards: hands alike in these merged
-        hands: dict[tuple[int, int, bool], tuple[tuple[int, ...], int]] = {}
-        for cards, split, out, n, total in self._play(first, shoe, up):
-            reading = (min(total, 22), len(cards), split)
-            kept, m = hands.get(reading, (cards, 0))
-            hands[reading] = (kept, m + n * self.play_scale[len(out)])
-        for reading, (cards, n) in hands.items():
-            split = reading[2]
-            self._dealer(first, cards, split, up, shoe, weight * n, _MOST_DRAWN, made, reading)
+        # a wager reading the hand's total and number of cards: hands alike in these merged, each
+        # with every dealer's hand (a state's readings are each made once); a round of each
+        # reading kept from the first state that makes it
+        dealers, hands = self._dealer_hands(first, up), self.hands
+        for head, (cards, n) in self._blind_play(first, shoe, up).items():
+            n *= weight
+            keyed = {(*head, dealer): n * q for dealer, q in dealers}
+            made.update(keyed)
+            for key in keyed:
+                if key not in hands:
+                    hands[key] = (first, cards, head[2], key[-1])
 
     def _blackjack_holes(self, up: int) -> tuple[int, ...]:
         if not self.rules.peeks:
@@ -384,12 +389,9 @@ class _Enumeration:
         the first three cards is n over falling(cards in `shoe`, cards drawn), and its total. The
         engine's _play_seat for the seat's first hand, its later split hands unseen.
 
-        Card by card, a level at a time: the hands still to act are kept by their cards (where
-        the wager does not read the order of the hits, hands holding the same cards are merged:
-        the shoe left and every later decision are the same), a hand is given out as soon as it
-        is over: it stands, busts, reaches 21, has doubled, or no later card can change its
-        outcome (`_DECIDED`)."""
-        merge = self.wager in _ORDER_BLIND
+        Card by card, a level at a time: the hands still to act are kept by their cards, a hand is
+        given out as soon as it is over: it stands, busts, reaches 21, has doubled, or no later
+        card can change its outcome (`_DECIDED`). (An `_ORDER_BLIND` wager's: `_blind_play`.)"""
         decided = _DECIDED.get(self.wager)
         start = (first, False, False, 1, ())
         points = self._points(first)
@@ -429,16 +431,10 @@ class _Enumeration:
                                 following[child] = following.get(child, 0) + n * q
                     continue
                 doubled = action is Action.DOUBLE  # one card, then the hand is over
-                busts = 0  # where hands holding the same cards merge: the busting cards as one
                 for card, q in enumerate(rest):  # a hit, or a double's one card
                     if not q:
                         continue
-                    if merge and hard + values[card] > 21:  # the highest classes, last in order
-                        if not busts:
-                            bust = card
-                        busts += q
-                        continue
-                    drawn = self._drawn(cards, card, merge)
+                    drawn = (*cards, card)
                     child = (drawn, split, aces, spot, moved)
                     points = _points(hard + values[card], held_ace or card == ace)
                     if doubled or points[0] >= 21:
@@ -447,17 +443,124 @@ class _Enumeration:
                         yield drawn, split, (*out, card), n * q, points[0]
                     else:
                         following[child] = following.get(child, 0) + n * q
-                if busts:  # read alike (a bust, its number of cards): one hand stands for all
-                    drawn = self._drawn(cards, bust, merge)
-                    yield drawn, split, (*out, bust), n * busts, hard + values[bust]
             acting = following
 
-    @staticmethod
-    def _drawn(cards: tuple[int, ...], card: int, merge: bool) -> tuple[int, ...]:
-        """The hand with the card drawn; where hands are merged, its hits kept in class order."""
-        if merge and len(cards) > 2 and card < cards[-1]:
-            return (*cards[:2], *sorted((*cards[2:], card)))
-        return (*cards, card)
+    def _blind_play(
+        self, first: tuple[int, int], shoe: tuple[int, ...], up: int
+    ) -> dict[tuple[int, int, bool], list]:
+        """`_play` for an `_ORDER_BLIND` wager, its hands merged by what the wager reads of them:
+        (total, 22 for any bust; cards; split) → [the first hand the walk gives out with it, the
+        numerator of its probability given the first three cards over falling(cards in `shoe`,
+        _MOST_DRAWN)]. The same walk, written out for speed: hands still to act holding the same
+        cards are merged (the shoe left and every later decision are the same; their hits kept
+        in class order), and each keeps beside it the shoe it leaves, its points and the
+        strategy's action; the cards that bust a hand are given out as one (read alike)."""
+        hands: dict[tuple[int, int, bool], list] = {}
+        scale, values, ace = self.play_scale, self.values, self.ace
+        decisions = self.decisions
+        stops = (Action.STAND, Action.SURRENDER)
+
+        def give(cards: tuple[int, ...], split: bool, n: int, total: int) -> None:
+            reading = (min(total, 22), len(cards), split)
+            if reading in hands:
+                hands[reading][1] += n
+            else:
+                hands[reading] = [cards, n]
+
+        def action(
+            cards: tuple[int, ...], split: bool, aces: bool, spot: int, total: int, soft: bool
+        ) -> Action:
+            two = (values[cards[0]], values[cards[1]]) if len(cards) == 2 else True
+            done = decisions.get((total, soft, two, split, aces, spot, up))
+            return done or self._decide(cards, split, aces, spot, up, (total, soft))
+
+        total, soft = self._points(first)
+        acted = action(first, False, False, 1, total, soft)
+        if acted in stops:
+            give(first, False, scale[0], total)
+            return hands
+        # (cards, split, split aces, spot, cards split off again) → n over falling(shoe, drawn);
+        # beside it: the shoe it leaves, its points (aces as one), whether it holds an ace, the
+        # strategy's action and the cards drawn
+        start = (first, False, False, 1, ())
+        acting: dict[tuple, int] = {start: 1}
+        kept: dict[tuple, tuple] = {start: (shoe, sum(values[c] for c in first), ace in first,
+                                            acted, 0)}  # fmt: skip
+        while acting:
+            following: dict[tuple, int] = {}
+            for hand, n in acting.items():
+                cards, split, aces, spot, moved = hand
+                rest, hard, held_ace, acted, drawn = kept[hand]
+                if acted is Action.SPLIT:
+                    # the second card moves to a new hand (it stays out of the shoe); the first
+                    # hand gets a card; split aces get one card only
+                    split_aces = self.ranks[cards[0]] == "A"
+                    ends = split_aces and self.rules.split_aces_one_card
+                    if split:  # split again: the second card was drawn from the shoe
+                        moved = (*moved, cards[1])
+                    for card, q in enumerate(rest):
+                        if not q:
+                            continue
+                        child = ((cards[0], card), True, split_aces, spot + 1, moved)
+                        total, soft = self._points(child[0])
+                        acts = ends or action(child[0], True, split_aces, spot + 1, total, soft)
+                        if ends or acts in stops:
+                            give(child[0], True, n * q * scale[drawn + 1], total)
+                        elif child in following:
+                            following[child] += n * q
+                        else:
+                            following[child] = n * q
+                            after = (*rest[:card], q - 1, *rest[card + 1 :])
+                            h = values[cards[0]] + values[card]
+                            kept[child] = (after, h, ace in child[0], acts, drawn + 1)
+                    continue
+                doubled = acted is Action.DOUBLE  # one card, then the hand is over
+                held = len(cards) + 1
+                given = n * scale[drawn + 1]  # a hand given out after this card, over its q
+                busts = 0  # the busting cards as one: read alike (a bust, its number of cards)
+                for card, q in enumerate(rest):  # a hit, or a double's one card
+                    if not q:
+                        continue
+                    h = hard + values[card]
+                    if h > 21:  # the highest classes, last in order
+                        if not busts:
+                            bust = card
+                        busts += q
+                        continue
+                    a = held_ace or card == ace
+                    soft = a and h <= 11
+                    total = h + 10 if soft else h
+                    if doubled or total >= 21:
+                        acts = Action.STAND
+                    else:  # a hand of three cards or more: the strategy reads its points
+                        acts = decisions.get((total, soft, True, split, aces, spot, up))
+                    if acts in stops:
+                        reading = (total, held, split)
+                        if reading in hands:
+                            hands[reading][1] += q * given
+                            continue
+                    if held > 3 and card < cards[-1]:  # hits kept in class order
+                        child_cards = (*cards[:2], *sorted((*cards[2:], card)))
+                    else:
+                        child_cards = (*cards, card)
+                    if acts is None:
+                        acts = self._decide(child_cards, split, aces, spot, up, (total, soft))
+                    if acts in stops:
+                        give(child_cards, split, q * given, total)
+                        continue
+                    child = (child_cards, split, aces, spot, moved)
+                    if child in following:
+                        following[child] += n * q
+                    else:
+                        following[child] = n * q
+                        after = (*rest[:card], q - 1, *rest[card + 1 :])
+                        kept[child] = (after, h, a, acts, drawn + 1)
+                if busts:
+                    cards = (*cards, bust) if held <= 3 or bust >= cards[-1] else (
+                        *cards[:2], *sorted((*cards[2:], bust)))  # fmt: skip
+                    give(cards, split, busts * given, hard + values[bust])
+            acting = following
+        return hands
 
     def _over(
         self,
@@ -553,12 +656,11 @@ class _Enumeration:
         n: int,
         drawn: int,
         made: dict[tuple, int],
-        head: tuple | None = None,
     ) -> None:
         """The dealer's hand from the shoe left, no blackjack (where it peeked, that ended the
         round): each final hand the wager reads, with its numerator. `n` over the first three
-        cards' ways and falling(cards left after them, `drawn`) is the first hand's probability;
-        `head` what the wager reads of the first hand, where the caller knows it."""
+        cards' ways and falling(cards left after them, `drawn`) is the first hand's probability
+        (an `_ORDER_BLIND` wager's rounds are read in `_round`)."""
         if not self.reads.dealer:  # only whether the hole card makes a blackjack
             holes = self._blackjack_holes(up)
             if holes:  # the hole card: one more card drawn
@@ -568,10 +670,7 @@ class _Enumeration:
             self._add(made, first, cards, split, (up, self.ranks.index("2")), n)
             return
         n *= self.play_scale[drawn]
-        if head is None and self.wager in _ORDER_BLIND:  # the first hand's total, cards, split
-            head = (min(self._total(cards), 22), len(cards), split)
-        elif head is None:
-            head = (first, cards, split)
+        head = (first, cards, split)
         hands = self.hands
         for dealer, q in self._dealer_hands(first, up):
             key = (*head, dealer)

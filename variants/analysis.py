@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.analysis import (
     DEALER_HAND,
+    DEALER_HAND_REMOVALS,
     THIRD_CARD,
     Analysis,
     NotAnalysable,
@@ -56,12 +57,14 @@ def paytable_analysis(
     simulate_play: bool = True,
     stake: Decimal | None = None,
     meters: Mapping[str, Decimal] | None = None,
+    removal: str | None = None,
 ) -> dict[str, Any]:
     """The analysis of each odds column of a catalog paytable at `decks`, or at every deck count
-    it is approved for.
+    it is approved for; `removal`: the card-removal convention of a dealer-hand wager
+    (`removal_checked`).
 
     :raises DomainError: the engine cannot analyse the wager; decks the paytable is not approved
-        for.
+        for; a `removal` the wager does not take.
     """
     analysed = paytable_analysed(
         paytable,
@@ -71,6 +74,7 @@ def paytable_analysis(
         simulate_play=simulate_play,
         stake=stake,
         meters=meters,
+        removal=removal,
     )
     body = _shown(analysed, stake, meters)
     return {"paytable": paytable.key, "label": paytable.label, **body}
@@ -85,6 +89,7 @@ def paytable_analysed(
     simulate_play: bool = True,
     stake: Decimal | None = None,
     meters: Mapping[str, Decimal] | None = None,
+    removal: str | None = None,
 ) -> Analysed:
     """`paytable_analysis`'s analyses, as the engine gives them.
 
@@ -118,6 +123,7 @@ def paytable_analysed(
         seed=seed,
         stake=stake,
         meters=meters,
+        removal=removal,
     )
     if dealing_rule:
         analysed = replace(analysed, method=f"{analysed.method}; {dealing_rule}")
@@ -168,9 +174,11 @@ def lines_analysis(
     seed: int = 1,
     stake: Decimal | None = None,
     meters: Mapping[str, Decimal] | None = None,
+    removal: str | None = None,
 ) -> dict[str, Any]:
     """Each odds column at each deck count: exact where the first cards or the dealer's hand
-    decide the wager, else simulated (the dealer hitting soft 17 where the rules say so).
+    decide the wager, else simulated (the dealer hitting soft 17 where the rules say so); a
+    dealer-hand wager under the card-removal convention `removal` (`removal_checked`).
 
     With a `stake` (and `meters`, by meter name, "" for any), a fixed-dollar line pays its amount
     and a meter share its part of the meter, as odds on that stake: the house edge then holds for
@@ -185,6 +193,7 @@ def lines_analysis(
         seed=seed,
         stake=stake,
         meters=meters,
+        removal=removal,
     )
     return _shown(analysed, stake, meters)
 
@@ -200,10 +209,12 @@ def lines_analysed(
     seed: int = 1,
     stake: Decimal | None = None,
     meters: Mapping[str, Decimal] | None = None,
+    removal: str | None = None,
 ) -> Analysed:
     """`lines_analysis`'s analyses, as the engine gives them.
 
-    :raises DomainError: the engine cannot analyse the wager."""
+    :raises DomainError: the engine cannot analyse the wager; a `removal` it does not take."""
+    removal = removal_checked(wager, removal)
     if stake is not None:
         lines = [_at_stake(line, stake, meters or {}) for line in lines]
     dealer_hand = wager in DEALER_HAND
@@ -250,6 +261,7 @@ def lines_analysed(
                         n,
                         hits_soft_17=dealer_hits_soft_17,
                         jurisdiction=jurisdiction,
+                        removal=removal,
                     )
                 else:
                     result = analyse(wager, column_lines, n, jurisdiction)
@@ -271,6 +283,33 @@ def lines_analysed(
         else "exact"
     )
     return Analysed(wager, method, results, skipped, set_aside)
+
+
+def removal_checked(wager: str, removal: str | None) -> str:
+    """The card-removal convention asked for (`removal`), where the wager takes one: only a
+    wager decided by the dealer's hand (engine.analysis.DEALER_HAND_REMOVALS: "none", the
+    default, or "player-cards"); any other wager states its own convention in `card_removal`.
+
+    :raises DomainError: an unknown convention, or one asked of a wager that takes none (a 400
+        naming `removal`)."""
+    if removal is None:
+        return DEALER_HAND_REMOVALS[0]
+    choices = ", ".join(DEALER_HAND_REMOVALS)
+    if removal not in DEALER_HAND_REMOVALS:
+        raise DomainError(
+            "bad_removal",
+            f"removal={removal!r} is no card-removal convention: one of {choices}",
+            fields={"removal": f"one of {choices}"},
+        )
+    if wager not in DEALER_HAND:
+        raise DomainError(
+            "removal_not_applicable",
+            f"removal applies to the wagers decided by the dealer's hand only "
+            f"({', '.join(sorted(DEALER_HAND))}); {wager} is analysed under the one convention "
+            f"its card_removal states: leave removal out",
+            fields={"removal": "only for a wager decided by the dealer's hand"},
+        )
+    return removal
 
 
 def _ante_lines(columns: Mapping[str, list[PaytableLine]], column: str) -> list[PaytableLine]:

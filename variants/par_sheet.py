@@ -42,14 +42,17 @@ def paytable_par_sheet(
     stake: Decimal | None = None,
     meters: Mapping[str, Decimal] | None = None,
     as_of: dt.date | None = None,
+    removal: str | None = None,
 ) -> dict[str, Any]:
     """The par sheet of a catalog paytable at `decks` (which may be left out where the paytable
-    is approved for one deck count only): one sheet per pay column.
+    is approved for one deck count only): one sheet per pay column; `removal`: the card-removal
+    convention of a wager decided by the dealer's hand (variants.analysis.removal_checked).
 
     :raises DomainError: `decks` missing, or not approved for the paytable; a wager analysed by
         simulation only (decided by the player's choices); a paytable with no exact analysis (it
         pays only meter shares or dollar amounts, and no stake is given); an approved paytable
-        the player beats (a catalog finding, not a house edge).
+        the player beats (a catalog finding, not a house edge); a `removal` the wager does not
+        take.
     """
     decks = _decks(paytable, decks)
     wager = paytable.wager
@@ -62,7 +65,7 @@ def paytable_par_sheet(
         )
     try:
         analysed = paytable_analysed(
-            paytable, decks, simulate_play=False, stake=stake, meters=meters
+            paytable, decks, simulate_play=False, stake=stake, meters=meters, removal=removal
         )
     except DomainError as exc:  # the wager has no exact analysis: say so of the paytable
         raise DomainError(

@@ -19,7 +19,12 @@ from pitboss.api import FormatIsTheView
 from pitboss.errors import DomainError
 from pitboss.kbcache import CachedReads
 from variants import selectors
-from variants.analysis import SIMULATED_ROUNDS, lines_analysis, paytable_analysis
+from variants.analysis import (
+    DEALER_HAND_REMOVALS,
+    SIMULATED_ROUNDS,
+    lines_analysis,
+    paytable_analysis,
+)
 from variants.api.serializers import (
     CatalogQuery,
     PaytableLineSerializer,
@@ -135,7 +140,20 @@ class StakeQuery(serializers.Serializer):
         return meters
 
 
-class AnalysisQuery(StakeQuery):
+REMOVAL_HELP = (
+    "Card removal, for a wager decided by the dealer's hand only: none (the default: the "
+    "dealer's whole hand from a full shoe, as the published analyses give it) or player-cards "
+    "(the player's first hand played out with the basic strategy first, the dealer's hand from "
+    "what is left; the same fractions). Any other value, or the option on another wager, is a "
+    "400 naming `removal`."
+)
+
+
+class RemovalQuery(serializers.Serializer):
+    removal = serializers.CharField(required=False, help_text=REMOVAL_HELP)
+
+
+class AnalysisQuery(StakeQuery, RemovalQuery):
     decks = serializers.IntegerField(required=False, min_value=1, max_value=12)
     rounds = serializers.IntegerField(
         required=False, min_value=1000, max_value=200_000, default=SIMULATED_ROUNDS
@@ -160,6 +178,9 @@ class PaytableAnalysisApi(APIView):
             OpenApiParameter(
                 "meter", str, description="The meter in dollars, or Name:amount pairs."
             ),
+            OpenApiParameter(
+                "removal", str, enum=list(DEALER_HAND_REMOVALS), description=REMOVAL_HELP
+            ),
         ],
         responses=dict[str, Any],
     )
@@ -178,6 +199,7 @@ class PaytableAnalysisApi(APIView):
                 seed=q["seed"],
                 stake=q.get("stake"),
                 meters=q.get("meter"),
+                removal=q.get("removal"),
             )
         )
 
@@ -189,6 +211,7 @@ class AnalysisIn(serializers.Serializer):
     )
     paytable = serializers.ListField(child=serializers.DictField(), allow_empty=False)
     decks = serializers.IntegerField(min_value=1, max_value=12)
+    removal = serializers.CharField(required=False, help_text=REMOVAL_HELP)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         lines = PaytableLineSerializer(data=attrs["paytable"], many=True)
@@ -226,14 +249,20 @@ class AnalysisApi(APIView):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         return Response(
-            lines_analysis(data["wager"], data["lines"], [data["decks"]], data.get("jurisdiction"))
+            lines_analysis(
+                data["wager"],
+                data["lines"],
+                [data["decks"]],
+                data.get("jurisdiction"),
+                removal=data.get("removal"),
+            )
         )
 
 
 PAR_SHEET_FORMATS = {"json": "application/json", "csv": "text/csv", "pdf": "application/pdf"}
 
 
-class ParSheetQuery(StakeQuery):
+class ParSheetQuery(StakeQuery, RemovalQuery):
     decks = serializers.IntegerField(
         required=False,
         min_value=1,
@@ -278,6 +307,9 @@ class PaytableParSheetApi(APIView):
             OpenApiParameter(
                 "meter", str, description="The meter in dollars, or Name:amount pairs."
             ),
+            OpenApiParameter(
+                "removal", str, enum=list(DEALER_HAND_REMOVALS), description=REMOVAL_HELP
+            ),
         ],
         responses={
             (200, "application/json"): dict[str, Any],
@@ -292,8 +324,9 @@ class PaytableParSheetApi(APIView):
         "?format=csv or pdf, or Accept: text/csv or application/pdf. A 400 with `fields` "
         "names `decks` (missing, not an integer, not approved for the paytable), `format`, "
         "`paytable` (a wager without an exact analysis, one analysed only by simulation, or a "
-        "paytable the player beats: a catalog finding) or `stake` (a paytable of meter or "
-        "dollar lines only).",
+        "paytable the player beats: a catalog finding), `stake` (a paytable of meter or "
+        "dollar lines only) or `removal` (not none or player-cards, or given for a wager not "
+        "decided by the dealer's hand).",
     )
     def get(self, request: Request, pk: str) -> HttpResponse:
         query = ParSheetQuery(data=request.query_params)
@@ -303,7 +336,11 @@ class PaytableParSheetApi(APIView):
             raise Http404
         q = query.validated_data
         body = paytable_par_sheet(
-            paytable, q.get("decks"), stake=q.get("stake"), meters=q.get("meter")
+            paytable,
+            q.get("decks"),
+            stake=q.get("stake"),
+            meters=q.get("meter"),
+            removal=q.get("removal"),
         )
         chosen = _asked_format(request, q.get("format"))
         if chosen == "json":
