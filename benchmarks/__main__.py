@@ -303,7 +303,9 @@ def bench_basegame_variants() -> None:
     published figures the tests pin loosely (tests/engine/test_basegame_*.py)."""
     from dataclasses import replace
     from fractions import Fraction
+    from functools import partial
 
+    from engine.basegame import Play
     from engine.basegame_double_up import VERSION_1, VERSION_2, double_up_value
     from engine.basegame_variants import face_up_value, switch_value
     from engine.rules import DoubleOn, RuleSet
@@ -327,16 +329,15 @@ def bench_basegame_variants() -> None:
             lambda: switch_value(switch, dealer_22_pushes=True),
             "Wizard of Odds 0.58 %",
         ),  # fmt: skip
+    ]
+    cases += [  # the best play, then the engine's basic strategy (what its rounds play)
         (
-            "Double Up Blackjack Version 1, Colorado 30-899.10 (6D S17)",
-            lambda: double_up_value(replace(RuleSet(decks=6), **VERSION_1)),
+            f"Double Up Blackjack Version {number}, Colorado 30-899.10 (6D S17){how}",
+            partial(double_up_value, replace(RuleSet(decks=6), **fields), play),
             "",
-        ),
-        (
-            "Double Up Blackjack Version 2, Colorado 30-899.10 (6D S17)",
-            lambda: double_up_value(replace(RuleSet(decks=6), **VERSION_2)),
-            "",
-        ),
+        )
+        for number, fields in ((1, VERSION_1), (2, VERSION_2))
+        for play, how in ((Play.COMPOSITION, ""), (Play.BASIC, ", the engine's basic strategy"))
     ]
     for name, analyse, published in cases:
         start = time.process_time()

@@ -3,10 +3,9 @@ analysis/base-game/): engine.basegame's combinatorial analysis of the table's ru
 composition-dependent play and with the engine's basic strategy (the simulator's), and the change
 each rule option makes to it, computed exactly as the simulation job estimates it.
 
-Face Up and Blackjack Switch tables (engine.basegame_variants) get the same: both values and
-each rule option's effect, the variants' own options included. Double Up Blackjack tables
-(engine.basegame_double_up) get the best play's value and the effects; the engine's basic strategy
-for Double Up is not valued yet (basic_strategy says so).
+Face Up, Blackjack Switch and Double Up Blackjack tables (engine.basegame_variants,
+engine.basegame_double_up) get the same: both values and each rule option's effect, the variants'
+own options included.
 
 Each distinct rule set is analysed once and its value kept, the values of a rule's effects too:
 in this process, and in the BaseGameEdge table so that it survives a restart. An analysis takes
@@ -219,8 +218,8 @@ def _shown(value: Any) -> Any:
 
 def _basic_strategy(rules: RuleSet) -> dict[str, Any]:
     """The engine's basic strategy (the simulator's) valued exactly: for a face-up table its
-    play by the dealer's two-card total, for Switch its play and its switching too. Where it is
-    not valued (Double Up Blackjack's), why not."""
+    play by the dealer's two-card total, for Switch its play and its switching too, for Double
+    Up its double ups. Where it is not valued, why not."""
     try:
         [basic_value] = base_game_values([rules], Play.BASIC)
     except NotAnalysable as exc:

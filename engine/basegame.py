@@ -978,6 +978,8 @@ class _Analysis:
         if pair is not None and self.splits[pair] >= 2:
             allowed.add(Action.SPLIT)
             by_action[Action.SPLIT] = self.split(pair)
+        by_action |= self._own_first_two(hand)  # a variant's own plays (Double Up's double up)
+        allowed |= by_action.keys() - {Action.SURRENDER}
         surrender = self.surrender(hand)
         early = np.zeros(self.columns, dtype=bool)
         if surrender is not None:
@@ -997,6 +999,11 @@ class _Analysis:
         actions = self._choose(hand, frozenset(allowed))
         value = np.array([by_action[a][up] for up, a in enumerate(actions)])
         return np.where(early, -0.5, value)
+
+    def _own_first_two(self, hand: Hand) -> dict[Action, Vector]:
+        """A variant's own plays of two unsplit cards (not a natural), by the engine's action:
+        their values against each up card, for the engine's basic strategy to choose among."""
+        return {}
 
     def value(self) -> BaseGameValue:
         by_up = self.by_column()

@@ -17,10 +17,21 @@ dealer_stops_on_16, dealer_16_pays_21, blackjack_paid_at_once and split_aces_21_
   split ace that draws a ten-value card is paid 2:1 at once (split_aces_21_pays), whatever the
   dealer ends with.
 
+- A dealer blackjack: where the dealer peeks it ends the round before anyone doubles up; where
+  nobody peeks it takes the double up, a wager of its own and no double down, even where it takes
+  only the original wager of a double or a split (original_bets_only): the reading the engine
+  plays (engine.round settles it so, engine.strategy ranks the double up so).
+
 The rest is engine.basegame's analysis and conventions (one player from a full shoe,
 composition-dependent play, Farmer's split algorithm, insurance declined). After a split the
 double up is chosen as the other plays are (CDZ-): where the unsplit hand of the same two cards
 would double up (an ace and a ten-value card after a split counted a 21, not a blackjack).
+
+Play.BASIC values the engine's basic strategy (engine.strategy.BasicStrategy) exactly: a hand of
+two cards, unsplit or split, doubles up where the strategy's ranking for its total and the up
+card puts the double up before every other play the hand has (engine.strategy.allowed_actions:
+a split ace given one card only stands or doubles up, a split hand's 21 stands or doubles up),
+and plays on as the strategy says where it does not.
 """
 
 from __future__ import annotations
@@ -49,6 +60,7 @@ from engine.basegame import (
 )
 from engine.dealer_odds import RANKS, SIXTEEN, dealer_odds
 from engine.rules import DoubleOn, RuleSet
+from engine.strategy import Action
 
 FIELDS = (
     "double_up",
@@ -86,7 +98,7 @@ def is_double_up(rules: RuleSet) -> bool:
     return any(getattr(rules, name) != getattr(default, name) for name in FIELDS)
 
 
-def check_double_up(rules: RuleSet, play: Play = Play.COMPOSITION) -> None:
+def check_double_up(rules: RuleSet) -> None:
     """:raises NotAnalysable: naming what the Double Up analysis does not play."""
     default = RuleSet()
     missing = [
@@ -94,8 +106,6 @@ def check_double_up(rules: RuleSet, play: Play = Play.COMPOSITION) -> None:
         for name, what in NOT_ANALYSED.items()
         if getattr(rules, name) != getattr(default, name)
     ]
-    if play is Play.BASIC:
-        missing.append("the engine's basic strategy for Double Up (composition play only)")
     if rules.dealer_face_up or rules.switch or rules.spots_per_seat != 1 or rules.ties_lose:
         missing.append("another variant's rules with Double Up's")
     spanish = (
@@ -122,23 +132,36 @@ def check_double_up(rules: RuleSet, play: Play = Play.COMPOSITION) -> None:
         raise NotAnalysable("the exact analysis does not play " + ", ".join(missing))
 
 
-def double_up_conventions(rules: RuleSet) -> list[str]:
+def double_up_conventions(rules: RuleSet, play: Play = Play.COMPOSITION) -> list[str]:
     """What the analysis of a Double Up game assumes, in words (engine.basegame.conventions,
     and the game's own rules)."""
-    out = conventions(rules)
+    out = conventions(rules, play)
     precision = out.pop()  # stated last
     if rules.double_up:
         where = "any two cards but a blackjack" + (
             " (split aces too)" if rules.double_up_split_aces else " or split aces"
         )
+        if play is Play.BASIC:
+            taken = (
+                "taken where the engine's basic strategy ranks it before every other play the "
+                "hand has (its infinite-shoe value 2 x stand - P(tie)), split hands too"
+            )
+        else:
+            taken = (
+                "after a split taken where the unsplit hand of the same cards takes it, an ace "
+                "and a ten-value card there counted a 21"
+            )
         out.insert(
             2,
             f"double up on {where}, after a split too (double after split or not): all or "
             "nothing (the second wager's value is linear in its amount), worth standing's value "
-            "plus standing's less the chance of a tie (lost; a dealer's 16 is no tie); after a "
-            "split taken where the unsplit hand of the same cards takes it, an ace and a "
-            "ten-value card there counted a 21",
+            "plus standing's less the chance of a tie (lost; a dealer's 16 is no tie); " + taken,
         )
+        if not rules.peeks:
+            out.append(
+                "no peek: a dealer blackjack takes the double up wager (a wager of its own, not "
+                "a double down), whatever it takes of doubles and splits"
+            )
     if rules.dealer_stops_on_16:
         settled = (
             "a player's 21 wins 1:1 (all its wagers), every other active hand pushes"
@@ -263,7 +286,9 @@ class _DoubleUp(_Analysis):
             ties = np.einsum(
                 "hj,huj->hu", (self._signs(members) == 0).astype(np.float64), odds[:, :, :5]
             )
-            refund = chance if self.originals_only else 0.0  # the second wager, like a double's
+            # Placed only after a peek shows no dealer blackjack; with no peek a dealer blackjack
+            # takes it (a wager of its own, not a double down: engine.round's reading).
+            refund = chance if rules.peeks else 0.0
             double_up = np.zeros((n, RANKS))
             double_up[members] = 2.0 * plain[members] - ties + refund
             self.double_up[(pair, extra)] = double_up
@@ -279,9 +304,8 @@ class _DoubleUp(_Analysis):
         return rules.double_up_split_aces and not paid_at_once
 
     def _split_two_cards(self, pair: int, a: int, values: Vector) -> Vector:
-        """CDZ-: a split hand doubles up where the unsplit hand of the same cards would, its
-        best play among those the split hand has (stand only for one-card split aces)."""
-        unsplit, plain, double_up = self.contexts[(0, 0)], self.plain[(0, 0)], self.double_up
+        """A split hand of two cards doubles up where _split_doubles_up says, else is played
+        as `values` has it."""
         out = values.copy()
         one = _add((0,) * RANKS, pair)
         for rank in range(RANKS):
@@ -291,19 +315,38 @@ class _DoubleUp(_Analysis):
             if not self._doubles_up_split(pair, hand):
                 continue
             h = self.index[hand]
-            best = plain[h]
-            if not self._one_card(pair):
-                best = np.maximum(best, unsplit.hit[h])
-                if self._may_double(hand, after_split=True):
-                    best = np.maximum(best, unsplit.double[h])
-            chosen = double_up[(0, 0)][h] > best
-            out[rank] = np.where(chosen, double_up[(pair, a + 1)][h], values[rank])
+            chosen = self._split_doubles_up(pair, hand)
+            out[rank] = np.where(chosen, self.double_up[(pair, a + 1)][h], values[rank])
         return out
 
+    def _split_doubles_up(self, pair: int, hand: tuple[int, ...]) -> npt.NDArray[np.bool_]:
+        """[up]: whether a split hand of these two cards doubles up, against the plays it has
+        (stand only for one-card split aces): where the engine's basic strategy ranks the double
+        up first among them, or (CDZ-) where the unsplit hand of the same cards is worth most
+        doubled up."""
+        plays = {Action.STAND}
+        if not self._one_card(pair):
+            plays.add(Action.HIT)
+            if self._may_double(hand, after_split=True):
+                plays.add(Action.DOUBLE)
+        if self.basic is not None:
+            chosen = self._choose(hand, frozenset(plays | {Action.DOUBLE_UP}))
+            return np.array([action is Action.DOUBLE_UP for action in chosen])
+        h, unsplit = self.index[hand], self.contexts[(0, 0)]
+        values = {Action.STAND: self.plain[(0, 0)][h], Action.HIT: unsplit.hit[h],
+                  Action.DOUBLE: unsplit.double[h]}  # fmt: skip
+        best = np.max([values[action] for action in plays], axis=0)
+        return self.double_up[(0, 0)][h] > best
+
+    def _own_first_two(self, hand: tuple[int, ...]) -> dict[Action, Vector]:
+        if not self.rules.double_up:
+            return {}
+        return {Action.DOUBLE_UP: self.double_up[(0, 0)][self.index[hand]]}
+
     def first_two(self, hand: tuple[int, ...]) -> Vector:
-        value = super().first_two(hand)
+        value = super().first_two(hand)  # the engine's basic strategy: _own_first_two
         h = self.index[hand]
-        if self.rules.double_up and not self.natural[h]:
+        if self.basic is None and self.rules.double_up and not self.natural[h]:
             value = np.maximum(value, self.double_up[(0, 0)][h])
         return value
 
@@ -312,9 +355,8 @@ def double_up_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameVa
     """The exact expected value of a Double Up Blackjack round (double_up_conventions says how
     it is played).
 
-    :raises NotAnalysable: rules the analysis does not play, or Play.BASIC (the engine's basic
-    strategy for Double Up is not valued yet).
+    :raises NotAnalysable: rules the analysis does not play.
     """
-    check_double_up(rules, play)
+    check_double_up(rules)
     value = _DoubleUp(rules, play).value()
-    return replace(value, stated=tuple(double_up_conventions(rules)))
+    return replace(value, stated=tuple(double_up_conventions(rules, play)))

@@ -216,6 +216,32 @@ def test_a_double_up_table_of_each_version_is_validated(
         assert f"game_version={version}" in table["analysis"]
 
 
+@pytest.mark.parametrize(
+    ("version", "best", "basic"),
+    [(1, "0.5109922", "0.5302827"), (2, "-0.1137681", "-0.0972324")],
+)
+def test_a_double_up_tables_analysis_shows_the_engines_basic_strategy_beside_the_best_play(
+    vendor_client: APIClient, anon_client: APIClient, version: int, best: str, basic: str
+) -> None:
+    """The validation report's house edge is the best play's, as every game's; the analysis
+    its link gives (GET) shows the engine's basic strategy valued exactly beside it
+    (tests/engine/test_basegame_double_up.py pins both)."""
+    response = post(vendor_client, _config(version), "/api/v1/validations/")
+    assert response.status_code in (200, 201), response.json()
+    [table] = response.json()["tables"]
+    assert table["play"] == "composition" and table["house_edge_percent"].startswith(best)
+    response = anon_client.get(f"{table['analysis']}&effects=false", HTTP_HOST="localhost")
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["play"] == "composition" and body["house_edge_percent"].startswith(best)
+    shown = body["basic_strategy"]
+    assert shown["play"] == "basic" and "not_analysed" not in shown
+    assert shown["house_edge_percent"].startswith(basic)
+    assert shown["strategy"].startswith("the engine's basic strategy")
+    stated = " ".join(body["conventions"])
+    assert "the unsplit hand of the same cards takes it" in stated
+
+
 def test_the_base_game_analysis_link_refuses_a_version_the_game_does_not_have(
     anon_client: APIClient,
 ) -> None:
