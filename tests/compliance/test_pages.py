@@ -238,7 +238,7 @@ def test_signs_of_a_run_with_errors_are_refused_unless_a_draft(
     refused = vendor_page.post(
         f"/configurations/runs/{run.pk}/signs/", {"format": "html"}, follow=True
     )
-    assert "The configuration is not compliant" in refused.content.decode()
+    assert "No sign is printed: the configuration breaks the rules (" in refused.content.decode()
     assert not SignSet.objects.exists()
     draft = vendor_page.post(
         f"/configurations/runs/{run.pk}/signs/", {"format": "html", "draft": "on"}, follow=True
