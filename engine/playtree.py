@@ -77,7 +77,8 @@ _READS: dict[str, _Reads] = {
     "progressive-blackjack": _Reads(True, False, _RANKS10),
     "straight-jack": _Reads(True, False, _RANKS13),
     "straight-jack-progressive": _Reads(True, False, _RANKS13),
-    "raise-the-roof": _Reads(True, True, _RANKS10),
+    # Raise the Roof reads the dealer's hand alone: see `_DEALER_REMOVAL`
+    "raise-the-roof": _Reads(False, True, _RANKS10),
     "buffalo-blackjack-bonus": _Reads(True, True, _RANKS10),
     "push-your-luck": _Reads(True, True, _RANKS10),
     "super-4-progressive": _Reads(False, False, _RANKS13),
@@ -776,8 +777,9 @@ def _assigned(
 
 _MA = {"progressive-blackjack", "super-4-progressive"}
 
-_ORDER_BLIND = {"raise-the-roof", "buffalo-blackjack-bonus", "push-your-luck"}
-"""Wagers that read the first hand's total and number of cards, not the order of its hits."""
+_ORDER_BLIND = {"buffalo-blackjack-bonus", "push-your-luck"}
+"""Wagers that read the first hand's total and number of cards, not the order of its hits, and
+of the dealer's final hand only whether its total is the first hand's (`_Enumeration._round`)."""
 
 
 def _progressive_decided(names: tuple[str, ...]) -> bool:
