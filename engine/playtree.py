@@ -308,6 +308,9 @@ class _Enumeration:
         """dealer_scale[d]: n over falling(left − d, _DEALER_DRAWN) (the dealer's hand after d
         cards drawn) is n · dealer_scale[d] over falling(left, _MOST_DRAWN + _DEALER_DRAWN)."""
         self.ties: dict[tuple, tuple[int, int]] = {}
+        self.dealer_sums: dict[tuple[int, int, int], dict[int, int]] = {}
+        """(up card, total, cards left) → `_total_moments` weighted for that many cards left."""
+        self.rests: dict[int, list[int]] = {}
         self.denominator = (
             falling(left + 3, 3) * falling(left, _MOST_DRAWN) * self.dealer_denominator
         )
@@ -724,18 +727,27 @@ class _Enumeration:
         to be drawn, which is Σ_j (−1)^j C(m_i, j) falling(r_i, j) falling(shoe_i − j, m_i − j)
         (j of its m_i draws among the r_i cards out, by inclusion and exclusion): so every hand
         of a total is summed once for the shoe (`_total_moments`, by the cards j it shares with
-        r), and each r reads those sums at the few j ≤ r (`_removal_terms`)."""
+        r), and each r reads those sums at the few j ≤ r (`_removal_terms`). The sums are
+        weighted by what the k cards a hand draws leave (falling(cards left − k,
+        _DEALER_DRAWN − k)) once for each number of cards left."""
         shoe = list(self.shoe)
         shoe[up] -= 1
         removed = tuple(a - b for a, b in zip(shoe, left, strict=True))
-        moments = _total_moments(self.ranks, up, tuple(shoe), self.rules.dealer_hits_soft_17)
-        by_j = moments.get(total, {})
-        rest = [falling(sum(left) - k, _DEALER_DRAWN - k) for k in range(_DEALER_DRAWN + 1)]
+        cards = sum(left)
+        by_j = _total_moments(self.ranks, up, tuple(shoe), self.rules.dealer_hits_soft_17)[total]
+        summed = self.dealer_sums.setdefault((up, total, cards), {})
+        rest = self.rests.get(cards)
+        if rest is None:
+            rest = [falling(cards - k, _DEALER_DRAWN - k) for k in range(_DEALER_DRAWN + 1)]
+            self.rests[cards] = rest
         out = 0
-        for j, coefficient in _removal_terms(removed):
-            terms = by_j.get(j)
-            if terms:
-                out += coefficient * sum(rest[k] * m for k, m in terms)
+        for j, weight in _removal_terms(removed, 21 - min(up + 1, 10)):
+            ways = summed.get(j)
+            if ways is None:
+                terms = by_j.get(j)
+                ways = summed[j] = sum(rest[k] * n for k, n in terms) if terms else 0
+            if ways:
+                out += weight * ways
         return out
 
     # --- evaluation --------------------------------------------------------------------------
@@ -993,33 +1005,25 @@ def _dealer_finals(
     return out
 
 
-def _code(j: int, count: int) -> int:
-    """A count of class j in a multiset of classes coded as one integer, 5 bits a class."""
-    return count << (5 * j)
-
-
-def _sub_multisets(
-    held: Sequence[tuple[int, int]],
-) -> list[tuple[int, tuple[tuple[int, int, int], ...]]]:
-    """Every multiset j ≤ `held` ((class, count) pairs) as its code (`_code`) and (class, j_i,
-    held_i) for each class held."""
-    out: list[tuple[int, tuple[tuple[int, int, int], ...]]] = [(0, ())]
-    for i, m in held:
-        out = [(c + _code(i, j), (*parts, (i, j, m))) for c, parts in out for j in range(m + 1)]
-    return out
-
-
-@lru_cache(maxsize=1 << 14)
-def _removal_terms(removed: tuple[int, ...]) -> list[tuple[int, int]]:
-    """For the cards r out of the shoe (a count by class): each multiset j ≤ r (its code) with
-    Π_i (−1)^j_i falling(r_i, j_i), its weight in `_Enumeration._dealer_totals`."""
-    out = []
-    for code, parts in _sub_multisets([(i, n) for i, n in enumerate(removed) if n]):
-        weight = 1
-        for _, j, r in parts:
-            weight *= -falling(r, j) if j % 2 else falling(r, j)
-        out.append((code, weight))
-    return out
+@lru_cache(maxsize=1 << 15)
+def _removal_terms(removed: tuple[int, ...], most: int) -> list[tuple[int, int]]:
+    """For the cards r out of the shoe (a count by class of `CLASSES`): each multiset j ≤ r, as
+    an integer (5 bits a class), with its weight Π_i (−1)^j_i falling(r_i, j_i) in
+    `_Enumeration._dealer_totals`; those of more than `most` points (aces as one) left out: the
+    dealer's cards after the up card hold no more in a hand that does not bust."""
+    out = [(0, 1, 0)]  # j, weight, points
+    for i, r in enumerate(removed):
+        if not r:
+            continue
+        value, terms = min(i + 1, 10), []
+        for code, weight, points in out:
+            for j in range(r + 1):
+                if points + j * value > most:
+                    break
+                terms.append((code + (j << 5 * i), weight, points + j * value))
+                weight *= j - r  # (−1)^(j+1) falling(r, j + 1)
+        out = terms
+    return [(code, weight) for code, weight, _ in out]
 
 
 @lru_cache(maxsize=64)
@@ -1028,21 +1032,31 @@ def _total_moments(
 ) -> dict[int, dict[int, list[tuple[int, int]]]]:
     """The dealer's final hands of each total 17 to 21 (no blackjack) under up card `up` from
     `shoe` (the up card out of it), summed by the cards j ≤ m they draw (m_i of class i after
-    the up card; j coded by `_code`): total → j → (k, Σ orders · Π_i C(m_i, j_i) falling(shoe_i −
-    j_i, m_i − j_i)) for each number k of cards the hands draw."""
-    out: dict[int, dict[int, dict[int, int]]] = {}
+    the up card; j as in `_removal_terms`): total → j → (k, Σ orders · Π_i C(m_i, j_i)
+    falling(shoe_i − j_i, m_i − j_i)) for each number k of cards the hands draw."""
+    factors: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    out: dict[int, dict[int, dict[int, int]]] = {t: {} for t in range(17, 22)}
     for hand, group in _shapes(ranks, hits_soft_17)[up]:
         total = _total_of(tuple(ranks[c] for c in hand))
         if total > 21:
             continue
-        by_j = out.setdefault(total, {})
+        by_j = out[total]
         for orders, after, k in group:
-            for code, parts in _sub_multisets(after):
-                ways = orders
-                for i, j, m in parts:
-                    ways *= math.comb(m, j) * falling(shoe[i] - j, m - j)
-                by_k = by_j.setdefault(code, {})
-                by_k[k] = by_k.get(k, 0) + ways
+            terms = [(0, orders)]
+            for i, m in after:
+                row = factors.get((i, m))
+                if row is None:
+                    row = factors[i, m] = [
+                        (j << 5 * i, math.comb(m, j) * falling(shoe[i] - j, m - j))
+                        for j in range(m + 1)
+                    ]
+                terms = [(code + c, ways * f) for code, ways in terms for c, f in row if f]
+            for code, ways in terms:
+                by_k = by_j.get(code)
+                if by_k is None:
+                    by_j[code] = {k: ways}
+                else:
+                    by_k[k] = by_k.get(k, 0) + ways
     return {t: {j: list(ks.items()) for j, ks in by_j.items()} for t, by_j in out.items()}
 
 
