@@ -10,6 +10,11 @@ makes a blackjack or not as the shoe then holds. The cards dealt after the first
 (the seat's later split hands, other seats) are unseen by the wager: in a shuffled shoe the cards
 after a stopping time are exchangeable with the rest (optional skipping), so the dealer's hole
 card and draws are distributed as the shoe less the cards seen, and nothing else is removed.
+Push Your Luck and 21 Magic read the first hand and the dealer's total together: the dealer's
+hand is counted from the shoe each way the first hand ends leaves, exactly, by sums over the
+dealer's hands taken once a shoe (`_Enumeration._dealer_totals`). Raise the Roof reads the
+dealer's hand alone, which the first hand's later cards change by nothing (they end at a
+stopping time): it is counted from the shoe less the first three cards, the same fractions.
 
 Suits: a wager's evaluator reads suits only for a few hands (aces of one suit, a suited 4-5-6-7
 bust, …: `_SUITS_READ`); given the ranks drawn, the suits of the cards of one rank are a draw
@@ -252,8 +257,9 @@ def _blind_made(wager: str) -> dict[tuple, tuple[str, ...]]:
 @lru_cache(maxsize=16)
 def _readings(decks: int, hits_soft_17: bool) -> _Readings:
     """What the `_ORDER_BLIND` wagers read of every round (the first hand's total, its number of
-    cards, split or not; the dealer's final hand as `_dealer_reading` tells them apart), with its
-    probability, by state; and a round of each reading, to evaluate."""
+    cards, split or not; whether the dealer's final total is the first hand's, the dealer drawing
+    from what the first hand leaves), with its probability, by state; and a round of each
+    reading, to evaluate."""
     rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
     return _Enumeration("push-your-luck", _READS["push-your-luck"], rules).run()
 
@@ -269,10 +275,11 @@ _DEALER_DRAWN = 12
 
 class _Enumeration:
     """One enumeration of every round. Probabilities are integers over one denominator,
-    falling(shoe, 3) · falling(shoe − 3, _MOST_DRAWN) · the dealer's (falling(shoe − 3,
-    _DEALER_DRAWN) where the wager reads the dealer's final hand, else 1): the first three cards,
-    then the first hand's draws and the dealer's, each an ordered draw from the shoe less the first
-    three cards (the dealer's draws do not see the first hand's hits: see the module's note)."""
+    falling(shoe, 3) · falling(shoe − 3, _MOST_DRAWN) · the dealer's (where the wager reads the
+    dealer's final hand: falling(shoe − 3, _DEALER_DRAWN) if it reads no play, the dealer then
+    drawing from the shoe less the first three cards; falling(shoe − 3, _MOST_DRAWN +
+    _DEALER_DRAWN) for an `_ORDER_BLIND` wager, the dealer drawing from what the first hand
+    leaves; else 1): the first three cards, then the first hand's draws and the dealer's."""
 
     def __init__(self, wager: str, reads: _Reads, rules: RuleSet) -> None:
         self.wager = wager
