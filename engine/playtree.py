@@ -386,8 +386,14 @@ class _Enumeration:
         hands, scale = self.hands, self.dealer_scale
         stands, other = _standing(self.ranks, up, self.rules.dealer_hits_soft_17)
         for (head, left), (cards, n) in self._blind_play(first, shoe, up).items():
-            n *= weight * scale[sum(shoe) - sum(left)]
-            same, rest = self._dealer_total(up, left, head[0])
+            if len(left) == 2:  # a total no dealer's final hand has: no blackjack is read
+                left_cards, blackjacks = left
+                rest = self._rest(left_cards)
+                same, rest = 0, rest[0] - blackjacks * rest[1]
+            else:
+                left_cards = sum(left)
+                same, rest = self._dealer_total(up, left, head[0])
+            n *= weight * scale[sum(shoe) - left_cards]
             for alike, q in ((True, same), (False, rest)):
                 if q:
                     key = (*head, alike)
@@ -472,20 +478,25 @@ class _Enumeration:
         self, first: tuple[int, int], shoe: tuple[int, ...], up: int
     ) -> dict[tuple[tuple[int, int, bool], tuple[int, ...]], list]:
         """`_play` for an `_ORDER_BLIND` wager, its hands merged by what the wager reads of them
-        and the shoe they leave: ((total, 22 for any bust; cards; split), the shoe left) → [the
-        first hand the walk gives out with it, the numerator of its probability given the first
-        three cards over falling(cards in `shoe`, _MOST_DRAWN)]. The same walk, written out for
-        speed: hands still to act holding the same cards are merged (the shoe left and every
-        later decision are the same; their hits kept in class order), and each keeps beside it
-        the shoe it leaves, its points and the strategy's action."""
+        and what the dealer's hand is then read from: ((total, 22 for any bust; cards; split),
+        the shoe left, or for a total no dealer's final hand has (a bust, under 17) only the
+        cards left and those of them completing a blackjack under the up card) → [the first hand
+        the walk gives out with it, the numerator of its probability given the first three cards
+        over falling(cards in `shoe`, _MOST_DRAWN)]. The same walk, written out for speed: hands
+        still to act holding the same cards are merged (the shoe left and every later decision
+        are the same; their hits kept in class order), and each keeps beside it the shoe it
+        leaves, its points and the strategy's action."""
         hands: dict[tuple[tuple[int, int, bool], tuple[int, ...]], list] = {}
         scale, values, ace = self.play_scale, self.values, self.ace
         decisions = self.decisions
         stops = (Action.STAND, Action.SURRENDER)
+        holes = self._blackjack_holes(up)
 
         def give(
             cards: tuple[int, ...], split: bool, n: int, total: int, left: tuple[int, ...]
         ) -> None:
+            if not 17 <= total <= 21 and len(left) > 2:
+                left = (sum(left), sum(left[h] for h in holes))
             key = ((min(total, 22), len(cards), split), left)
             if key in hands:
                 hands[key][1] += n
@@ -542,16 +553,19 @@ class _Enumeration:
                 doubled = acted is Action.DOUBLE  # one card, then the hand is over
                 held = len(cards) + 1
                 given = n * scale[drawn + 1]  # a hand given out after this card, over its q
+                cards_left = sum(rest) - 1  # after this card
+                blackjacks = sum(rest[h] for h in holes)
                 for card, q in enumerate(rest):  # a hit, or a double's one card
                     if not q:
                         continue
                     h = hard + values[card]
-                    after = (*rest[:card], q - 1, *rest[card + 1 :])
                     if h > 21:  # a bust: read alike whatever its cards' order
                         busted = (*cards, card) if held <= 3 or card >= cards[-1] else (
                             *cards[:2], *sorted((*cards[2:], card)))  # fmt: skip
-                        give(busted, split, q * given, h, after)
+                        left = (cards_left, blackjacks - (card in holes))
+                        give(busted, split, q * given, h, left)
                         continue
+                    after = (*rest[:card], q - 1, *rest[card + 1 :])
                     a = held_ace or card == ace
                     soft = a and h <= 11
                     total = h + 10 if soft else h
@@ -560,7 +574,8 @@ class _Enumeration:
                     else:  # a hand of three cards or more: the strategy reads its points
                         acts = decisions.get((total, soft, True, split, aces, spot, up))
                     if acts in stops:
-                        key = ((total, held, split), after)
+                        left = after if total >= 17 else (cards_left, blackjacks - (card in holes))
+                        key = ((total, held, split), left)
                         if key in hands:
                             hands[key][1] += q * given
                             continue
@@ -717,14 +732,21 @@ class _Enumeration:
         and of any other (0 and no blackjack where `total` is no dealer's final total)."""
         key = (up, left, total if 17 <= total <= 21 else 0)
         if key not in self.ties:
-            cards = sum(left)
+            rest = self._rest(sum(left))
             blackjack = sum(left[h] for h in self._blackjack_holes(up))
-            hands = falling(cards, _DEALER_DRAWN) - blackjack * falling(
-                cards - 1, _DEALER_DRAWN - 1
-            )
+            hands = rest[0] - blackjack * rest[1]
             same = self._dealer_totals(up, left, key[2]) if key[2] else 0
             self.ties[key] = (same, hands - same)
         return self.ties[key]
+
+    def _rest(self, cards: int) -> list[int]:
+        """falling(cards − k, _DEALER_DRAWN − k) for each k: the draws of `_DEALER_DRAWN` from
+        `cards` after a dealer's hand of k cards after the up card."""
+        rest = self.rests.get(cards)
+        if rest is None:
+            rest = [falling(cards - k, _DEALER_DRAWN - k) for k in range(_DEALER_DRAWN + 1)]
+            self.rests[cards] = rest
+        return rest
 
     def _dealer_totals(self, up: int, left: tuple[int, ...], total: int) -> int:
         """The numerator, over falling(cards in `left`, _DEALER_DRAWN), of the dealer's final
@@ -743,10 +765,7 @@ class _Enumeration:
         cards = sum(left)
         by_j = _total_moments(self.ranks, up, tuple(shoe), self.rules.dealer_hits_soft_17)[total]
         summed = self.dealer_sums.setdefault((up, total, cards), {})
-        rest = self.rests.get(cards)
-        if rest is None:
-            rest = [falling(cards - k, _DEALER_DRAWN - k) for k in range(_DEALER_DRAWN + 1)]
-            self.rests[cards] = rest
+        rest = self._rest(cards)
         out = 0
         for j, weight in _removal_terms(removed, 21 - min(up + 1, 10)):
             ways = summed.get(j)
