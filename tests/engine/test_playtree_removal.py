@@ -73,20 +73,22 @@ def _player(
 
 
 def _round(first: tuple[str, str], up: str) -> dict[str, Fraction]:
-    """Given the first two cards and the up card: the probability that Push Your Luck ties and
-    that the first hand makes 21 against a dealer's 21 (21 Magic's push), no dealer blackjack."""
+    """Given the first two cards and the up card: the probability that Push Your Luck ties, that
+    the first hand makes 21 against a dealer's 21 (21 Magic's push) and that the dealer busts
+    (Raise the Roof), no dealer blackjack."""
     shoe = {r: 16 if r == "T" else 4 for r in _RANKS10}
     for rank in (*first, up):
         shoe = _take(shoe, rank)
-    out = {"tie": Fraction(0), "push": Fraction(0)}
+    out = {"tie": Fraction(0), "push": Fraction(0), "bust": Fraction(0)}
     for hole, p, after_hole in _draws(shoe):
         if hand_total(_cards([up, hole]))[0] == 21:
             continue  # the dealer peeks: the round ends before the player draws
         for final, q, left in _player(list(first), up, after_hole):
             total = hand_total(_cards(final))[0]
+            dealer = _dealer([up, hole], left)
+            out["bust"] += p * q * dealer.get(22, Fraction(0))
             if total > 21:
                 continue
-            dealer = _dealer([up, hole], left)
             out["tie"] += p * q * dealer.get(total, Fraction(0))
             if total == 21 and len(final) > 2:
                 out["push"] += p * q * dealer.get(21, Fraction(0))
@@ -112,9 +114,10 @@ def _first_three(first: tuple[str, str], up: str) -> Fraction:
     ],
 )
 def test_the_dealer_draws_from_what_the_first_hand_leaves(first: tuple[str, str], up: str) -> None:
-    """One deck, a state at a time: the play tree's tie (Push Your Luck) and 21 Magic's push
-    (a 21 of three cards or more against the dealer's 21) are, to the last digit, those of the
-    round dealt card by card with the first hand's cards out of the dealer's shoe."""
+    """One deck, a state at a time: the play tree's tie (Push Your Luck), 21 Magic's push (a 21
+    of three cards or more against the dealer's 21) and Raise the Roof's bust are, to the last
+    digit, those of the round dealt card by card with the first hand's cards out of the dealer's
+    shoe."""
     expected = _round(first, up)
     weight = _first_three(first, up)
     state = (min(first, key=_RANKS10.index), max(first, key=_RANKS10.index), up)
@@ -123,6 +126,11 @@ def test_the_dealer_draws_from_what_the_first_hand_leaves(first: tuple[str, str]
         made = tree.by_state[state]
         got = sum((n for keys, n in made.items() if outcome in keys), 0)
         assert Fraction(got, tree.denominator) == weight * expected[outcome], wager
+    # Raise the Roof reads the dealer's hand alone: counted from the shoe less the first three
+    # cards, its bust is that of the dealer drawing from what the first hand leaves
+    tree = play_tree("raise-the-roof", 1, False)
+    busts = sum((n for keys, n in tree.by_state[state].items() if keys), 0)
+    assert Fraction(busts, tree.denominator) == weight * expected["bust"]
 
 
 @pytest.mark.parametrize("decks", [1, 2, 6])
