@@ -10,6 +10,11 @@ makes a blackjack or not as the shoe then holds. The cards dealt after the first
 (the seat's later split hands, other seats) are unseen by the wager: in a shuffled shoe the cards
 after a stopping time are exchangeable with the rest (optional skipping), so the dealer's hole
 card and draws are distributed as the shoe less the cards seen, and nothing else is removed.
+Push Your Luck and 21 Magic read the first hand and the dealer's total together: the dealer's
+hand is counted from the shoe each way the first hand ends leaves, exactly, by sums over the
+dealer's hands taken once a shoe (`_Enumeration._dealer_totals`). Raise the Roof reads the
+dealer's hand alone, which the first hand's later cards change by nothing (they end at a
+stopping time): it is counted from the shoe less the first three cards, the same fractions.
 
 Suits: a wager's evaluator reads suits only for a few hands (aces of one suit, a suited 4-5-6-7
 bust, …: `_SUITS_READ`); given the ranks drawn, the suits of the cards of one rank are a draw
@@ -77,7 +82,8 @@ _READS: dict[str, _Reads] = {
     "progressive-blackjack": _Reads(True, False, _RANKS10),
     "straight-jack": _Reads(True, False, _RANKS13),
     "straight-jack-progressive": _Reads(True, False, _RANKS13),
-    "raise-the-roof": _Reads(True, True, _RANKS10),
+    # Raise the Roof reads the dealer's hand alone: see `_DEALER_REMOVAL`
+    "raise-the-roof": _Reads(False, True, _RANKS10),
     "buffalo-blackjack-bonus": _Reads(True, True, _RANKS10),
     "push-your-luck": _Reads(True, True, _RANKS10),
     "super-4-progressive": _Reads(False, False, _RANKS13),
@@ -251,8 +257,9 @@ def _blind_made(wager: str) -> dict[tuple, tuple[str, ...]]:
 @lru_cache(maxsize=16)
 def _readings(decks: int, hits_soft_17: bool) -> _Readings:
     """What the `_ORDER_BLIND` wagers read of every round (the first hand's total, its number of
-    cards, split or not; the dealer's final hand as `_dealer_reading` tells them apart), with its
-    probability, by state; and a round of each reading, to evaluate."""
+    cards, split or not; whether the dealer's final total is the first hand's, the dealer drawing
+    from what the first hand leaves), with its probability, by state; and a round of each
+    reading, to evaluate."""
     rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
     return _Enumeration("push-your-luck", _READS["push-your-luck"], rules).run()
 
@@ -268,10 +275,11 @@ _DEALER_DRAWN = 12
 
 class _Enumeration:
     """One enumeration of every round. Probabilities are integers over one denominator,
-    falling(shoe, 3) · falling(shoe − 3, _MOST_DRAWN) · the dealer's (falling(shoe − 3,
-    _DEALER_DRAWN) where the wager reads the dealer's final hand, else 1): the first three cards,
-    then the first hand's draws and the dealer's, each an ordered draw from the shoe less the first
-    three cards (the dealer's draws do not see the first hand's hits: see the module's note)."""
+    falling(shoe, 3) · falling(shoe − 3, _MOST_DRAWN) · the dealer's (where the wager reads the
+    dealer's final hand: falling(shoe − 3, _DEALER_DRAWN) if it reads no play, the dealer then
+    drawing from the shoe less the first three cards; falling(shoe − 3, _MOST_DRAWN +
+    _DEALER_DRAWN) for an `_ORDER_BLIND` wager, the dealer drawing from what the first hand
+    leaves; else 1): the first three cards, then the first hand's draws and the dealer's."""
 
     def __init__(self, wager: str, reads: _Reads, rules: RuleSet) -> None:
         self.wager = wager
@@ -298,6 +306,18 @@ class _Enumeration:
         self.play_scale = [falling(left - d, _MOST_DRAWN - d) for d in range(_MOST_DRAWN + 1)]
         """play_scale[d]: n over falling(left, d) is n · play_scale[d] over falling(left, most)."""
         self.dealer_denominator = falling(left, _DEALER_DRAWN) if reads.dealer else 1
+        if wager in _ORDER_BLIND:  # the dealer's hand from what the first hand leaves
+            self.dealer_denominator = falling(left, _MOST_DRAWN + _DEALER_DRAWN)
+        self.dealer_scale = [
+            falling(left, d) * falling(left - d - _DEALER_DRAWN, _MOST_DRAWN - d)
+            for d in range(_MOST_DRAWN + 1)
+        ]
+        """dealer_scale[d]: n over falling(left − d, _DEALER_DRAWN) (the dealer's hand after d
+        cards drawn) is n · dealer_scale[d] over falling(left, _MOST_DRAWN + _DEALER_DRAWN)."""
+        self.ties: dict[tuple, tuple[int, int]] = {}
+        self.dealer_sums: dict[tuple[int, int, int], dict[int, int]] = {}
+        """(up card, total, cards left) → `_total_moments` weighted for that many cards left."""
+        self.rests: dict[int, list[int]] = {}
         self.denominator = (
             falling(left + 3, 3) * falling(left, _MOST_DRAWN) * self.dealer_denominator
         )
@@ -360,17 +380,26 @@ class _Enumeration:
                     rest[c] -= 1
                 self._dealer(first, cards, split, up, tuple(rest), weight * n, len(out), made)
             return
-        # a wager reading the hand's total and number of cards: hands alike in these merged, each
-        # with every dealer's hand (a state's readings are each made once); a round of each
-        # reading kept from the first state that makes it
-        dealers, hands = self._dealer_hands(first, up), self.hands
-        for head, (cards, n) in self._blind_play(first, shoe, up).items():
-            n *= weight
-            keyed = {(*head, dealer): n * q for dealer, q in dealers}
-            made.update(keyed)
-            for key in keyed:
-                if key not in hands:
-                    hands[key] = (first, cards, head[2], key[-1])
+        # a wager reading the hand's total and number of cards, and whether the dealer's total
+        # is the same: each way the first hand ends (the shoe it leaves) with the dealer's hand
+        # from that shoe; a round of each reading kept from the first state that makes it
+        hands, scale = self.hands, self.dealer_scale
+        stands, other = _standing(self.ranks, up, self.rules.dealer_hits_soft_17)
+        for (head, left), (cards, n) in self._blind_play(first, shoe, up).items():
+            if len(left) == 2:  # a total no dealer's final hand has: no blackjack is read
+                left_cards, blackjacks = left
+                rest = self._rest(left_cards)
+                same, rest = 0, rest[0] - blackjacks * rest[1]
+            else:
+                left_cards = sum(left)
+                same, rest = self._dealer_total(up, left, head[0])
+            n *= weight * scale[sum(shoe) - left_cards]
+            for alike, q in ((True, same), (False, rest)):
+                if q:
+                    key = (*head, alike)
+                    made[key] = made.get(key, 0) + n * q
+                    if key not in hands:
+                        hands[key] = (first, cards, head[2], stands[head[0]] if alike else other)
 
     def _blackjack_holes(self, up: int) -> tuple[int, ...]:
         if not self.rules.peeks:
@@ -447,25 +476,32 @@ class _Enumeration:
 
     def _blind_play(
         self, first: tuple[int, int], shoe: tuple[int, ...], up: int
-    ) -> dict[tuple[int, int, bool], list]:
-        """`_play` for an `_ORDER_BLIND` wager, its hands merged by what the wager reads of them:
-        (total, 22 for any bust; cards; split) → [the first hand the walk gives out with it, the
-        numerator of its probability given the first three cards over falling(cards in `shoe`,
-        _MOST_DRAWN)]. The same walk, written out for speed: hands still to act holding the same
-        cards are merged (the shoe left and every later decision are the same; their hits kept
-        in class order), and each keeps beside it the shoe it leaves, its points and the
-        strategy's action; the cards that bust a hand are given out as one (read alike)."""
-        hands: dict[tuple[int, int, bool], list] = {}
+    ) -> dict[tuple[tuple[int, int, bool], tuple[int, ...]], list]:
+        """`_play` for an `_ORDER_BLIND` wager, its hands merged by what the wager reads of them
+        and what the dealer's hand is then read from: ((total, 22 for any bust; cards; split),
+        the shoe left, or for a total no dealer's final hand has (a bust, under 17) only the
+        cards left and those of them completing a blackjack under the up card) → [the first hand
+        the walk gives out with it, the numerator of its probability given the first three cards
+        over falling(cards in `shoe`, _MOST_DRAWN)]. The same walk, written out for speed: hands
+        still to act holding the same cards are merged (the shoe left and every later decision
+        are the same; their hits kept in class order), and each keeps beside it the shoe it
+        leaves, its points and the strategy's action."""
+        hands: dict[tuple[tuple[int, int, bool], tuple[int, ...]], list] = {}
         scale, values, ace = self.play_scale, self.values, self.ace
         decisions = self.decisions
         stops = (Action.STAND, Action.SURRENDER)
+        holes = self._blackjack_holes(up)
 
-        def give(cards: tuple[int, ...], split: bool, n: int, total: int) -> None:
-            reading = (min(total, 22), len(cards), split)
-            if reading in hands:
-                hands[reading][1] += n
+        def give(
+            cards: tuple[int, ...], split: bool, n: int, total: int, left: tuple[int, ...]
+        ) -> None:
+            if not 17 <= total <= 21 and len(left) > 2:
+                left = (sum(left), sum(left[h] for h in holes))
+            key = ((min(total, 22), len(cards), split), left)
+            if key in hands:
+                hands[key][1] += n
             else:
-                hands[reading] = [cards, n]
+                hands[key] = [cards, n]
 
         def action(
             cards: tuple[int, ...], split: bool, aces: bool, spot: int, total: int, soft: bool
@@ -477,7 +513,7 @@ class _Enumeration:
         total, soft = self._points(first)
         acted = action(first, False, False, 1, total, soft)
         if acted in stops:
-            give(first, False, scale[0], total)
+            give(first, False, scale[0], total, shoe)
             return hands
         # (cards, split, split aces, spot, cards split off again) → n over falling(shoe, drawn);
         # beside it: the shoe it leaves, its points (aces as one), whether it holds an ace, the
@@ -504,29 +540,32 @@ class _Enumeration:
                         child = ((cards[0], card), True, split_aces, spot + 1, moved)
                         total, soft = self._points(child[0])
                         acts = ends or action(child[0], True, split_aces, spot + 1, total, soft)
+                        after = (*rest[:card], q - 1, *rest[card + 1 :])
                         if ends or acts in stops:
-                            give(child[0], True, n * q * scale[drawn + 1], total)
+                            give(child[0], True, n * q * scale[drawn + 1], total, after)
                         elif child in following:
                             following[child] += n * q
                         else:
                             following[child] = n * q
-                            after = (*rest[:card], q - 1, *rest[card + 1 :])
                             h = values[cards[0]] + values[card]
                             kept[child] = (after, h, ace in child[0], acts, drawn + 1)
                     continue
                 doubled = acted is Action.DOUBLE  # one card, then the hand is over
                 held = len(cards) + 1
                 given = n * scale[drawn + 1]  # a hand given out after this card, over its q
-                busts = 0  # the busting cards as one: read alike (a bust, its number of cards)
+                cards_left = sum(rest) - 1  # after this card
+                blackjacks = sum(rest[h] for h in holes)
                 for card, q in enumerate(rest):  # a hit, or a double's one card
                     if not q:
                         continue
                     h = hard + values[card]
-                    if h > 21:  # the highest classes, last in order
-                        if not busts:
-                            bust = card
-                        busts += q
+                    if h > 21:  # a bust: read alike whatever its cards' order
+                        busted = (*cards, card) if held <= 3 or card >= cards[-1] else (
+                            *cards[:2], *sorted((*cards[2:], card)))  # fmt: skip
+                        left = (cards_left, blackjacks - (card in holes))
+                        give(busted, split, q * given, h, left)
                         continue
+                    after = (*rest[:card], q - 1, *rest[card + 1 :])
                     a = held_ace or card == ace
                     soft = a and h <= 11
                     total = h + 10 if soft else h
@@ -535,9 +574,10 @@ class _Enumeration:
                     else:  # a hand of three cards or more: the strategy reads its points
                         acts = decisions.get((total, soft, True, split, aces, spot, up))
                     if acts in stops:
-                        reading = (total, held, split)
-                        if reading in hands:
-                            hands[reading][1] += q * given
+                        left = after if total >= 17 else (cards_left, blackjacks - (card in holes))
+                        key = ((total, held, split), left)
+                        if key in hands:
+                            hands[key][1] += q * given
                             continue
                     if held > 3 and card < cards[-1]:  # hits kept in class order
                         child_cards = (*cards[:2], *sorted((*cards[2:], card)))
@@ -546,19 +586,14 @@ class _Enumeration:
                     if acts is None:
                         acts = self._decide(child_cards, split, aces, spot, up, (total, soft))
                     if acts in stops:
-                        give(child_cards, split, q * given, total)
+                        give(child_cards, split, q * given, total, after)
                         continue
                     child = (child_cards, split, aces, spot, moved)
                     if child in following:
                         following[child] += n * q
                     else:
                         following[child] = n * q
-                        after = (*rest[:card], q - 1, *rest[card + 1 :])
                         kept[child] = (after, h, a, acts, drawn + 1)
-                if busts:
-                    cards = (*cards, bust) if held <= 3 or bust >= cards[-1] else (
-                        *cards[:2], *sorted((*cards[2:], bust)))  # fmt: skip
-                    give(cards, split, busts * given, hard + values[bust])
             acting = following
         return hands
 
@@ -691,6 +726,56 @@ class _Enumeration:
             self.dealer_hands[key] = read
         return self.dealer_hands[key]
 
+    def _dealer_total(self, up: int, left: tuple[int, ...], total: int) -> tuple[int, int]:
+        """The dealer's final hand (no blackjack) from `left`, the shoe the first hand leaves:
+        the numerators, over falling(cards in `left`, _DEALER_DRAWN), of its total being `total`
+        and of any other (0 and no blackjack where `total` is no dealer's final total)."""
+        key = (up, left, total if 17 <= total <= 21 else 0)
+        if key not in self.ties:
+            rest = self._rest(sum(left))
+            blackjack = sum(left[h] for h in self._blackjack_holes(up))
+            hands = rest[0] - blackjack * rest[1]
+            same = self._dealer_totals(up, left, key[2]) if key[2] else 0
+            self.ties[key] = (same, hands - same)
+        return self.ties[key]
+
+    def _rest(self, cards: int) -> list[int]:
+        """falling(cards − k, _DEALER_DRAWN − k) for each k: the draws of `_DEALER_DRAWN` from
+        `cards` after a dealer's hand of k cards after the up card."""
+        rest = self.rests.get(cards)
+        if rest is None:
+            rest = [falling(cards - k, _DEALER_DRAWN - k) for k in range(_DEALER_DRAWN + 1)]
+            self.rests[cards] = rest
+        return rest
+
+    def _dealer_totals(self, up: int, left: tuple[int, ...], total: int) -> int:
+        """The numerator, over falling(cards in `left`, _DEALER_DRAWN), of the dealer's final
+        hand totalling `total` (17 to 21, no blackjack) from `left`: the shoe less the up card
+        (`shoe`) less r, the cards the first hand holds (its first two cards, its hits, a card
+        split off it). A hand drawing m_i cards of class i has falling(shoe_i − r_i, m_i) ways
+        to be drawn, which is Σ_j (−1)^j C(m_i, j) falling(r_i, j) falling(shoe_i − j, m_i − j)
+        (j of its m_i draws among the r_i cards out, by inclusion and exclusion): so every hand
+        of a total is summed once for the shoe (`_total_moments`, by the cards j it shares with
+        r), and each r reads those sums at the few j ≤ r (`_removal_terms`). The sums are
+        weighted by what the k cards a hand draws leave (falling(cards left − k,
+        _DEALER_DRAWN − k)) once for each number of cards left."""
+        shoe = list(self.shoe)
+        shoe[up] -= 1
+        removed = tuple(a - b for a, b in zip(shoe, left, strict=True))
+        cards = sum(left)
+        by_j = _total_moments(self.ranks, up, tuple(shoe), self.rules.dealer_hits_soft_17)[total]
+        summed = self.dealer_sums.setdefault((up, total, cards), {})
+        rest = self._rest(cards)
+        out = 0
+        for j, weight in _removal_terms(removed, 21 - min(up + 1, 10)):
+            ways = summed.get(j)
+            if ways is None:
+                terms = by_j.get(j)
+                ways = summed[j] = sum(rest[k] * n for k, n in terms) if terms else 0
+            if ways:
+                out += weight * ways
+        return out
+
     # --- evaluation --------------------------------------------------------------------------
 
     def _add(
@@ -776,8 +861,9 @@ def _assigned(
 
 _MA = {"progressive-blackjack", "super-4-progressive"}
 
-_ORDER_BLIND = {"raise-the-roof", "buffalo-blackjack-bonus", "push-your-luck"}
-"""Wagers that read the first hand's total and number of cards, not the order of its hits."""
+_ORDER_BLIND = {"buffalo-blackjack-bonus", "push-your-luck"}
+"""Wagers that read the first hand's total and number of cards, not the order of its hits, and
+of the dealer's final hand only whether its total is the first hand's (`_Enumeration._round`)."""
 
 
 def _progressive_decided(names: tuple[str, ...]) -> bool:
@@ -945,6 +1031,74 @@ def _dealer_finals(
     return out
 
 
+@lru_cache(maxsize=1 << 15)
+def _removal_terms(removed: tuple[int, ...], most: int) -> list[tuple[int, int]]:
+    """For the cards r out of the shoe (a count by class of `CLASSES`): each multiset j ≤ r, as
+    an integer (5 bits a class), with its weight Π_i (−1)^j_i falling(r_i, j_i) in
+    `_Enumeration._dealer_totals`; those of more than `most` points (aces as one) left out: the
+    dealer's cards after the up card hold no more in a hand that does not bust."""
+    out = [(0, 1, 0)]  # j, weight, points
+    for i, r in enumerate(removed):
+        if not r:
+            continue
+        value, terms = min(i + 1, 10), []
+        for code, weight, points in out:
+            for j in range(r + 1):
+                if points + j * value > most:
+                    break
+                terms.append((code + (j << 5 * i), weight, points + j * value))
+                weight *= j - r  # (−1)^(j+1) falling(r, j + 1)
+        out = terms
+    return [(code, weight) for code, weight, _ in out]
+
+
+@lru_cache(maxsize=64)
+def _total_moments(
+    ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool
+) -> dict[int, dict[int, list[tuple[int, int]]]]:
+    """The dealer's final hands of each total 17 to 21 (no blackjack) under up card `up` from
+    `shoe` (the up card out of it), summed by the cards j ≤ m they draw (m_i of class i after
+    the up card; j as in `_removal_terms`): total → j → (k, Σ orders · Π_i C(m_i, j_i)
+    falling(shoe_i − j_i, m_i − j_i)) for each number k of cards the hands draw."""
+    factors: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    out: dict[int, dict[int, dict[int, int]]] = {t: {} for t in range(17, 22)}
+    for hand, group in _shapes(ranks, hits_soft_17)[up]:
+        total = _total_of(tuple(ranks[c] for c in hand))
+        if total > 21:
+            continue
+        by_j = out[total]
+        for orders, after, k in group:
+            terms = [(0, orders)]
+            for i, m in after:
+                row = factors.get((i, m))
+                if row is None:
+                    row = factors[i, m] = [
+                        (j << 5 * i, math.comb(m, j) * falling(shoe[i] - j, m - j))
+                        for j in range(m + 1)
+                    ]
+                terms = [(code + c, ways * f) for code, ways in terms for c, f in row if f]
+            for code, ways in terms:
+                by_k = by_j.get(code)
+                if by_k is None:
+                    by_j[code] = {k: ways}
+                else:
+                    by_k[k] = by_k.get(k, 0) + ways
+    return {t: {j: list(ks.items()) for j, ks in by_j.items()} for t, by_j in out.items()}
+
+
+@cache
+def _standing(
+    ranks: str, up: int, hits_soft_17: bool
+) -> tuple[dict[int, tuple[int, ...]], tuple[int, ...]]:
+    """A dealer's final hand under up card `up` of each total 17 to 21 (no blackjack), and a bust
+    one: rounds standing for the dealer's hands an `_ORDER_BLIND` wager reads alike."""
+    totals: dict[int, tuple[int, ...]] = {}
+    for hand, _ in _shapes(ranks, hits_soft_17)[up]:
+        totals.setdefault(min(_total_of(tuple(ranks[c] for c in hand)), 22), hand)
+    bust = totals.pop(22)
+    return totals, bust
+
+
 PLAY_TREE_REMOVAL = (
     "the player's first two cards and the dealer's up card drawn from a full shoe, the dealer "
     "peeking for blackjack under an ace or ten-value card; the seat's first hand played with the "
@@ -954,9 +1108,19 @@ PLAY_TREE_REMOVAL = (
 )
 _DEALER_REMOVAL = {
     False: "whether the dealer holds blackjack is read from the shoe less the first hand's cards",
-    True: "the dealer's hole card and draws from the shoe less the player's first two cards and "
-    "the up card (the first hand's hits are not removed from the dealer's shoe)",
+    True: "the dealer's hole card and draws from the shoe less the up card and every card the "
+    "first hand holds when it ends (its first two cards, hits, a double's card, a card split off "
+    "it), exactly",
 }
+"""Whether the wager reads the dealer's final hand → how the dealer's cards are drawn."""
+_DEALER_ALONE = (
+    "the dealer's hole card and draws from the shoe less the player's first two cards and the up "
+    "card: the wager reads the dealer's hand alone, and the first hand's later cards, drawn up "
+    "to a stopping time of the shuffled shoe, change its distribution by nothing (removing them "
+    "gives the same fractions)"
+)
+"""A wager reading the dealer's final hand and not the play (Raise the Roof)."""
+
 
 RAISE_COLUMN = "raise"
 """A Raise the Roof column whose name holds this is paid on the Ante and the Raise once raised
@@ -991,7 +1155,9 @@ def analyse_play_tree(
         raise NotAnalysable(f"a shoe needs at least one deck, not {decks}")
     tree = play_tree(wager, decks, hits_soft_17)
     rule = "hitting" if hits_soft_17 else "standing on"
-    removal = PLAY_TREE_REMOVAL.format(dealer=_DEALER_REMOVAL[_READS[wager].dealer])
+    reads = _READS[wager]
+    dealer = _DEALER_ALONE if reads.dealer and not reads.plays else _DEALER_REMOVAL[reads.dealer]
+    removal = PLAY_TREE_REMOVAL.format(dealer=dealer)
     removal += f"; the dealer {rule} soft 17"
     column = lines[0].column if lines else ""
     if wager == "raise-the-roof" and RAISE_COLUMN in column.lower() and ante_lines:
