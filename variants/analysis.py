@@ -14,6 +14,8 @@ from typing import Any
 from engine.analysis import (
     DEALER_HAND,
     DEALER_HAND_REMOVALS,
+    GO_FISH,
+    HANDS,
     THIRD_CARD,
     Analysis,
     NotAnalysable,
@@ -280,6 +282,12 @@ def lines_analysed(
         if dealer_hand
         else f"exact, the player's third card enumerated from the shoe; {THIRD_CARD[wager]}"
         if third_card(wager, jurisdiction)
+        else f"exact: every hand of {HANDS[wager].size} cards the wager is decided on counted "
+        "from the shoe, whatever the play"
+        if wager in HANDS
+        else "exact: the player's and the dealer's first two cards counted from the shoe, then "
+        "the Go Fish card from the specialty deck"
+        if wager == GO_FISH
         else "exact"
     )
     return Analysed(wager, method, results, skipped, set_aside)

@@ -89,7 +89,7 @@ def test_decks_the_paytable_does_not_allow_fall_back_with_a_message(client: Clie
 def test_a_paytable_without_exact_analysis_says_why_and_shows_no_number(client: Client) -> None:
     page = client.get(paytable_url("us-co/21-hold-em/pay-schedule")).content.decode()
     assert "No exact analysis at 1 deck" in page
-    assert "the engine has no exact analysis of 21-hold-em yet" in page
+    assert "21-hold-em is not analysed yet: its poker wager is decided by" in page
     assert 'class="edge"' not in page
 
 
