@@ -22,6 +22,7 @@ from functools import cache, lru_cache, wraps
 import numpy as np
 
 from engine.cards import RANKS, Card, EngineError, Suit, deck
+from engine.hold_em import HOLD_EM
 from engine.odds import Basis
 from engine.round import MAIN, SeatSpec, play_round
 from engine.rules import PaytableLine, RuleSet, SideWagerRules
@@ -150,6 +151,8 @@ def analyse(
         return analyse_hand(wager, lines, decks)
     if wager == GO_FISH:
         return analyse_go_fish(lines, decks)
+    if wager == HOLD_EM:
+        return analyse_21_hold_em(lines, decks)
     if wager not in EVALUATORS or wager in NOT_DECIDED_BY_CARDS:
         raise NotAnalysable(refusal(wager))
     for line in lines:
@@ -860,14 +863,9 @@ NOT_DECIDED_BY_CARDS: dict[str, str] = {
 """Wagers no count of the cards can settle: decided across rounds, or by lines the rule text
 leaves undefined. The refusal says so (`refusal`)."""
 
-NOT_ANALYSED_YET: dict[str, str] = {
-    "21-hold-em": "its poker wager is decided by the two community cards (the dealer's first two, "
-    "30-2104(5)) and three cards dealt from the reshuffled 50 (7)-(10), with the player folding or "
-    "adding a wager after each of the first two ((8), (10)): decided by the cards and the "
-    "player's choices, for which the engine has no strategy yet; an exact figure needs the "
-    "fold decisions optimised over every five-card hand",
-}
-"""Wagers the cards (with the player's choices) do decide, that the engine does not analyse yet."""
+NOT_ANALYSED_YET: dict[str, str] = {}
+"""Wagers the cards (with the player's choices) do decide, that the engine does not analyse yet,
+and what an analysis would need (none in the catalog now)."""
 
 
 def refusal(wager: str) -> str:
@@ -1070,4 +1068,44 @@ def analyse_go_fish(lines: Sequence[PaytableLine], decks: int) -> Analysis:
         GO_FISH_REMOVAL,
         total,
         nets=_nets(by_keys, lines),
+    )
+
+
+def analyse_21_hold_em(lines: Sequence[PaytableLine], decks: int) -> Analysis:
+    """21-Hold 'em's poker wager (30-2104(5)-(13)), the player folding or going on as maximises
+    the expected return (engine/hold_em.py): per unit of the "PK" wager; a hand played to the end
+    is paid each line's odds on all three wagers, a fold loses the one or two wagers made.
+
+    :raises NotAnalysable: a line not paying odds, a schedule missing a hand, not one deck.
+    """
+    from engine.hold_em import CARD_REMOVAL, analyse_hold_em
+
+    try:
+        paid, nets, total = analyse_hold_em(lines, decks)
+    except ValueError as exc:
+        raise NotAnalysable(str(exc)) from exc
+    results = tuple(
+        LineResult(
+            line.outcome,
+            line.label,
+            str(line.pays),
+            Fraction(paid.get(line.outcome, 0), total),
+            Fraction(paid.get(line.outcome, 0), total) * 3 * _win(line),
+            paid.get(line.outcome, 0),
+        )
+        for line in lines
+    )
+    lost = sum(n for net, n in nets.items() if net < 0)
+    mean = sum((net * n for net, n in nets.items()), Fraction(0)) / total
+    return Analysis(
+        HOLD_EM,
+        decks,
+        lines[0].column if lines else "",
+        results,
+        Fraction(lost, total),
+        Fraction(0),
+        -mean,
+        CARD_REMOVAL,
+        total,
+        nets=tuple(sorted(nets.items(), reverse=True)),
     )

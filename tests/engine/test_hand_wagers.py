@@ -11,6 +11,7 @@ from math import comb
 
 import pytest
 
+from engine import hold_em
 from engine.analysis import NotAnalysable, analyse
 from engine.cards import Card, deck
 from engine.dealer_hands import falling
@@ -215,8 +216,6 @@ def test_go_fish_pays_a_winning_blackjack_by_the_specialty_deck_card(decks: int)
         ("burnout-bonus", "burnout-bonus is not decided by the cards"),
         ("burnout-bonus", "30-899.25 Bonus Wager (1)-(3)"),
         ("dead-mans-hand", "dead-mans-hand is not decided by the cards: 30-899.15 does not define"),
-        ("21-hold-em", "21-hold-em is not analysed yet: its poker wager is decided by"),
-        ("21-hold-em", "(8), (10)"),
     ],
 )
 def test_a_wager_without_exact_analysis_says_whether_the_cards_decide_it(
@@ -225,4 +224,110 @@ def test_a_wager_without_exact_analysis_says_whether_the_cards_decide_it(
     with pytest.raises(NotAnalysable) as refused:
         analyse(wager, _lines([("pair", "1 to 1")]), 6)
     assert says in str(refused.value)
-    assert "yet" not in str(refused.value) or wager == "21-hold-em"
+    assert "yet" not in str(refused.value)
+
+
+# 30-2104(13)(b), the 21-Hold 'em pay schedule.
+HOLD_EM = [
+    ("royal-flush", "500 to 1"),
+    ("straight-flush", "100 to 1"),
+    ("four-of-a-kind", "50 to 1"),
+    ("full-house", "20 to 1"),
+    ("flush", "6 to 1"),
+    ("straight", "4 to 1"),
+    ("three-of-a-kind", "3 to 1"),
+    ("two-pairs", "2 to 1"),
+    ("pair-of-7s-or-better", "1 to 1"),
+]
+FIVE_CARD_HANDS = {  # of the C(52, 5) hands, the textbook counts; pairs of 7s to aces: 8 of 13
+    "royal-flush": 4,
+    "straight-flush": 36,
+    "four-of-a-kind": 624,
+    "full-house": 3744,
+    "flush": 5108,
+    "straight": 10200,
+    "three-of-a-kind": 54912,
+    "two-pairs": 123552,
+    "pair-of-7s-or-better": 8 * 84480,
+}
+
+
+def test_hold_em_lines_count_every_five_card_hand_as_the_textbooks_do() -> None:
+    """Every community pair (by suit pattern, weighted) with every three of the other 50: each
+    five-card hand is met once per way to pick its two community cards, C(5, 2) = 10."""
+    seen: Counter[int] = Counter()
+    for community, weight in hold_em._communities():
+        _, made = hold_em._hands(community)
+        for index, n in Counter(made.tolist()).items():
+            seen[index] += n * weight
+    assert {hold_em.OUTCOMES[i]: n // 10 for i, n in seen.items() if i >= 0} == FIVE_CARD_HANDS
+    assert sum(seen.values()) == comb(52, 2) * comb(50, 3)
+
+
+def _poker(cards: list[int]) -> str | None:
+    """Plain Python: the pay schedule's line of five cards (index % 13 the rank, // 13 the suit)."""
+    ranks = sorted(c % 13 for c in cards)
+    counts = sorted(Counter(ranks).values(), reverse=True)
+    flush = len({c // 13 for c in cards}) == 1
+    straight = counts[0] == 1 and (ranks[4] - ranks[0] == 4 or ranks == [0, 1, 2, 3, 12])
+    if straight and flush:
+        return "royal-flush" if ranks[0] == 8 else "straight-flush"
+    if counts[0] == 4:
+        return "four-of-a-kind"
+    if counts[:2] == [3, 2]:
+        return "full-house"
+    if flush:
+        return "flush"
+    if straight:
+        return "straight"
+    if counts[0] == 3:
+        return "three-of-a-kind"
+    if counts[:2] == [2, 2]:
+        return "two-pairs"
+    pair = [r for r in ranks if ranks.count(r) == 2]
+    return "pair-of-7s-or-better" if pair and pair[0] >= 5 else None
+
+
+@pytest.mark.parametrize("community", [(0, 18), (12, 25), (8, 9)])  # 2♣ 7♦; A♣ A♦; T♣ J♣
+def test_hold_em_best_folds_match_a_plain_backward_count(community: tuple[int, int]) -> None:
+    """One community pair worked back in plain Python with Fractions: the third card's mean, the
+    second decision (fold: -2, or go on), the first (fold: -1, or go on)."""
+    odds = {k: Pays.parse(p).ratio for k, p in HOLD_EM}
+    rest = [c for c in range(52) if c not in community]
+
+    def end(cards: tuple[int, ...]) -> Fraction:
+        line = _poker([*community, *cards])
+        return Fraction(3 * odds[line]) if line else Fraction(-3)
+
+    ends = {t: end(t) for t in itertools.combinations(rest, 3)}
+
+    def third(a: int, b: int) -> Fraction:
+        return sum(ends[tuple(sorted((a, b, c)))] for c in rest if c not in (a, b)) / 48
+
+    second = {(a, b): max(Fraction(-2), third(a, b)) for a, b in itertools.combinations(rest, 2)}
+    first = [
+        max(Fraction(-1), sum(second[tuple(sorted((a, b)))] for b in rest if b != a) / 49)
+        for a in rest
+    ]
+    expected = sum(first) / 50
+    scale = 1
+    wins = tuple(int(odds[k]) for k in hold_em.OUTCOMES)
+    _, by_net = hold_em._community(community, wins, scale)
+    assert sum(net * n for net, n in by_net.items()) / (50 * 49 * 48) == expected
+
+
+def test_hold_em_catalog_schedule_is_analysed_exactly_per_pk_unit() -> None:
+    result = analyse("21-hold-em", _lines(HOLD_EM), 1)
+    assert result.combinations == comb(52, 2) * 50 * 49 * 48
+    assert (
+        result.house_edge
+        == -sum((net * n for net, n in result.nets), Fraction(0)) / result.combinations
+    )
+    assert f"{float(result.house_edge):.6f}" == "0.206215"
+    # every royal flush is played out: 4 suits x C(5, 2) community pairs x 3! orders
+    assert {line.outcome: line.combinations for line in result.lines}["royal-flush"] == 240
+    sheet = par_sheet(result)
+    assert sheet.house_edge == result.house_edge
+    assert sum(row.returns for row in sheet.lines) == -result.house_edge
+    with pytest.raises(NotAnalysable, match="single deck"):
+        analyse("21-hold-em", _lines(HOLD_EM), 6)
