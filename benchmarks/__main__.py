@@ -415,6 +415,7 @@ def bench_analysis() -> None:
         _suit_families,
     )
     from engine.dealer_hands import _lengths, _shoe, dealer_hands, hand_numerators, hand_shapes
+    from engine.hold_em import _by_ranks, _communities, _deck_triples, _hands, _triples
     from engine.playtree import (
         _blind_made,
         _dealer_finals,
@@ -436,6 +437,11 @@ def bench_analysis() -> None:
         _families,
         _suit_families,
         _hand_outcomes,
+        _by_ranks,
+        _communities,
+        _deck_triples,
+        _hands,
+        _triples,
         _dealer_outcomes,
         _dealer_made,
         _dealer_cards,

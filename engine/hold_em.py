@@ -121,16 +121,26 @@ def _by_ranks() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @cache
+def _deck_triples() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every three cards of the deck in order: the cards, their ranks' prime product, and their
+    suit where all three share one (-1 otherwise)."""
+    cards = np.array(list(combinations(range(52), 3)))
+    suits = cards // 13
+    one_suit = np.where((suits == suits[:, :1]).all(axis=1), suits[:, 0], -1)
+    return cards, _PRIMES[cards % 13].prod(axis=1), one_suit
+
+
+@cache
 def _hands(community: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """The other 50 cards, and the line each three of them make with the community pair."""
+    """The other 50 cards, and the line each three of them (in `_triples`' order) make with the
+    community pair."""
     rest = np.array([c for c in range(52) if c not in community])
-    cards = rest[_triples()]
+    cards, products, one_suit = _deck_triples()
+    apart = ~np.isin(cards, community).any(axis=1)  # the triples of the 50, in the same order
     keys, off, suited = _by_ranks()
-    product = _PRIMES[cards % 13].prod(axis=1) * _PRIMES[np.array(community) % 13].prod()
-    at = np.searchsorted(keys, product)
-    suit = community[0] // 13
-    flush = (community[1] // 13 == suit) & (cards // 13 == suit).all(axis=1)
-    return rest, np.where(flush, suited[at], off[at])
+    at = np.searchsorted(keys, products[apart] * int(_PRIMES[np.array(community) % 13].prod()))
+    suit = community[0] // 13 if community[0] // 13 == community[1] // 13 else -2
+    return rest, np.where(one_suit[apart] == suit, suited[at], off[at])
 
 
 def analyse_hold_em(lines: Sequence, decks: int) -> tuple[dict[str, int], dict[Fraction, int], int]:
