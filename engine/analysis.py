@@ -143,7 +143,12 @@ def analyse(
     A deal may pay several lines (Royal Match's Crown Treasure on top, Match the Dealer per
     matching card): each line's probability counts the deals that pay it, and the return adds them.
 
-    :raises NotAnalysable: no evaluator for the wager; a wager decided by later cards, or by more
+    A wager decided by one hand of several cards (`HANDS`: Super Match, Pai Jack Bonus), Go Fish
+    21 (`analyse_go_fish`) and 21-Hold 'em (`analyse_21_hold_em`) are counted their own way; a
+    wager no count of the cards settles is refused saying why (`refusal`).
+
+    :raises NotAnalysable: no evaluator for the wager (`refusal`: not decided by the cards, or
+        not analysed yet); a wager decided by later cards, or by more
         cards than the player's two and the dealer's up card; a line paying a meter share or a
         dollar amount (its return depends on the meter or the stake).
     """

@@ -26,6 +26,7 @@ from itertools import combinations
 import numpy as np
 
 from engine.odds import Basis
+from engine.rules import PaytableLine
 
 HOLD_EM = "21-hold-em"
 OUTCOMES = (
@@ -143,7 +144,9 @@ def _hands(community: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     return rest, np.where(one_suit[apart] == suit, suited[at], off[at])
 
 
-def analyse_hold_em(lines: Sequence, decks: int) -> tuple[dict[str, int], dict[Fraction, int], int]:
+def analyse_hold_em(
+    lines: Sequence[PaytableLine], decks: int
+) -> tuple[dict[str, int], dict[Fraction, int], int]:
     """Under the best folds: the ordered deals paying each line, the deals by net result per unit
     of the PK wager, and the deals counted (community pairs × ordered player's three cards).
 
@@ -171,7 +174,7 @@ def analyse_hold_em(lines: Sequence, decks: int) -> tuple[dict[str, int], dict[F
     return paid_lines, nets, math.comb(52, 2) * 50 * 49 * 48
 
 
-def _odds(line) -> Fraction:
+def _odds(line: PaytableLine) -> Fraction:
     if line.pays.basis is not Basis.TO:
         raise ValueError(f"{line.label or line.outcome} pays {line.pays}: not odds to one")
     return line.pays.ratio
