@@ -402,6 +402,7 @@ def bench_analysis() -> None:
     """Exact analysis of every catalog paytable the engine can analyse, at every deck count it
     is approved for (1, 2, 4, 6, 8 where any)."""
     from engine.analysis import (
+        NOT_DECIDED_BY_CARDS,
         _card,
         _deal_classes,
         _dealer_cards,
@@ -411,9 +412,11 @@ def bench_analysis() -> None:
         _evaluated,
         _evaluations,
         _families,
+        _hand_outcomes,
         _suit_families,
     )
     from engine.dealer_hands import _lengths, _shoe, dealer_hands, hand_numerators, hand_shapes
+    from engine.hold_em import _by_ranks, _communities, _deck_triples, _hands, _triples
     from engine.playtree import (
         _blind_made,
         _dealer_finals,
@@ -434,6 +437,12 @@ def bench_analysis() -> None:
         _deals,
         _families,
         _suit_families,
+        _hand_outcomes,
+        _by_ranks,
+        _communities,
+        _deck_triples,
+        _hands,
+        _triples,
         _dealer_outcomes,
         _dealer_made,
         _dealer_cards,
@@ -467,11 +476,15 @@ def bench_analysis() -> None:
         findings += len(body["catalog_findings"])
         partial += bool(body["not_analysed"]) and not body["analyses"]
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    real = sorted(w for w in unanalysed if w in NOT_DECIDED_BY_CARDS)
+    not_yet = sorted(w for w in unanalysed if w not in NOT_DECIDED_BY_CARDS)
+    gaps = ([f"not decided by the cards ({', '.join(real)})"] if real else []) + (
+        [f"not analysed yet ({', '.join(not_yet)})"] if not_yet else []
+    )
     without = (
         "no paytable without an exact figure"
         if not skipped
-        else f"{skipped} paytables have no exact analysis (wagers the cards do not decide or the "
-        f"engine does not settle: {', '.join(sorted(unanalysed))})"
+        else f"{skipped} paytables have no exact analysis: {'; '.join(gaps)}"
     )
     print(
         f"exact analysis of the catalog: {done} paytable columns × deck counts in {seconds:.2f} s "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -21,7 +21,8 @@ from functools import cache, lru_cache, wraps
 
 import numpy as np
 
-from engine.cards import Card, EngineError, Suit, deck
+from engine.cards import RANKS, Card, EngineError, Suit, deck
+from engine.hold_em import HOLD_EM
 from engine.odds import Basis
 from engine.round import MAIN, SeatSpec, play_round
 from engine.rules import PaytableLine, RuleSet, SideWagerRules
@@ -44,6 +45,8 @@ from engine.sidewagers import (
     paid_from,
     stage,
 )
+from engine.sidewagers.cards import pai_jack_bonus
+from engine.sidewagers.poker import super_match
 from engine.strategy import BasicStrategy
 
 REMOVAL = {
@@ -140,12 +143,23 @@ def analyse(
     A deal may pay several lines (Royal Match's Crown Treasure on top, Match the Dealer per
     matching card): each line's probability counts the deals that pay it, and the return adds them.
 
-    :raises NotAnalysable: no evaluator for the wager; a wager decided by later cards, or by more
+    A wager decided by one hand of several cards (`HANDS`: Super Match, Pai Jack Bonus), Go Fish
+    21 (`analyse_go_fish`) and 21-Hold 'em (`analyse_21_hold_em`) are counted their own way; a
+    wager no count of the cards settles is refused saying why (`refusal`).
+
+    :raises NotAnalysable: no evaluator for the wager (`refusal`: not decided by the cards, or
+        not analysed yet); a wager decided by later cards, or by more
         cards than the player's two and the dealer's up card; a line paying a meter share or a
         dollar amount (its return depends on the meter or the stake).
     """
-    if wager not in EVALUATORS:
-        raise NotAnalysable(f"the engine has no exact analysis of {wager} yet")
+    if wager in HANDS:
+        return analyse_hand(wager, lines, decks)
+    if wager == GO_FISH:
+        return analyse_go_fish(lines, decks)
+    if wager == HOLD_EM:
+        return analyse_21_hold_em(lines, decks)
+    if wager not in EVALUATORS or wager in NOT_DECIDED_BY_CARDS:
+        raise NotAnalysable(refusal(wager))
     for line in lines:
         _refuse_unless_odds(line)
     if stage(wager, jurisdiction) is Stage.ROUND and not third_card(wager, jurisdiction):
@@ -829,3 +843,274 @@ def _dealer_cards(ranks: tuple[str, ...], pattern: str) -> tuple[Card, ...]:
 
 def _natural(ranks: tuple[str, ...]) -> bool:
     return len(ranks) == 2 and "A" in ranks and "T" in ranks
+
+
+# Wagers the engine does not analyse, by why: the real gaps, and the ones not done yet.
+
+NOT_DECIDED_BY_CARDS: dict[str, str] = {
+    "streak": "it is won on consecutive winning hands of the main game over two to five rounds "
+    "(30-899.07(2), (6); MA 22), pushes and split hands counted by (7) and (8): no one round's "
+    "cards decide it, and the rounds of one shoe are not independent, so no count of one deal "
+    "gives its return",
+    "burnout-bonus": "it is won on consecutive winning hands of the main game over two to four "
+    "rounds (30-899.25 Bonus Wager (1)-(3)), pushes and split hands counted by (2): no one "
+    "round's cards decide it, and the rounds of one shoe are not independent, so no count of one "
+    "deal gives its return",
+    "dead-mans-hand": "30-899.15 does not define its pay table's lines: what a \"Set of A-8's\" "
+    'is, nor which split hands count ((7)(d): "paid for the number of Aces and/or eights"), '
+    'and "A-A or 8-8 with only A-8 after split" pays more than the set it holds '
+    "(fixtures/annotations.yaml, 30-899.15(9)): the cards cannot be matched to a line",
+    "wheel-of-madness": "it is decided by a wheel, not by the cards (30-899.06), and the catalog "
+    "lists no outcomes for it",
+    "rocket-aces": "30-899.29 does not define its pay tables' hands nor which cards count "
+    "(fixtures/annotations.yaml)",
+}
+"""Wagers no count of the cards can settle: decided across rounds, or by lines the rule text
+leaves undefined. The refusal says so (`refusal`)."""
+
+NOT_ANALYSED_YET: dict[str, str] = {}
+"""Wagers the cards (with the player's choices) do decide, that the engine does not analyse yet,
+and what an analysis would need (none in the catalog now)."""
+
+
+def refusal(wager: str) -> str:
+    """Why the engine gives no exact analysis of `wager`: not decided by the cards (a real gap),
+    or not analysed yet."""
+    if wager in NOT_DECIDED_BY_CARDS:
+        return f"{wager} is not decided by the cards: {NOT_DECIDED_BY_CARDS[wager]}"
+    if wager in NOT_ANALYSED_YET:
+        return f"{wager} is not analysed yet: {NOT_ANALYSED_YET[wager]}"
+    return f"{wager} is not analysed yet: the engine has no exact analysis of {wager}"
+
+
+# Wagers decided by one hand of several cards from the shoe, whatever the play.
+
+
+@dataclass(frozen=True)
+class CardClass:
+    """Cards a hand evaluator cannot tell apart: `per_deck` of them in each deck, and cards to
+    stand for them (a hand holding k of the class is evaluated with the first k)."""
+
+    per_deck: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class HandWager:
+    size: int
+    evaluate: Callable[[tuple[Card, ...]], list[str]]
+    classes: Callable[[], tuple[CardClass, ...]]
+    card_removal: str
+
+
+def _rank_classes() -> tuple[CardClass, ...]:
+    """The 13 ranks, suits unseen (Super Match: pairs and kinds of a rank)."""
+    suits = list(Suit)
+    return tuple(CardClass(4, tuple(_card(r, suits[i % 4].value) for i in range(5))) for r in RANKS)
+
+
+def _pai_jack_classes() -> tuple[CardClass, ...]:
+    """What Pai Jack Bonus sees: each ace, king and queen by its suit (a suited A-K-Q), the jacks,
+    the tens, and the other cards (2-9) alike."""
+    suits = [s.value for s in Suit]
+    one_each = tuple(CardClass(1, (_card(r, s),)) for r in "AKQ" for s in suits)
+    jacks = CardClass(4, tuple(_card("J", suits[i % 4]) for i in range(5)))
+    tens = CardClass(4, tuple(_card("T", suits[i % 4]) for i in range(5)))
+    low = CardClass(32, tuple(_card(r, "C") for r in "23456"))
+    return (*one_each, jacks, tens, low)
+
+
+def _super_match(cards: tuple[Card, ...]) -> list[str]:
+    return super_match(Deal((cards[0], cards[1]), cards[2], switch_cards=(cards[2], cards[3])))
+
+
+def _pai_jack(cards: tuple[Card, ...]) -> list[str]:
+    return pai_jack_bonus(Deal((cards[0], cards[1]), cards[2], player_cards=cards))
+
+
+HANDS: dict[str, HandWager] = {
+    "super-match": HandWager(
+        4,
+        _super_match,
+        _rank_classes,
+        "the player's initial four cards (the first two cards of both Blackjack Switch hands, "
+        "30-2105(6)) drawn from a full shoe; the dealer's and other players' cards, unseen by the "
+        "wager, are not removed (a shuffled shoe's cards are exchangeable)",
+    ),
+    "pai-jack-bonus": HandWager(
+        5,
+        _pai_jack,
+        _pai_jack_classes,
+        "the player's five-card packet (30-2112(3), (5)) drawn from the deck; the dealer's and "
+        "other players' packets, unseen by the wager, are not removed",
+    ),
+}
+"""Wagers decided by one hand of `size` cards dealt from the shoe whatever anyone plays: every
+hand counted exactly by how many of each class of cards it holds (`analyse_hand`)."""
+
+
+def analyse_hand(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analysis:
+    """The exact analysis of a wager decided by one hand of cards (`HANDS`): every multiset of
+    card classes the hand can hold, evaluated once, weighted by the ways `decks` decks deal it
+    (the product over classes of C(cards of the class in the shoe, cards of it held)); the
+    weights add up to C(cards in the shoe, hand size), every unordered hand once.
+
+    :raises NotAnalysable: a line paying a meter share or an amount; fewer than one deck.
+    """
+    for line in lines:
+        _refuse_unless_odds(line)
+    if decks < 1:
+        raise NotAnalysable(f"a shoe needs at least one deck, not {decks}")
+    hand = HANDS[wager]
+    outcomes = frozenset(line.outcome for line in lines)
+    by_keys: dict[tuple[str, ...], int] = {}
+    for made, ways in _hand_outcomes(wager, decks).items():
+        keys = tuple(paid_from(wager, made, outcomes))
+        by_keys[keys] = by_keys.get(keys, 0) + ways
+    total = math.comb(52 * decks, hand.size)
+    paid, lose, push = tally(by_keys)
+    results = _line_results(lines, paid, total)
+    return Analysis(
+        wager,
+        decks,
+        lines[0].column if lines else "",
+        results,
+        Fraction(lose, total),
+        Fraction(push, total),
+        Fraction(lose, total) - sum((r.returns for r in results), Fraction(0)),
+        hand.card_removal,
+        total,
+        nets=_nets(by_keys, lines),
+    )
+
+
+@lru_cache(maxsize=32)
+def _hand_outcomes(wager: str, decks: int) -> dict[tuple[str, ...], int]:
+    """The hands of `HANDS[wager]` from `decks` decks, counted by what they make."""
+    hand = HANDS[wager]
+    classes = hand.classes()
+    made: dict[tuple[str, ...], int] = {}
+    for held in _multisets(tuple(c.per_deck * decks for c in classes), hand.size):
+        pairs = list(zip(classes, held, strict=True))
+        cards = tuple(card for c, k in pairs for card in c.cards[:k])
+        ways = math.prod(math.comb(c.per_deck * decks, k) for c, k in pairs)
+        keys = tuple(hand.evaluate(cards))
+        made[keys] = made.get(keys, 0) + ways
+    return made
+
+
+def _multisets(limits: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
+    """Every way to hold `size` cards, as how many of each class (at most its limit)."""
+    if not limits:
+        return [()] if size == 0 else []
+    return [
+        (k, *rest)
+        for k in range(min(limits[0], size) + 1)
+        for rest in _multisets(limits[1:], size - k)
+    ]
+
+
+# Go Fish 21: the player's blackjack, then a card of the Go Fish specialty deck.
+
+GO_FISH = "go-fish-21"
+_GO_FISH_CLASSES = {"ace": 1, "10-to-king": 4, "3-to-9": 7}
+"""The 12 cards of the specialty deck's suit (3 through ace, 30-899.08(1)) by pay class."""
+_GO_FISH_DRAWS = 14 * 13 * 12
+GO_FISH_REMOVAL = (
+    "the player's first two cards and the dealer's first two drawn from a full shoe, no other "
+    "cards removed; then the Go Fish card from the shuffled 14-card specialty deck (12 cards of "
+    "one suit, 3 through ace, and two Jokers, 30-899.08(1)), the card after a Joker (and after two "
+    "Jokers) from the rest of it (7)(c): whatever spot the player picks, the card there and the "
+    "ones after it are distributed as cards drawn from the shuffled 14 (a Joker at spot 14, "
+    "which (7)(c) does not provide for, read as followed by the deck's top card). The player "
+    "plays basic strategy, which takes neither insurance nor even money: a blackjack against a "
+    "dealer blackjack pushes ((6)); a player who takes even money or insures is deemed to win "
+    "instead, which only raises the return"
+)
+
+
+def analyse_go_fish(lines: Sequence[PaytableLine], decks: int) -> Analysis:
+    """Go Fish 21 (30-899.08(2), (5)-(8)): won when the player is dealt a blackjack that beats the
+    dealer (no dealer blackjack; both blackjacks push, (6)), then paid by the Go Fish card drawn:
+    a card, a Joker and the next card, or two Jokers and the third. Counted exactly: ordered
+    player's and dealer's first two cards from the shoe, times the ordered first three cards of the
+    specialty deck.
+
+    :raises NotAnalysable: a line paying a meter share or an amount; fewer than one deck.
+    """
+    from engine.dealer_hands import falling
+
+    for line in lines:
+        _refuse_unless_odds(line)
+    if decks < 1:
+        raise NotAnalysable(f"a shoe needs at least one deck, not {decks}")
+    n = decks
+    blackjacks = 2 * (4 * n) * (16 * n)  # ordered: the ace first or the ten-value card first
+    dealer = falling(52 * n - 2, 2)
+    dealer_blackjacks = 2 * (4 * n - 1) * (16 * n - 1)
+    won = blackjacks * (dealer - dealer_blackjacks)
+    by_keys: dict[tuple[str, ...], int] = {
+        (PUSH,): blackjacks * dealer_blackjacks * _GO_FISH_DRAWS,
+        (): (falling(52 * n, 2) - blackjacks) * dealer * _GO_FISH_DRAWS,
+    }
+    outcomes = frozenset(line.outcome for line in lines)
+    for card, cards in _GO_FISH_CLASSES.items():
+        for jokers, draws in ((0, cards * 13 * 12), (1, 2 * cards * 12), (2, 2 * 1 * cards)):
+            key = "joker-" * jokers + card
+            paid = (key,) if key in outcomes else ()
+            by_keys[paid] = by_keys.get(paid, 0) + won * draws
+    total = falling(52 * n, 2) * dealer * _GO_FISH_DRAWS
+    paid, lose, push = tally(by_keys)
+    results = _line_results(lines, paid, total)
+    return Analysis(
+        GO_FISH,
+        decks,
+        lines[0].column if lines else "",
+        results,
+        Fraction(lose, total),
+        Fraction(push, total),
+        Fraction(lose, total) - sum((r.returns for r in results), Fraction(0)),
+        GO_FISH_REMOVAL,
+        total,
+        nets=_nets(by_keys, lines),
+    )
+
+
+def analyse_21_hold_em(lines: Sequence[PaytableLine], decks: int) -> Analysis:
+    """21-Hold 'em's poker wager (30-2104(5)-(13)), the player folding or going on as maximises
+    the expected return (engine/hold_em.py): per unit of the "PK" wager; a hand played to the end
+    is paid each line's odds on all three wagers, a fold loses the one or two wagers made.
+
+    :raises NotAnalysable: a line not paying odds, a schedule missing a hand, not one deck.
+    """
+    from engine.hold_em import CARD_REMOVAL, analyse_hold_em
+
+    try:
+        paid, nets, total = analyse_hold_em(lines, decks)
+    except ValueError as exc:
+        raise NotAnalysable(str(exc)) from exc
+    results = tuple(
+        LineResult(
+            line.outcome,
+            line.label,
+            str(line.pays),
+            Fraction(paid.get(line.outcome, 0), total),
+            Fraction(paid.get(line.outcome, 0), total) * 3 * _win(line),
+            paid.get(line.outcome, 0),
+        )
+        for line in lines
+    )
+    lost = sum(n for net, n in nets.items() if net < 0)
+    mean = sum((net * n for net, n in nets.items()), Fraction(0)) / total
+    return Analysis(
+        HOLD_EM,
+        decks,
+        lines[0].column if lines else "",
+        results,
+        Fraction(lost, total),
+        Fraction(0),
+        -mean,
+        CARD_REMOVAL,
+        total,
+        nets=tuple(sorted(nets.items(), reverse=True)),
+    )

@@ -72,6 +72,9 @@ def par_sheet(analysis: Analysis) -> ParSheet:
         )
     total = analysis.combinations
     lose = analysis.lose_probability
+    # what the lost deals cost: -1 each, or more where the player added to the stake before
+    # losing (21-Hold 'em's "2" and "3" wagers)
+    lost = Fraction(sum(net * n for net, n in analysis.nets if net < 0), total)
     rows = [
         ParLine(r.outcome, r.label, r.pays, r.combinations, r.probability, r.returns)
         for r in analysis.lines
@@ -83,7 +86,7 @@ def par_sheet(analysis: Analysis) -> ParSheet:
             _LOSS_PAYS,
             _count(lose, total),
             lose,
-            -lose,
+            lost,
             LOSE,
         )
     )

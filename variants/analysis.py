@@ -14,6 +14,8 @@ from typing import Any
 from engine.analysis import (
     DEALER_HAND,
     DEALER_HAND_REMOVALS,
+    GO_FISH,
+    HANDS,
     THIRD_CARD,
     Analysis,
     NotAnalysable,
@@ -22,6 +24,7 @@ from engine.analysis import (
     simulate,
     third_card,
 )
+from engine.hold_em import HOLD_EM
 from engine.odds import Basis, Pays, decimal_string
 from engine.playtree import PLAY_TREE, RAISE_COLUMN, analyse_play_tree
 from engine.rules import PaytableLine, RuleSet
@@ -280,6 +283,16 @@ def lines_analysed(
         if dealer_hand
         else f"exact, the player's third card enumerated from the shoe; {THIRD_CARD[wager]}"
         if third_card(wager, jurisdiction)
+        else f"exact: every hand of {HANDS[wager].size} cards the wager is decided on counted "
+        "from the shoe, whatever the play"
+        if wager in HANDS
+        else "exact: the player's and the dealer's first two cards counted from the shoe, then "
+        "the Go Fish card from the specialty deck"
+        if wager == GO_FISH
+        else "exact: every community pair and every ordered deal of the player's three cards, "
+        "the player folding or going on as maximises the expected return; per unit of the PK "
+        "wager"
+        if wager == HOLD_EM
         else "exact"
     )
     return Analysed(wager, method, results, skipped, set_aside)

@@ -302,3 +302,27 @@ def war(deal: Deal) -> list[str]:
     ranked as in poker but the ace counting 1 only; the player wins with the higher card. (A tie is
     not a win: the rule pays only "a higher value"; annotated.)"""
     return ["higher-card"] if deal.player[0].number > deal.up.number else []
+
+
+def pai_jack_bonus(deal: Deal) -> list[str]:
+    """Pai Jack Bonus (30-2112(5), (12)): the player's five-card packet (`player_cards`), paid
+    when it holds a Pai Jack, an ace and any two ten-valued cards, as the pay table ranks its hands
+    (each of them a Pai Jack): Super Pai Jack, the four jacks and an ace; Royal Pai Jack, an ace,
+    king and queen of one suit; Jack Pai Jack, two jacks and an ace. The table prints the hands
+    only: the other cards of the packet are read as not mattering, and the hand paid as the highest
+    the packet makes (fixtures/annotations.yaml).
+
+    :raises NotDecidable: not five cards."""
+    cards = deal.player_cards
+    if len(cards) != 5:
+        raise NotDecidable("Pai Jack Bonus is decided on the player's five-card packet")
+    aces = [c for c in cards if c.is_ace]
+    if not aces or sum(c.is_ten_value for c in cards) < 2:
+        return []
+    jacks = sum(c.rank == "J" for c in cards)
+    out = ["super-pai-jack"] if jacks == 4 else []
+    if any({"K", "Q"} <= {c.rank for c in cards if c.suit is ace.suit} for ace in aces):
+        out.append("royal-pai-jack")
+    if jacks >= 2:
+        out.append("jack-pai-jack")
+    return [*out, "pai-jack"]

@@ -107,7 +107,7 @@ def test_exact_agrees_with_dealing_from_a_shoe() -> None:
 
 
 def test_what_cannot_be_analysed_says_why() -> None:
-    with pytest.raises(NotAnalysable, match="no exact analysis of wheel-of-madness"):
+    with pytest.raises(NotAnalysable, match="wheel-of-madness is not decided by the cards: it is"):
         analyse("wheel-of-madness", [], 6)
     with pytest.raises(NotAnalysable, match="depends on the meter"):
         analyse("21-plus-3", [PaytableLine("flush", Pays.parse("10%"))], 6)
