@@ -401,66 +401,20 @@ def bench_first_simulation() -> None:
 def bench_analysis() -> None:
     """Exact analysis of every catalog paytable the engine can analyse, at every deck count it
     is approved for (1, 2, 4, 6, 8 where any)."""
-    from engine.analysis import (
-        NOT_DECIDED_BY_CARDS,
-        _card,
-        _deal_classes,
-        _dealer_cards,
-        _dealer_made,
-        _dealer_outcomes,
-        _deals,
-        _evaluated,
-        _evaluations,
-        _families,
-        _hand_outcomes,
-        _suit_families,
-    )
-    from engine.dealer_hands import _lengths, _shoe, dealer_hands, hand_numerators, hand_shapes
-    from engine.hold_em import _by_ranks, _communities, _deck_triples, _hands, _triples
-    from engine.playtree import (
-        _blind_made,
-        _dealer_finals,
-        _dealer_moments,
-        _evaluation,
-        _readings,
-        _shapes,
-        play_tree,
-    )
+    import engine.analysis
+    import engine.dealer_hands
+    import engine.hold_em
+    import engine.playtree
+    from engine.analysis import NOT_DECIDED_BY_CARDS
     from pitboss.errors import DomainError
     from variants.analysis import paytable_analysis
     from variants.models import Paytable
 
-    for cached in (
-        _deal_classes,
-        _evaluations,
-        _evaluated,
-        _deals,
-        _families,
-        _suit_families,
-        _hand_outcomes,
-        _by_ranks,
-        _communities,
-        _deck_triples,
-        _hands,
-        _triples,
-        _dealer_outcomes,
-        _dealer_made,
-        _dealer_cards,
-        _card,
-        dealer_hands,
-        hand_numerators,
-        _shoe,
-        _lengths,
-        hand_shapes,
-        play_tree,
-        _shapes,
-        _dealer_finals,
-        _dealer_moments,
-        _readings,
-        _evaluation,
-        _blind_made,
-    ):
-        cached.cache_clear()  # cold: nothing computed before
+    for module in (engine.analysis, engine.dealer_hands, engine.hold_em, engine.playtree):
+        for name in dir(module):  # cold: nothing computed before, whatever the module keeps
+            cache_clear = getattr(getattr(module, name), "cache_clear", None)
+            if callable(cache_clear) and getattr(module, name).__module__ == module.__name__:
+                cache_clear()
     done, findings, partial, skipped = 0, 0, 0, 0
     unanalysed: set[str] = set()
     start, cpu = time.perf_counter(), time.process_time()
