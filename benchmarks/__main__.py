@@ -405,7 +405,7 @@ def bench_analysis() -> None:
     import engine.dealer_hands
     import engine.hold_em
     import engine.playtree
-    from engine.analysis import NOT_DECIDED_BY_CARDS
+    from engine.sidewagers import NOT_DECIDED_BY_CARDS
     from pitboss.errors import DomainError
     from variants.analysis import paytable_analysis
     from variants.models import Paytable

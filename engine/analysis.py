@@ -30,6 +30,7 @@ from engine.shoe import Shoe
 from engine.sidewagers import (
     DOWN_CARD_OF,
     EVALUATORS,
+    NOT_DECIDED_BY_CARDS,
     ORDERED,
     PAIR_ONLY,
     PUSH,
@@ -846,27 +847,6 @@ def _natural(ranks: tuple[str, ...]) -> bool:
 
 
 # Wagers the engine does not analyse, by why: the real gaps, and the ones not done yet.
-
-NOT_DECIDED_BY_CARDS: dict[str, str] = {
-    "streak": "it is won on consecutive winning hands of the main game over two to five rounds "
-    "(30-899.07(2), (6); MA 22), pushes and split hands counted by (7) and (8): no one round's "
-    "cards decide it, and the rounds of one shoe are not independent, so no count of one deal "
-    "gives its return",
-    "burnout-bonus": "it is won on consecutive winning hands of the main game over two to four "
-    "rounds (30-899.25 Bonus Wager (1)-(3)), pushes and split hands counted by (2): no one "
-    "round's cards decide it, and the rounds of one shoe are not independent, so no count of one "
-    "deal gives its return",
-    "dead-mans-hand": "30-899.15 does not define its pay table's lines: what a \"Set of A-8's\" "
-    'is, nor which split hands count ((7)(d): "paid for the number of Aces and/or eights"), '
-    'and "A-A or 8-8 with only A-8 after split" pays more than the set it holds '
-    "(fixtures/annotations.yaml, 30-899.15(9)): the cards cannot be matched to a line",
-    "wheel-of-madness": "it is decided by a wheel, not by the cards (30-899.06), and the catalog "
-    "lists no outcomes for it",
-    "rocket-aces": "30-899.29 does not define its pay tables' hands nor which cards count "
-    "(fixtures/annotations.yaml)",
-}
-"""Wagers no count of the cards can settle: decided across rounds, or by lines the rule text
-leaves undefined. The refusal says so (`refusal`)."""
 
 NOT_ANALYSED_YET: dict[str, str] = {}
 """Wagers the cards (with the player's choices) do decide, that the engine does not analyse yet,

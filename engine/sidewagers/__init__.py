@@ -24,6 +24,7 @@ __all__ = [
     "IN_ADDITION",
     "ORDERED",
     "JURISDICTION_EVALUATORS",
+    "NOT_DECIDED_BY_CARDS",
     "NOT_FROM_CARDS",
     "PAIR_ONLY",
     "PUSH",
@@ -249,27 +250,39 @@ WHOLE_HAND: set[Evaluator] = {
 cards) as one hand, in no order: the exact analysis evaluates one deal for every order."""
 
 _NO_OUTCOMES = "the catalog lists no outcomes for it, so no paytable line can be settled"
-NOT_FROM_CARDS: dict[str, str] = {
-    "streak": "it is decided by consecutive wins over several rounds (30-899.07, MA 22), not by "
-    "one round's cards",
-    "burnout-bonus": "it is decided by consecutive winning hands over two to four rounds "
-    "(30-899.25 Bonus Wager (1)-(3)), not by one round's cards",
+NOT_DECIDED_BY_CARDS: dict[str, str] = {
+    "streak": "it is won on consecutive winning hands of the main game over two to five rounds "
+    "(30-899.07(2), (6); MA 22), pushes and split hands counted by (7) and (8): no one round's "
+    "cards decide it, and the rounds of one shoe are not independent, so no count of one deal "
+    "gives its return",
+    "burnout-bonus": "it is won on consecutive winning hands of the main game over two to four "
+    "rounds (30-899.25 Bonus Wager (1)-(3)), pushes and split hands counted by (2): no one "
+    "round's cards decide it, and the rounds of one shoe are not independent, so no count of one "
+    "deal gives its return",
+    "dead-mans-hand": "30-899.15 does not define its pay table's lines: what a \"Set of A-8's\" "
+    'is, nor which split hands count ((7)(d): "paid for the number of Aces and/or eights"), '
+    'and "A-A or 8-8 with only A-8 after split" pays more than the set it holds '
+    "(fixtures/annotations.yaml, 30-899.15(9)): the cards cannot be matched to a line",
     "wheel-of-madness": "it is decided by a wheel, not by the cards (30-899.06); " + _NO_OUTCOMES,
+    "rocket-aces": '30-899.29 does not define its pay tables\' hands ("Dealer Blackjack Suited": '
+    "the dealer's two cards of one suit, or of the player's aces' suit?) nor which cards count "
+    '((1)(d): "the designated cards from a hand"), and the Independent Meters table pays three '
+    "unnamed meters (fixtures/annotations.yaml)",
+}
+"""Wagers no count of the cards can settle: decided across rounds, by a wheel, or by lines the
+rule text leaves undefined. Neither a round nor the exact analysis settles them."""
+
+NOT_FROM_CARDS: dict[str, str] = NOT_DECIDED_BY_CARDS | {
     "go-fish-21": "its pay is decided by a card drawn from the separate 14-card Go Fish deck "
     "(30-899.08(7), (8)), not by the round's cards",
     "21-hold-em": "its poker hand uses three cards dealt after the blackjack round from a "
     "reshuffled deck, with fold decisions between them (30-2104(5)-(13))",
     "pai-jack-bonus": "Pai Jack deals each player a five-card packet, not a blackjack hand "
     "(30-2112(3), (5)); the engine does not play Pai Jack",
-    "dead-mans-hand": "30-899.15 does not define its pay table's \"Sets of A-8's\" nor which split "
-    "hands count, and its split lines rank against each other inconsistently (fixtures/"
-    "annotations.yaml); a deal also carries only the first hand of a split",
-    "rocket-aces": '30-899.29 does not define its pay tables\' hands ("Dealer Blackjack Suited": '
-    "the dealer's two cards of one suit, or of the player's aces' suit?) nor which cards count "
-    '((1)(d): "the designated cards from a hand"), and the Independent Meters table pays three '
-    "unnamed meters (fixtures/annotations.yaml)",
 }
-"""Catalog slug → why the engine does not settle it from the cards."""
+"""Catalog slug → why the engine's round does not settle it from the round's cards: the wagers
+not decided by the cards, and three the exact analysis counts on cards of their own (the Go Fish
+deck, 21-Hold 'em's community cards, a Pai Jack packet) that a blackjack round does not deal."""
 
 
 def evaluator(slug: str, jurisdiction: str | None = None) -> Evaluator:
