@@ -122,6 +122,12 @@ class ConfigurationForm(forms.Form):
 class TableForm(forms.Form):
     name = forms.CharField(max_length=80, label="Table name")
     game = forms.ChoiceField(choices=[])
+    game_version = forms.IntegerField(
+        required=False,
+        min_value=1,
+        label="Game version",
+        help_text="Where the game's rule gives versions: Double Up Blackjack's 1 or 2 (30-899.10).",
+    )
     decks = forms.IntegerField(required=False, min_value=1, max_value=12)
     player_spots = forms.IntegerField(
         required=False, min_value=1, max_value=14, label="Player spots"
@@ -319,6 +325,7 @@ def configuration_from_forms(
     for t, (table_form, side_forms) in enumerate(zip(tables, sides, strict=True)):
         d = table_form.cleaned_data
         table: dict[str, Any] = {"name": d["name"], "game": d["game"]}
+        _put(table, "game_version", d["game_version"])
         for key in ("decks", "player_spots", "dealing", "dealer_soft_17", "hole_card"):
             _put(table, key, d[key])
         for key in ("blackjack_pays", "variation", "insurance_pays"):

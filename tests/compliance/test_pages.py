@@ -112,6 +112,27 @@ def test_an_error_the_validator_finds_in_the_contract_is_put_on_its_field(
     assert "&#x27;no-such-outcome&#x27; is no outcome of kings-bounty" in field
 
 
+def test_a_double_up_table_built_in_the_form_names_its_version(vendor_page: Client) -> None:
+    """30-899.10's two versions: the form's version reaches the run (Version 2 gives the player
+    the edge at a stand-on-soft-17 table: the report says so); a version the game lacks is put
+    on the field."""
+    config = {**SAMPLE, "jurisdiction": "US-CO", "tables": [
+        {"name": "DU-2", "game": "double-up-blackjack", "game_version": 2, "decks": 6,
+         "dealer_soft_17": "stand", "hole_card": "peek", "surrender": "none"}]}  # fmt: skip
+    response = _post_form(vendor_page, config)
+    assert response.status_code == 302
+    run = ValidationRun.objects.get(pk=response["Location"].rstrip("/").rsplit("/", 1)[1])
+    assert run.configuration["tables"][0]["game_version"] == 2
+    assert run.tables[0]["house_edge_percent"].startswith("-0.1137")
+    page = vendor_page.get(response["Location"]).content.decode()
+    assert "Version 2" in page and "the player has the edge" in page
+    again = form_data_from_configuration(run.configuration)
+    assert again["tables-0-game_version"] == "2"  # "Edit as a new configuration" keeps it
+    bad = _post_form(vendor_page, config, **{"tables-0-game_version": "3"})
+    field = bad.content.decode().split('for="id_tables-0-game_version"')[1].split('class="field')[0]
+    assert bad.status_code == 400 and "errorlist" in field
+
+
 def test_adding_a_table_or_a_side_wager_keeps_what_was_typed_and_shows_no_errors(
     vendor_page: Client,
 ) -> None:
