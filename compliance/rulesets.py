@@ -240,7 +240,13 @@ def _version_rules(
             version_problem(game.name, chosen, versions),
             fields={f"{path}.game_version": version_problem(game.name, chosen, versions)},
         )
-    prefix = f"version-{chosen}_"  # Version 1's rules are the unprefixed ones
+    return version_rules(play_rules, chosen or 1)
+
+
+def version_rules(play_rules: dict[str, PlayRule], version: int) -> dict[str, PlayRule]:
+    """The rules of one version of a game, by key: a later version's rules ("version-2_…")
+    replace Version 1's of the same key (Version 1's rules are the unprefixed ones)."""
+    prefix = f"version-{version}_"
     later = {k.removeprefix(prefix): r for k, r in play_rules.items() if k.startswith(prefix)}
     return {k: r for k, r in play_rules.items() if not VERSION_KEY.match(k)} | later
 

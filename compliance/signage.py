@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from compliance.rulesets import version_rules
 from compliance.validator import Finding, paytable_offered
 from engine.odds import Pays
 from regs.models import Citation, Status
@@ -352,12 +353,18 @@ class _TableNotices:
         self._add(r, heading, lines)
 
     def _play_rules(self, r: PostingRequirement) -> None:
-        """The game's rules in force, each a notice citing its own unit and the requirement."""
-        rules = PlayRule.objects.filter(wager=r.wager).order_by("provision_id", "unit_path", "key")
-        for rule in rules:
-            if self.citer.in_force(rule):
-                self._add(r, rule.summary, [])
-                self.notices[-1].citations.insert(0, self.cite(rule))
+        """The game's rules in force, of the version the table deals where the game has versions
+        (30-899.10), each a notice citing its own unit and the requirement."""
+        in_force = {
+            rule.key: rule
+            for rule in PlayRule.objects.filter(wager=r.wager)
+            if self.citer.in_force(rule)
+        }
+        chosen = version_rules(in_force, self.table.get("game_version") or 1).values()
+        in_reading_order = sorted(chosen, key=lambda p: (p.provision_id, p.source_line or 0, p.key))
+        for rule in in_reading_order:
+            self._add(r, rule.summary, [])
+            self.notices[-1].citations.insert(0, self.cite(rule))
 
     def _add(self, r: PostingRequirement, text: str, lines: list[dict[str, str]]) -> None:
         notice = Notice(

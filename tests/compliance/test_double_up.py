@@ -316,3 +316,36 @@ def test_a_replayed_double_up_paid_on_a_tie_is_a_finding_citing_its_unit(
     assert [c["citation"] for c in finding["citations"]] == [unit("¶5(5)")]
     body["seats"][0]["paid"]["double-up"] = "-10"
     assert post(vendor_client, body, f"{URL}replay/").json()["correct"]
+
+
+def _sign_texts(client: APIClient, version: int | None) -> list[str]:
+    """The notices of the table sign a Double Up table gets (every fact a sign needs given)."""
+    facts = {
+        "insurance_pays": "2 to 1",
+        "surrender": "none",
+        "double": {"on": "any_two", "after_split": True},
+        "split": {"max_hands": 4, "resplit_aces": False, "split_aces_one_card": True},
+        "limits": {"min": "10", "max": "500"},
+        "tips": {"accepted": False},
+        "layouts": ["double-up-blackjack"],
+    }
+    response = post(client, _config(version, **facts), "/api/v1/signage/")
+    assert response.status_code == 201, response.json()
+    [table_sign] = [s for s in response.json()["signs"] if s["table"] == "DU-1"]
+    return [notice["text"] for notice in table_sign["notices"]]
+
+
+def test_the_table_sign_posts_the_rules_of_the_version_dealt(vendor_client: APIClient) -> None:
+    """30-899.10 Game Play (8): the pay schedule in use appears on the layout or signage; the
+    section states its pays in prose, so the sign posts the rules of the version in use."""
+    first, second, unsaid = (_sign_texts(vendor_client, v) for v in (1, 2, None))
+    assert any("pays every player blackjack" in t for t in first)
+    assert any("paid 2:1 automatically" in t for t in first)
+    assert not any(t.startswith("Version 2") for t in first)
+    assert any("a player blackjack pushes to a dealer blackjack" in t for t in second)
+    assert any("every player hand of 21 is paid 1:1" in t for t in second)
+    assert not any("pays every player blackjack" in t for t in second)
+    assert any("double up wager loses" in t for t in first) and any(
+        "double up wager loses" in t for t in second
+    )
+    assert unsaid == first  # left out: Version 1, as the round assumes
