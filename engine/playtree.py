@@ -25,8 +25,10 @@ numerator over one denominator while the rounds are enumerated (`_Enumeration`),
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
+import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -315,8 +317,10 @@ class _Enumeration:
         """dealer_scale[d]: n over falling(left − d, _DEALER_DRAWN) (the dealer's hand after d
         cards drawn) is n · dealer_scale[d] over falling(left, _MOST_DRAWN + _DEALER_DRAWN)."""
         self.ties: dict[tuple, tuple[int, int]] = {}
-        self.dealer_sums: dict[tuple[int, int, int], dict[int, int]] = {}
+        self.dealer_sums: dict[tuple[int, int, int], _Summed] = {}
         """(up card, total, cards left) → `_total_moments` weighted for that many cards left."""
+        self.moments: dict[int, tuple[tuple[int, ...], dict]] = {}
+        """Up card → the shoe less it and its `_total_moments`."""
         self.rests: dict[int, list[int]] = {}
         self.denominator = (
             falling(left + 3, 3) * falling(left, _MOST_DRAWN) * self.dealer_denominator
@@ -759,22 +763,26 @@ class _Enumeration:
         r), and each r reads those sums at the few j ≤ r (`_removal_terms`). The sums are
         weighted by what the k cards a hand draws leave (falling(cards left − k,
         _DEALER_DRAWN − k)) once for each number of cards left."""
-        shoe = list(self.shoe)
-        shoe[up] -= 1
-        removed = tuple(a - b for a, b in zip(shoe, left, strict=True))
+        moments = self.moments.get(up)
+        if moments is None:
+            shoe = list(self.shoe)
+            shoe[up] -= 1
+            hits_soft_17 = self.rules.dealer_hits_soft_17
+            moments = (tuple(shoe), _total_moments(self.ranks, up, tuple(shoe), hits_soft_17))
+            self.moments[up] = moments
+        shoe, by_total = moments
         cards = sum(left)
-        by_j = _total_moments(self.ranks, up, tuple(shoe), self.rules.dealer_hits_soft_17)[total]
-        summed = self.dealer_sums.setdefault((up, total, cards), {})
-        rest = self._rest(cards)
-        out = 0
-        for j, weight in _removal_terms(removed, 21 - min(up + 1, 10)):
-            ways = summed.get(j)
-            if ways is None:
-                terms = by_j.get(j)
-                ways = summed[j] = sum(rest[k] * n for k, n in terms) if terms else 0
-            if ways:
-                out += weight * ways
-        return out
+        summed = self.dealer_sums.get((up, total, cards))
+        if summed is None:
+            summed = _Summed(by_total[total], self._rest(cards))
+            self.dealer_sums[up, total, cards] = summed
+        removed = tuple(map(operator.sub, shoe, left))
+        # the cards a hand of `total` draws after the up card hold at most total − the up card's
+        # points (aces as one)
+        value = min(up + 1, 10)
+        codes, weights, points = _removal_terms(removed)
+        read = itertools.islice(codes, bisect.bisect_right(points, total - value))
+        return sum(map(operator.mul, weights, map(summed.__getitem__, read)))
 
     # --- evaluation --------------------------------------------------------------------------
 
@@ -1031,12 +1039,42 @@ def _dealer_finals(
     return out
 
 
+class _Summed(dict):
+    """For `_Enumeration._dealer_totals`: j → Σ_k falling(cards left − k, _DEALER_DRAWN − k) · n
+    over the (k, n) of one total's `_total_moments` at j (0 where no hand draws j), each sum
+    taken the first time it is read."""
+
+    __slots__ = ("by_j", "rest")
+
+    def __init__(
+        self, by_j: dict[int, tuple[tuple[int, ...], tuple[int, ...]]], rest: list[int]
+    ) -> None:
+        super().__init__()
+        self.by_j = by_j
+        self.rest = rest
+
+    def __missing__(self, j: int) -> int:
+        terms = self.by_j.get(j)
+        if terms is None:
+            self[j] = 0
+            return 0
+        ks, ns = terms
+        ways = self[j] = sum(map(operator.mul, map(self.rest.__getitem__, ks), ns))
+        return ways
+
+
 @lru_cache(maxsize=1 << 15)
-def _removal_terms(removed: tuple[int, ...], most: int) -> list[tuple[int, int]]:
+def _removal_terms(
+    removed: tuple[int, ...],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """For the cards r out of the shoe (a count by class of `CLASSES`): each multiset j ≤ r, as
     an integer (5 bits a class), with its weight Π_i (−1)^j_i falling(r_i, j_i) in
     `_Enumeration._dealer_totals`; those of more than `most` points (aces as one) left out: the
-    dealer's cards after the up card hold no more in a hand that does not bust."""
+    dealer's cards after any up card (an ace's one point at least) hold no more in a hand that
+    does not bust. As three tuples read in step, in order of points: the codes, their weights and
+    their points (a hand reads only those of at most its total less the up card's points: one
+    list for every up card and total, `_Enumeration._dealer_totals`)."""
+    most = 20
     out = [(0, 1, 0)]  # j, weight, points
     for i, r in enumerate(removed):
         if not r:
@@ -1049,17 +1087,20 @@ def _removal_terms(removed: tuple[int, ...], most: int) -> list[tuple[int, int]]
                 terms.append((code + (j << 5 * i), weight, points + j * value))
                 weight *= j - r  # (−1)^(j+1) falling(r, j + 1)
         out = terms
-    return [(code, weight) for code, weight, _ in out]
+    out.sort(key=operator.itemgetter(2))
+    codes, weights, points = zip(*out, strict=True)
+    return codes, weights, points
 
 
 @lru_cache(maxsize=64)
 def _total_moments(
     ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool
-) -> dict[int, dict[int, list[tuple[int, int]]]]:
+) -> dict[int, dict[int, tuple[tuple[int, ...], tuple[int, ...]]]]:
     """The dealer's final hands of each total 17 to 21 (no blackjack) under up card `up` from
     `shoe` (the up card out of it), summed by the cards j ≤ m they draw (m_i of class i after
-    the up card; j as in `_removal_terms`): total → j → (k, Σ orders · Π_i C(m_i, j_i)
-    falling(shoe_i − j_i, m_i − j_i)) for each number k of cards the hands draw."""
+    the up card; j as in `_removal_terms`): total → j → (each number k of cards the hands draw,
+    Σ orders · Π_i C(m_i, j_i) falling(shoe_i − j_i, m_i − j_i) over those hands at each k), as
+    two tuples read in step."""
     factors: dict[tuple[int, int], list[tuple[int, int]]] = {}
     out: dict[int, dict[int, dict[int, int]]] = {t: {} for t in range(17, 22)}
     for hand, group in _shapes(ranks, hits_soft_17)[up]:
@@ -1083,7 +1124,9 @@ def _total_moments(
                     by_j[code] = {k: ways}
                 else:
                     by_k[k] = by_k.get(k, 0) + ways
-    return {t: {j: list(ks.items()) for j, ks in by_j.items()} for t, by_j in out.items()}
+    return {
+        t: {j: (tuple(ks), tuple(ks.values())) for j, ks in by_j.items()} for t, by_j in out.items()
+    }
 
 
 @cache
