@@ -389,6 +389,7 @@ class _Enumeration:
         # from that shoe; a round of each reading kept from the first state that makes it
         hands, scale = self.hands, self.dealer_scale
         stands, other = _standing(self.ranks, up, self.rules.dealer_hits_soft_17)
+        in_shoe = sum(shoe)
         for (head, left), (cards, n) in self._blind_play(first, shoe, up).items():
             if len(left) == 2:  # a total no dealer's final hand has: no blackjack is read
                 left_cards, blackjacks = left
@@ -396,8 +397,8 @@ class _Enumeration:
                 same, rest = 0, rest[0] - blackjacks * rest[1]
             else:
                 left_cards = sum(left)
-                same, rest = self._dealer_total(up, left, head[0])
-            n *= weight * scale[sum(shoe) - left_cards]
+                same, rest = self._dealer_total(up, left, left_cards, head[0])
+            n *= weight * scale[in_shoe - left_cards]
             for alike, q in ((True, same), (False, rest)):
                 if q:
                     key = (*head, alike)
@@ -730,18 +731,21 @@ class _Enumeration:
             self.dealer_hands[key] = read
         return self.dealer_hands[key]
 
-    def _dealer_total(self, up: int, left: tuple[int, ...], total: int) -> tuple[int, int]:
-        """The dealer's final hand (no blackjack) from `left`, the shoe the first hand leaves:
-        the numerators, over falling(cards in `left`, _DEALER_DRAWN), of its total being `total`
-        and of any other (0 and no blackjack where `total` is no dealer's final total)."""
+    def _dealer_total(
+        self, up: int, left: tuple[int, ...], cards: int, total: int
+    ) -> tuple[int, int]:
+        """The dealer's final hand (no blackjack) from `left`, the shoe the first hand leaves
+        (`cards` cards): the numerators, over falling(cards, _DEALER_DRAWN), of its total being
+        `total` and of any other (0 and no blackjack where `total` is no dealer's final total)."""
         key = (up, left, total if 17 <= total <= 21 else 0)
-        if key not in self.ties:
-            rest = self._rest(sum(left))
-            blackjack = sum(left[h] for h in self._blackjack_holes(up))
+        tie = self.ties.get(key)
+        if tie is None:
+            rest = self._rest(cards)
+            blackjack = sum(map(left.__getitem__, self._blackjack_holes(up)))
             hands = rest[0] - blackjack * rest[1]
-            same = self._dealer_totals(up, left, key[2]) if key[2] else 0
-            self.ties[key] = (same, hands - same)
-        return self.ties[key]
+            same = self._dealer_totals(up, left, cards, key[2]) if key[2] else 0
+            tie = self.ties[key] = (same, hands - same)
+        return tie
 
     def _rest(self, cards: int) -> list[int]:
         """falling(cards − k, _DEALER_DRAWN − k) for each k: the draws of `_DEALER_DRAWN` from
@@ -752,11 +756,11 @@ class _Enumeration:
             self.rests[cards] = rest
         return rest
 
-    def _dealer_totals(self, up: int, left: tuple[int, ...], total: int) -> int:
-        """The numerator, over falling(cards in `left`, _DEALER_DRAWN), of the dealer's final
-        hand totalling `total` (17 to 21, no blackjack) from `left`: the shoe less the up card
-        (`shoe`) less r, the cards the first hand holds (its first two cards, its hits, a card
-        split off it). A hand drawing m_i cards of class i has falling(shoe_i − r_i, m_i) ways
+    def _dealer_totals(self, up: int, left: tuple[int, ...], cards: int, total: int) -> int:
+        """The numerator, over falling(`cards`, _DEALER_DRAWN), of the dealer's final hand
+        totalling `total` (17 to 21, no blackjack) from `left` (`cards` cards): the shoe less the
+        up card (`shoe`) less r, the cards the first hand holds (its first two cards, its hits, a
+        card split off it). A hand drawing m_i cards of class i has falling(shoe_i − r_i, m_i) ways
         to be drawn, which is Σ_j (−1)^j C(m_i, j) falling(r_i, j) falling(shoe_i − j, m_i − j)
         (j of its m_i draws among the r_i cards out, by inclusion and exclusion): so every hand
         of a total is summed once for the shoe (`_total_moments`, by the cards j it shares with
@@ -771,7 +775,6 @@ class _Enumeration:
             moments = (tuple(shoe), _total_moments(self.ranks, up, tuple(shoe), hits_soft_17))
             self.moments[up] = moments
         shoe, by_total = moments
-        cards = sum(left)
         summed = self.dealer_sums.get((up, total, cards))
         if summed is None:
             summed = _Summed(by_total[total], self._rest(cards))
