@@ -389,22 +389,29 @@ class _Enumeration:
         # from that shoe; a round of each reading kept from the first state that makes it
         hands, scale = self.hands, self.dealer_scale
         stands, other = _standing(self.ranks, up, self.rules.dealer_hits_soft_17)
-        in_shoe = sum(shoe)
+        in_shoe, ties = sum(shoe), self.ties
         for (head, left), (cards, n) in self._blind_play(first, shoe, up).items():
             if len(left) == 2:  # a total no dealer's final hand has: no blackjack is read
                 left_cards, blackjacks = left
                 rest = self._rest(left_cards)
                 same, rest = 0, rest[0] - blackjacks * rest[1]
-            else:
+            else:  # a total of 17 to 21
                 left_cards = sum(left)
-                same, rest = self._dealer_total(up, left, left_cards, head[0])
+                tie = ties.get((up, left, head[0]))
+                if tie is None:
+                    tie = self._dealer_total(up, left, left_cards, head[0])
+                same, rest = tie
             n *= weight * scale[in_shoe - left_cards]
-            for alike, q in ((True, same), (False, rest)):
-                if q:
-                    key = (*head, alike)
-                    made[key] = made.get(key, 0) + n * q
-                    if key not in hands:
-                        hands[key] = (first, cards, head[2], stands[head[0]] if alike else other)
+            if same:
+                key = (*head, True)
+                made[key] = made.get(key, 0) + n * same
+                if key not in hands:
+                    hands[key] = (first, cards, head[2], stands[head[0]])
+            if rest:
+                key = (*head, False)
+                made[key] = made.get(key, 0) + n * rest
+                if key not in hands:
+                    hands[key] = (first, cards, head[2], other)
 
     def _blackjack_holes(self, up: int) -> tuple[int, ...]:
         if not self.rules.peeks:
@@ -559,35 +566,42 @@ class _Enumeration:
                 held = len(cards) + 1
                 given = n * scale[drawn + 1]  # a hand given out after this card, over its q
                 cards_left = sum(rest) - 1  # after this card
-                blackjacks = sum(rest[h] for h in holes)
+                blackjacks = sum(map(rest.__getitem__, holes))
                 for card, q in enumerate(rest):  # a hit, or a double's one card
                     if not q:
                         continue
                     h = hard + values[card]
-                    if h > 21:  # a bust: read alike whatever its cards' order
-                        busted = (*cards, card) if held <= 3 or card >= cards[-1] else (
-                            *cards[:2], *sorted((*cards[2:], card)))  # fmt: skip
-                        left = (cards_left, blackjacks - (card in holes))
-                        give(busted, split, q * given, h, left)
-                        continue
-                    after = (*rest[:card], q - 1, *rest[card + 1 :])
                     a = held_ace or card == ace
                     soft = a and h <= 11
                     total = h + 10 if soft else h
-                    if doubled or total >= 21:
+                    if h > 21:  # a bust: read alike whatever its cards' order
+                        acts = Action.STAND
+                    elif doubled or total >= 21:
                         acts = Action.STAND
                     else:  # a hand of three cards or more: the strategy reads its points
                         acts = decisions.get((total, soft, True, split, aces, spot, up))
-                    if acts in stops:
-                        left = after if total >= 17 else (cards_left, blackjacks - (card in holes))
-                        key = ((total, held, split), left)
-                        if key in hands:
-                            hands[key][1] += q * given
+                    after = None
+                    if acts in stops:  # `give`, the hand's cards made only for a new reading
+                        if 17 <= total <= 21:
+                            after = (*rest[:card], q - 1, *rest[card + 1 :])
+                            key = ((total, held, split), after)
+                        else:
+                            left = (cards_left, blackjacks - (card in holes))
+                            key = ((min(total, 22), held, split), left)
+                        entry = hands.get(key)
+                        if entry is not None:
+                            entry[1] += q * given
                             continue
-                    if held > 3 and card < cards[-1]:  # hits kept in class order
+                    # hits kept in class order (a bust's too: read alike whatever the order)
+                    if held > 3 and card < cards[-1]:
                         child_cards = (*cards[:2], *sorted((*cards[2:], card)))
                     else:
                         child_cards = (*cards, card)
+                    if acts in stops:
+                        hands[key] = [child_cards, q * given]
+                        continue
+                    if after is None:
+                        after = (*rest[:card], q - 1, *rest[card + 1 :])
                     if acts is None:
                         acts = self._decide(child_cards, split, aces, spot, up, (total, soft))
                     if acts in stops:
