@@ -1086,7 +1086,7 @@ def _removal_terms(
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """For the cards r out of the shoe (a count by class of `CLASSES`): each multiset j ≤ r, as
     an integer (5 bits a class), with its weight Π_i (−1)^j_i falling(r_i, j_i) in
-    `_Enumeration._dealer_totals`; those of more than `most` points (aces as one) left out: the
+    `_Enumeration._dealer_totals`; those of more than 20 points (aces as one) left out: the
     dealer's cards after any up card (an ace's one point at least) hold no more in a hand that
     does not bust. As three tuples read in step, in order of points: the codes, their weights and
     their points (a hand reads only those of at most its total less the up card's points: one
@@ -1096,14 +1096,16 @@ def _removal_terms(
     for i, r in enumerate(removed):
         if not r:
             continue
-        value, terms = min(i + 1, 10), []
-        for code, weight, points in out:
-            for j in range(r + 1):
-                if points + j * value > most:
-                    break
-                terms.append((code + (j << 5 * i), weight, points + j * value))
-                weight *= j - r  # (−1)^(j+1) falling(r, j + 1)
-        out = terms
+        value, row, weight = min(i + 1, 10), [], 1
+        for j in range(min(r, most // value) + 1):  # j_i of class i: code, weight, points
+            row.append((j << 5 * i, weight, j * value))
+            weight *= j - r  # (−1)^(j+1) falling(r, j + 1)
+        out = [
+            (code + c, weight * w, points + p)
+            for code, weight, points in out
+            for c, w, p in row
+            if points + p <= most
+        ]
     out.sort(key=operator.itemgetter(2))
     codes, weights, points = zip(*out, strict=True)
     return codes, weights, points
