@@ -567,16 +567,30 @@ class _Enumeration:
                 given = n * scale[drawn + 1]  # a hand given out after this card, over its q
                 cards_left = sum(rest) - 1  # after this card
                 blackjacks = sum(map(rest.__getitem__, holes))
-                for card, q in enumerate(rest):  # a hit, or a double's one card
+                # a hit, or a double's one card; from class `busting` on (the classes are in
+                # order of points), a bust
+                busting = bisect.bisect_right(values, 21 - hard)
+                for card in range(busting, len(rest)):  # read alike whatever its cards' order
+                    q = rest[card]
+                    if not q:
+                        continue
+                    key = ((22, held, split), (cards_left, blackjacks - (card in holes)))
+                    entry = hands.get(key)
+                    if entry is not None:
+                        entry[1] += q * given
+                    elif held > 3 and card < cards[-1]:
+                        hands[key] = [(*cards[:2], *sorted((*cards[2:], card))), q * given]
+                    else:
+                        hands[key] = [(*cards, card), q * given]
+                for card in range(busting):
+                    q = rest[card]
                     if not q:
                         continue
                     h = hard + values[card]
                     a = held_ace or card == ace
                     soft = a and h <= 11
                     total = h + 10 if soft else h
-                    if h > 21:  # a bust: read alike whatever its cards' order
-                        acts = Action.STAND
-                    elif doubled or total >= 21:
+                    if doubled or total >= 21:
                         acts = Action.STAND
                     else:  # a hand of three cards or more: the strategy reads its points
                         acts = decisions.get((total, soft, True, split, aces, spot, up))
@@ -587,12 +601,12 @@ class _Enumeration:
                             key = ((total, held, split), after)
                         else:
                             left = (cards_left, blackjacks - (card in holes))
-                            key = ((min(total, 22), held, split), left)
+                            key = ((total, held, split), left)
                         entry = hands.get(key)
                         if entry is not None:
                             entry[1] += q * given
                             continue
-                    # hits kept in class order (a bust's too: read alike whatever the order)
+                    # hits kept in class order
                     if held > 3 and card < cards[-1]:
                         child_cards = (*cards[:2], *sorted((*cards[2:], card)))
                     else:
