@@ -224,10 +224,9 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
         # the wagers reading the first hand's total and cards and the dealer's final hand share
         # one enumeration of what they read; each evaluates it
         readings = _readings(decks, hits_soft_17)
-        shared = _blind_made(wager)
     else:
         readings = enumeration.run()
-        shared = {}
+    shared = _made_whole(wager) if wager in _ORDER_BLIND or wager not in _SUITS_READ else {}
     whole: dict[tuple, tuple[str, ...]] = {}  # reading → the outcomes it makes, no suit share
     parts: dict[tuple, list[tuple[tuple[str, ...], Fraction]]] = {}  # by suit assignment
     for key, hand in readings.hands.items():
@@ -248,11 +247,14 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
     return PlayTree(readings, weights, suits)
 
 
-@lru_cache(maxsize=8)
-def _blind_made(wager: str) -> dict[tuple, tuple[str, ...]]:
-    """An `_ORDER_BLIND` wager's evaluation of each reading it makes whole (no suit read, no
-    share), as the outcomes it makes: it reads only what the reading holds, so it is the same at
-    every deck count and rule, whichever round stood for the reading. Filled by `play_tree`."""
+@lru_cache(maxsize=32)
+def _made_whole(wager: str) -> dict[tuple, tuple[str, ...]]:
+    """The evaluation of each reading a wager makes whole (no suit read, no share), as the
+    outcomes it makes, for a wager reading no suits (`_SUITS_READ`) or an `_ORDER_BLIND` one:
+    it reads only what the reading holds (the ranks of the round's cards, or the first hand's
+    total and cards and the dealer's tie), so it is the same at every deck count and rule,
+    whichever round stood for the reading. Filled by `play_tree`. (A wager reading suits is
+    evaluated at each deck count: which suit assignments a shoe can deal depends on its decks.)"""
     return {}
 
 
