@@ -25,8 +25,10 @@ numerator over one denominator while the rounds are enumerated (`_Enumeration`),
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
+import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -222,10 +224,9 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
         # the wagers reading the first hand's total and cards and the dealer's final hand share
         # one enumeration of what they read; each evaluates it
         readings = _readings(decks, hits_soft_17)
-        shared = _blind_made(wager)
     else:
         readings = enumeration.run()
-        shared = {}
+    shared = _made_whole(wager) if wager in _ORDER_BLIND or wager not in _SUITS_READ else {}
     whole: dict[tuple, tuple[str, ...]] = {}  # reading → the outcomes it makes, no suit share
     parts: dict[tuple, list[tuple[tuple[str, ...], Fraction]]] = {}  # by suit assignment
     for key, hand in readings.hands.items():
@@ -246,11 +247,14 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
     return PlayTree(readings, weights, suits)
 
 
-@lru_cache(maxsize=8)
-def _blind_made(wager: str) -> dict[tuple, tuple[str, ...]]:
-    """An `_ORDER_BLIND` wager's evaluation of each reading it makes whole (no suit read, no
-    share), as the outcomes it makes: it reads only what the reading holds, so it is the same at
-    every deck count and rule, whichever round stood for the reading. Filled by `play_tree`."""
+@lru_cache(maxsize=32)
+def _made_whole(wager: str) -> dict[tuple, tuple[str, ...]]:
+    """The evaluation of each reading a wager makes whole (no suit read, no share), as the
+    outcomes it makes, for a wager reading no suits (`_SUITS_READ`) or an `_ORDER_BLIND` one:
+    it reads only what the reading holds (the ranks of the round's cards, or the first hand's
+    total and cards and the dealer's tie), so it is the same at every deck count and rule,
+    whichever round stood for the reading. Filled by `play_tree`. (A wager reading suits is
+    evaluated at each deck count: which suit assignments a shoe can deal depends on its decks.)"""
     return {}
 
 
@@ -315,8 +319,10 @@ class _Enumeration:
         """dealer_scale[d]: n over falling(left − d, _DEALER_DRAWN) (the dealer's hand after d
         cards drawn) is n · dealer_scale[d] over falling(left, _MOST_DRAWN + _DEALER_DRAWN)."""
         self.ties: dict[tuple, tuple[int, int]] = {}
-        self.dealer_sums: dict[tuple[int, int, int], dict[int, int]] = {}
+        self.dealer_sums: dict[tuple[int, int, int], _Summed] = {}
         """(up card, total, cards left) → `_total_moments` weighted for that many cards left."""
+        self.moments: dict[int, tuple[tuple[int, ...], dict]] = {}
+        """Up card → the shoe less it and its `_total_moments`."""
         self.rests: dict[int, list[int]] = {}
         self.denominator = (
             falling(left + 3, 3) * falling(left, _MOST_DRAWN) * self.dealer_denominator
@@ -385,21 +391,29 @@ class _Enumeration:
         # from that shoe; a round of each reading kept from the first state that makes it
         hands, scale = self.hands, self.dealer_scale
         stands, other = _standing(self.ranks, up, self.rules.dealer_hits_soft_17)
+        in_shoe, ties = sum(shoe), self.ties
         for (head, left), (cards, n) in self._blind_play(first, shoe, up).items():
             if len(left) == 2:  # a total no dealer's final hand has: no blackjack is read
                 left_cards, blackjacks = left
                 rest = self._rest(left_cards)
                 same, rest = 0, rest[0] - blackjacks * rest[1]
-            else:
+            else:  # a total of 17 to 21
                 left_cards = sum(left)
-                same, rest = self._dealer_total(up, left, head[0])
-            n *= weight * scale[sum(shoe) - left_cards]
-            for alike, q in ((True, same), (False, rest)):
-                if q:
-                    key = (*head, alike)
-                    made[key] = made.get(key, 0) + n * q
-                    if key not in hands:
-                        hands[key] = (first, cards, head[2], stands[head[0]] if alike else other)
+                tie = ties.get((up, left, head[0]))
+                if tie is None:
+                    tie = self._dealer_total(up, left, left_cards, head[0])
+                same, rest = tie
+            n *= weight * scale[in_shoe - left_cards]
+            if same:
+                key = (*head, True)
+                made[key] = made.get(key, 0) + n * same
+                if key not in hands:
+                    hands[key] = (first, cards, head[2], stands[head[0]])
+            if rest:
+                key = (*head, False)
+                made[key] = made.get(key, 0) + n * rest
+                if key not in hands:
+                    hands[key] = (first, cards, head[2], other)
 
     def _blackjack_holes(self, up: int) -> tuple[int, ...]:
         if not self.rules.peeks:
@@ -554,18 +568,27 @@ class _Enumeration:
                 held = len(cards) + 1
                 given = n * scale[drawn + 1]  # a hand given out after this card, over its q
                 cards_left = sum(rest) - 1  # after this card
-                blackjacks = sum(rest[h] for h in holes)
-                for card, q in enumerate(rest):  # a hit, or a double's one card
+                blackjacks = sum(map(rest.__getitem__, holes))
+                # a hit, or a double's one card; from class `busting` on (the classes are in
+                # order of points), a bust
+                busting = bisect.bisect_right(values, 21 - hard)
+                for card in range(busting, len(rest)):  # read alike whatever its cards' order
+                    q = rest[card]
+                    if not q:
+                        continue
+                    key = ((22, held, split), (cards_left, blackjacks - (card in holes)))
+                    entry = hands.get(key)
+                    if entry is not None:
+                        entry[1] += q * given
+                    elif held > 3 and card < cards[-1]:
+                        hands[key] = [(*cards[:2], *sorted((*cards[2:], card))), q * given]
+                    else:
+                        hands[key] = [(*cards, card), q * given]
+                for card in range(busting):
+                    q = rest[card]
                     if not q:
                         continue
                     h = hard + values[card]
-                    if h > 21:  # a bust: read alike whatever its cards' order
-                        busted = (*cards, card) if held <= 3 or card >= cards[-1] else (
-                            *cards[:2], *sorted((*cards[2:], card)))  # fmt: skip
-                        left = (cards_left, blackjacks - (card in holes))
-                        give(busted, split, q * given, h, left)
-                        continue
-                    after = (*rest[:card], q - 1, *rest[card + 1 :])
                     a = held_ace or card == ace
                     soft = a and h <= 11
                     total = h + 10 if soft else h
@@ -573,16 +596,28 @@ class _Enumeration:
                         acts = Action.STAND
                     else:  # a hand of three cards or more: the strategy reads its points
                         acts = decisions.get((total, soft, True, split, aces, spot, up))
-                    if acts in stops:
-                        left = after if total >= 17 else (cards_left, blackjacks - (card in holes))
-                        key = ((total, held, split), left)
-                        if key in hands:
-                            hands[key][1] += q * given
+                    after = None
+                    if acts in stops:  # `give`, the hand's cards made only for a new reading
+                        if 17 <= total <= 21:
+                            after = (*rest[:card], q - 1, *rest[card + 1 :])
+                            key = ((total, held, split), after)
+                        else:
+                            left = (cards_left, blackjacks - (card in holes))
+                            key = ((total, held, split), left)
+                        entry = hands.get(key)
+                        if entry is not None:
+                            entry[1] += q * given
                             continue
-                    if held > 3 and card < cards[-1]:  # hits kept in class order
+                    # hits kept in class order
+                    if held > 3 and card < cards[-1]:
                         child_cards = (*cards[:2], *sorted((*cards[2:], card)))
                     else:
                         child_cards = (*cards, card)
+                    if acts in stops:
+                        hands[key] = [child_cards, q * given]
+                        continue
+                    if after is None:
+                        after = (*rest[:card], q - 1, *rest[card + 1 :])
                     if acts is None:
                         acts = self._decide(child_cards, split, aces, spot, up, (total, soft))
                     if acts in stops:
@@ -726,18 +761,21 @@ class _Enumeration:
             self.dealer_hands[key] = read
         return self.dealer_hands[key]
 
-    def _dealer_total(self, up: int, left: tuple[int, ...], total: int) -> tuple[int, int]:
-        """The dealer's final hand (no blackjack) from `left`, the shoe the first hand leaves:
-        the numerators, over falling(cards in `left`, _DEALER_DRAWN), of its total being `total`
-        and of any other (0 and no blackjack where `total` is no dealer's final total)."""
+    def _dealer_total(
+        self, up: int, left: tuple[int, ...], cards: int, total: int
+    ) -> tuple[int, int]:
+        """The dealer's final hand (no blackjack) from `left`, the shoe the first hand leaves
+        (`cards` cards): the numerators, over falling(cards, _DEALER_DRAWN), of its total being
+        `total` and of any other (0 and no blackjack where `total` is no dealer's final total)."""
         key = (up, left, total if 17 <= total <= 21 else 0)
-        if key not in self.ties:
-            rest = self._rest(sum(left))
-            blackjack = sum(left[h] for h in self._blackjack_holes(up))
+        tie = self.ties.get(key)
+        if tie is None:
+            rest = self._rest(cards)
+            blackjack = sum(map(left.__getitem__, self._blackjack_holes(up)))
             hands = rest[0] - blackjack * rest[1]
-            same = self._dealer_totals(up, left, key[2]) if key[2] else 0
-            self.ties[key] = (same, hands - same)
-        return self.ties[key]
+            same = self._dealer_totals(up, left, cards, key[2]) if key[2] else 0
+            tie = self.ties[key] = (same, hands - same)
+        return tie
 
     def _rest(self, cards: int) -> list[int]:
         """falling(cards − k, _DEALER_DRAWN − k) for each k: the draws of `_DEALER_DRAWN` from
@@ -748,33 +786,36 @@ class _Enumeration:
             self.rests[cards] = rest
         return rest
 
-    def _dealer_totals(self, up: int, left: tuple[int, ...], total: int) -> int:
-        """The numerator, over falling(cards in `left`, _DEALER_DRAWN), of the dealer's final
-        hand totalling `total` (17 to 21, no blackjack) from `left`: the shoe less the up card
-        (`shoe`) less r, the cards the first hand holds (its first two cards, its hits, a card
-        split off it). A hand drawing m_i cards of class i has falling(shoe_i − r_i, m_i) ways
+    def _dealer_totals(self, up: int, left: tuple[int, ...], cards: int, total: int) -> int:
+        """The numerator, over falling(`cards`, _DEALER_DRAWN), of the dealer's final hand
+        totalling `total` (17 to 21, no blackjack) from `left` (`cards` cards): the shoe less the
+        up card (`shoe`) less r, the cards the first hand holds (its first two cards, its hits, a
+        card split off it). A hand drawing m_i cards of class i has falling(shoe_i − r_i, m_i) ways
         to be drawn, which is Σ_j (−1)^j C(m_i, j) falling(r_i, j) falling(shoe_i − j, m_i − j)
         (j of its m_i draws among the r_i cards out, by inclusion and exclusion): so every hand
         of a total is summed once for the shoe (`_total_moments`, by the cards j it shares with
         r), and each r reads those sums at the few j ≤ r (`_removal_terms`). The sums are
         weighted by what the k cards a hand draws leave (falling(cards left − k,
         _DEALER_DRAWN − k)) once for each number of cards left."""
-        shoe = list(self.shoe)
-        shoe[up] -= 1
-        removed = tuple(a - b for a, b in zip(shoe, left, strict=True))
-        cards = sum(left)
-        by_j = _total_moments(self.ranks, up, tuple(shoe), self.rules.dealer_hits_soft_17)[total]
-        summed = self.dealer_sums.setdefault((up, total, cards), {})
-        rest = self._rest(cards)
-        out = 0
-        for j, weight in _removal_terms(removed, 21 - min(up + 1, 10)):
-            ways = summed.get(j)
-            if ways is None:
-                terms = by_j.get(j)
-                ways = summed[j] = sum(rest[k] * n for k, n in terms) if terms else 0
-            if ways:
-                out += weight * ways
-        return out
+        moments = self.moments.get(up)
+        if moments is None:
+            shoe = list(self.shoe)
+            shoe[up] -= 1
+            hits_soft_17 = self.rules.dealer_hits_soft_17
+            moments = (tuple(shoe), _total_moments(self.ranks, up, tuple(shoe), hits_soft_17))
+            self.moments[up] = moments
+        shoe, by_total = moments
+        summed = self.dealer_sums.get((up, total, cards))
+        if summed is None:
+            summed = _Summed(by_total[total], self._rest(cards))
+            self.dealer_sums[up, total, cards] = summed
+        removed = tuple(map(operator.sub, shoe, left))
+        # the cards a hand of `total` draws after the up card hold at most total − the up card's
+        # points (aces as one)
+        value = min(up + 1, 10)
+        codes, weights, points = _removal_terms(removed)
+        read = itertools.islice(codes, bisect.bisect_right(points, total - value))
+        return sum(map(operator.mul, weights, map(summed.__getitem__, read)))
 
     # --- evaluation --------------------------------------------------------------------------
 
@@ -1031,35 +1072,70 @@ def _dealer_finals(
     return out
 
 
+class _Summed(dict):
+    """For `_Enumeration._dealer_totals`: j → Σ_k falling(cards left − k, _DEALER_DRAWN − k) · n
+    over the (k, n) of one total's `_total_moments` at j (0 where no hand draws j), each sum
+    taken the first time it is read."""
+
+    __slots__ = ("by_j", "rest")
+
+    def __init__(
+        self, by_j: dict[int, tuple[tuple[int, ...], tuple[int, ...]]], rest: list[int]
+    ) -> None:
+        super().__init__()
+        self.by_j = by_j
+        self.rest = rest
+
+    def __missing__(self, j: int) -> int:
+        terms = self.by_j.get(j)
+        if terms is None:
+            self[j] = 0
+            return 0
+        ks, ns = terms
+        ways = self[j] = sum(map(operator.mul, map(self.rest.__getitem__, ks), ns))
+        return ways
+
+
 @lru_cache(maxsize=1 << 15)
-def _removal_terms(removed: tuple[int, ...], most: int) -> list[tuple[int, int]]:
+def _removal_terms(
+    removed: tuple[int, ...],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """For the cards r out of the shoe (a count by class of `CLASSES`): each multiset j ≤ r, as
     an integer (5 bits a class), with its weight Π_i (−1)^j_i falling(r_i, j_i) in
-    `_Enumeration._dealer_totals`; those of more than `most` points (aces as one) left out: the
-    dealer's cards after the up card hold no more in a hand that does not bust."""
+    `_Enumeration._dealer_totals`; those of more than 20 points (aces as one) left out: the
+    dealer's cards after any up card (an ace's one point at least) hold no more in a hand that
+    does not bust. As three tuples read in step, in order of points: the codes, their weights and
+    their points (a hand reads only those of at most its total less the up card's points: one
+    list for every up card and total, `_Enumeration._dealer_totals`)."""
+    most = 20
     out = [(0, 1, 0)]  # j, weight, points
     for i, r in enumerate(removed):
         if not r:
             continue
-        value, terms = min(i + 1, 10), []
-        for code, weight, points in out:
-            for j in range(r + 1):
-                if points + j * value > most:
-                    break
-                terms.append((code + (j << 5 * i), weight, points + j * value))
-                weight *= j - r  # (−1)^(j+1) falling(r, j + 1)
-        out = terms
-    return [(code, weight) for code, weight, _ in out]
+        value, row, weight = min(i + 1, 10), [], 1
+        for j in range(min(r, most // value) + 1):  # j_i of class i: code, weight, points
+            row.append((j << 5 * i, weight, j * value))
+            weight *= j - r  # (−1)^(j+1) falling(r, j + 1)
+        out = [
+            (code + c, weight * w, points + p)
+            for code, weight, points in out
+            for c, w, p in row
+            if points + p <= most
+        ]
+    out.sort(key=operator.itemgetter(2))
+    codes, weights, points = zip(*out, strict=True)
+    return codes, weights, points
 
 
 @lru_cache(maxsize=64)
 def _total_moments(
     ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool
-) -> dict[int, dict[int, list[tuple[int, int]]]]:
+) -> dict[int, dict[int, tuple[tuple[int, ...], tuple[int, ...]]]]:
     """The dealer's final hands of each total 17 to 21 (no blackjack) under up card `up` from
     `shoe` (the up card out of it), summed by the cards j ≤ m they draw (m_i of class i after
-    the up card; j as in `_removal_terms`): total → j → (k, Σ orders · Π_i C(m_i, j_i)
-    falling(shoe_i − j_i, m_i − j_i)) for each number k of cards the hands draw."""
+    the up card; j as in `_removal_terms`): total → j → (each number k of cards the hands draw,
+    Σ orders · Π_i C(m_i, j_i) falling(shoe_i − j_i, m_i − j_i) over those hands at each k), as
+    two tuples read in step."""
     factors: dict[tuple[int, int], list[tuple[int, int]]] = {}
     out: dict[int, dict[int, dict[int, int]]] = {t: {} for t in range(17, 22)}
     for hand, group in _shapes(ranks, hits_soft_17)[up]:
@@ -1083,7 +1159,9 @@ def _total_moments(
                     by_j[code] = {k: ways}
                 else:
                     by_k[k] = by_k.get(k, 0) + ways
-    return {t: {j: list(ks.items()) for j, ks in by_j.items()} for t, by_j in out.items()}
+    return {
+        t: {j: (tuple(ks), tuple(ks.values())) for j, ks in by_j.items()} for t, by_j in out.items()
+    }
 
 
 @cache
