@@ -260,6 +260,32 @@ def _win(line: PaytableLine) -> Fraction:
     return line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
 
 
+def _counted(
+    wager: str,
+    decks: int,
+    lines: Sequence[PaytableLine],
+    by_keys: Mapping[tuple[str, ...], int],
+    total: int,
+    card_removal: str,
+) -> Analysis:
+    """The analysis of a paytable from the ways each set of its lines is paid (`by_keys`, out of
+    `total`): each line's probability and return, the loss, the push and the house edge."""
+    paid, lose, push = tally(by_keys)
+    results = _line_results(lines, paid, total)
+    return Analysis(
+        wager,
+        decks,
+        lines[0].column if lines else "",
+        results,
+        Fraction(lose, total),
+        Fraction(push, total),
+        Fraction(lose, total) - sum((r.returns for r in results), Fraction(0)),
+        card_removal,
+        total,
+        nets=_nets(by_keys, lines),
+    )
+
+
 def _nets(
     paid: Mapping[tuple[str, ...], int], lines: Sequence[PaytableLine]
 ) -> tuple[tuple[Fraction, int], ...]:
@@ -729,9 +755,6 @@ def analyse_dealer_hand(
         by_keys = {k: v * pair_ways for k, v in by_keys.items()}
         by_keys[()] = by_keys.get((), 0) + (pairs - pair_ways) * total
         total *= pairs
-    paid, lose, push = tally(by_keys)
-    results = _line_results(lines, paid, total)
-    edge = Fraction(lose, total) - sum((r.returns for r in results), Fraction(0))
     rule = "hitting" if hits_soft_17 else "standing on"
     if blackjack:  # the player's cards are read: removed under either convention
         convention = (
@@ -748,18 +771,8 @@ def analyse_dealer_hand(
             "(removal=none, the default; removal=player-cards gives the same fractions)"
         )
     settled = f", settled on the dealer's card {_SETTLED_AT[wager]}" if wager in _SETTLED_AT else ""
-    return Analysis(
-        wager,
-        decks,
-        lines[0].column if lines else "",
-        results,
-        Fraction(lose, total),
-        Fraction(push, total),
-        edge,
-        f"{convention}; the dealer {rule} soft 17{settled}",
-        total,
-        nets=_nets(by_keys, lines),
-    )
+    removal_text = f"{convention}; the dealer {rule} soft 17{settled}"
+    return _counted(wager, decks, lines, by_keys, total, removal_text)
 
 
 @lru_cache(maxsize=256)
@@ -948,20 +961,7 @@ def analyse_hand(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analy
         keys = tuple(paid_from(wager, made, outcomes))
         by_keys[keys] = by_keys.get(keys, 0) + ways
     total = math.comb(52 * decks, hand.size)
-    paid, lose, push = tally(by_keys)
-    results = _line_results(lines, paid, total)
-    return Analysis(
-        wager,
-        decks,
-        lines[0].column if lines else "",
-        results,
-        Fraction(lose, total),
-        Fraction(push, total),
-        Fraction(lose, total) - sum((r.returns for r in results), Fraction(0)),
-        hand.card_removal,
-        total,
-        nets=_nets(by_keys, lines),
-    )
+    return _counted(wager, decks, lines, by_keys, total, hand.card_removal)
 
 
 @lru_cache(maxsize=32)
@@ -1040,20 +1040,7 @@ def analyse_go_fish(lines: Sequence[PaytableLine], decks: int) -> Analysis:
             paid = (key,) if key in outcomes else ()
             by_keys[paid] = by_keys.get(paid, 0) + won * draws
     total = falling(52 * n, 2) * dealer * _GO_FISH_DRAWS
-    paid, lose, push = tally(by_keys)
-    results = _line_results(lines, paid, total)
-    return Analysis(
-        GO_FISH,
-        decks,
-        lines[0].column if lines else "",
-        results,
-        Fraction(lose, total),
-        Fraction(push, total),
-        Fraction(lose, total) - sum((r.returns for r in results), Fraction(0)),
-        GO_FISH_REMOVAL,
-        total,
-        nets=_nets(by_keys, lines),
-    )
+    return _counted(GO_FISH, decks, lines, by_keys, total, GO_FISH_REMOVAL)
 
 
 def analyse_21_hold_em(lines: Sequence[PaytableLine], decks: int) -> Analysis:

@@ -35,7 +35,7 @@ given. The dealer's totals come from engine.dealer_odds.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
@@ -162,23 +162,34 @@ dealing and Blackjack Switch: engine.basegame_variants, Double Up Blackjack:
 engine.basegame_double_up, which base_game_value calls.)"""
 
 
-def check_analysable(rules: RuleSet) -> None:
-    """:raises NotAnalysable: naming what the analysis does not play."""
+def unplayed(rules: RuleSet, played: Collection[str] = ()) -> list[str]:
+    """The NOT_ANALYSED fields the rules use, but those a variant's analysis `played`, in words."""
     default = RuleSet()
-    missing = [
+    return [
         what
         for name, what in NOT_ANALYSED.items()
-        if getattr(rules, name) != getattr(default, name)
+        if name not in played and getattr(rules, name) != getattr(default, name)
     ]
+
+
+def beyond_limits(rules: RuleSet) -> list[str]:
+    """The splits and deck counts every analysis here stops short of, in words."""
+    out = []
+    if rules.max_split_hands > MAX_SPLIT_HANDS:
+        out.append(f"splits to more than {MAX_SPLIT_HANDS} hands")
+    if not 1 <= rules.decks <= 8:
+        out.append(f"{rules.decks} decks (1 to 8 are analysed)")
+    return out
+
+
+def check_analysable(rules: RuleSet) -> None:
+    """:raises NotAnalysable: naming what the analysis does not play."""
+    missing = unplayed(rules)
     if _is_variant(rules):
         missing.append("a variant's own play (base_game_value analyses it)")
     from engine.basegame_variants import misplaced_variant_rules  # built on this module
 
-    missing += misplaced_variant_rules(rules)
-    if rules.max_split_hands > MAX_SPLIT_HANDS:
-        missing.append(f"splits to more than {MAX_SPLIT_HANDS} hands")
-    if not 1 <= rules.decks <= 8:
-        missing.append(f"{rules.decks} decks (1 to 8 are analysed)")
+    missing += misplaced_variant_rules(rules) + beyond_limits(rules)
     if missing:
         raise NotAnalysable(
             "the exact analysis plays the standard game only, not " + ", ".join(missing)

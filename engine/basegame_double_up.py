@@ -47,8 +47,6 @@ import numpy.typing as npt
 from engine.analysis import NotAnalysable
 from engine.basegame import (
     ACE,
-    MAX_SPLIT_HANDS,
-    NOT_ANALYSED,
     TEN,
     BaseGameValue,
     Play,
@@ -56,7 +54,9 @@ from engine.basegame import (
     _add,
     _Analysis,
     _Context,
+    beyond_limits,
     conventions,
+    unplayed,
 )
 from engine.dealer_odds import RANKS, SIXTEEN, dealer_odds
 from engine.rules import DoubleOn, RuleSet
@@ -100,12 +100,7 @@ def is_double_up(rules: RuleSet) -> bool:
 
 def check_double_up(rules: RuleSet) -> None:
     """:raises NotAnalysable: naming what the Double Up analysis does not play."""
-    default = RuleSet()
-    missing = [
-        what
-        for name, what in NOT_ANALYSED.items()
-        if getattr(rules, name) != getattr(default, name)
-    ]
+    missing = unplayed(rules)
     if rules.dealer_face_up or rules.switch or rules.spots_per_seat != 1 or rules.ties_lose:
         missing.append("another variant's rules with Double Up's")
     spanish = (
@@ -124,10 +119,7 @@ def check_double_up(rules: RuleSet) -> None:
         missing.append("a 21 paid against a dealer's 16 where the dealer does not stop on 16")
     if rules.split_aces_21_pays is not None and not rules.peeks:
         missing.append("split aces' 21 paid at once with no peek (what a dealer blackjack takes)")
-    if rules.max_split_hands > MAX_SPLIT_HANDS:
-        missing.append(f"splits to more than {MAX_SPLIT_HANDS} hands")
-    if not 1 <= rules.decks <= 8:
-        missing.append(f"{rules.decks} decks (1 to 8 are analysed)")
+    missing += beyond_limits(rules)
     if missing:
         raise NotAnalysable("the exact analysis does not play " + ", ".join(missing))
 

@@ -32,8 +32,6 @@ import numpy.typing as npt
 from engine.analysis import NotAnalysable
 from engine.basegame import (
     ACE,
-    MAX_SPLIT_HANDS,
-    NOT_ANALYSED,
     TEN,
     BaseGameValue,
     OddsStore,
@@ -47,7 +45,9 @@ from engine.basegame import (
     _store_add,
     _total,
     _unpack,
+    beyond_limits,
     conventions,
+    unplayed,
 )
 from engine.basegame_double_up import check_double_up, double_up_value, is_double_up
 from engine.dealer_odds import BLACKJACK, OUTCOMES, RANKS, TWENTY_TWO, dealer_odds
@@ -72,20 +72,11 @@ def check_variant(rules: RuleSet) -> None:
     if is_double_up(rules):
         check_double_up(rules)
         return
-    default = RuleSet()
     played = {name for kind, names in _PLAYED.items() for name in names if _uses(rules, kind)}
-    missing = [
-        what
-        for name, what in NOT_ANALYSED.items()
-        if name not in played and getattr(rules, name) != getattr(default, name)
-    ]
-    missing += misplaced_variant_rules(rules)
+    missing = unplayed(rules, played) + misplaced_variant_rules(rules)
     if rules.double_on is DoubleOn.ANY_TIME:
         missing.append("doubling on any number of cards")
-    if rules.max_split_hands > MAX_SPLIT_HANDS:
-        missing.append(f"splits to more than {MAX_SPLIT_HANDS} hands")
-    if not 1 <= rules.decks <= 8:
-        missing.append(f"{rules.decks} decks (1 to 8 are analysed)")
+    missing += beyond_limits(rules)
     if missing:
         raise NotAnalysable("the exact analysis does not play " + ", ".join(missing))
 
