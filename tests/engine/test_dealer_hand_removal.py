@@ -20,22 +20,11 @@ from engine.analysis import (
     analyse_dealer_hand,
 )
 from engine.dealer_hands import CLASSES, dealer_hands, falling
-from engine.odds import Pays
 from engine.playtree import _RANKS10, _Enumeration, _Reads, _total_of
-from engine.rules import PaytableLine, RuleSet
+from engine.rules import RuleSet
+from tests.engine.test_published_side_wagers import BUSTER_PAY_TABLE_1, _lines
 
-# Wizard of Odds' "Pay Table 1" (MA 27's Paytable C): see tests/engine/test_published_side_wagers.py
-BUSTER = [
-    PaytableLine(key, Pays.parse(odds), key)
-    for key, odds in [
-        ("bust-8-plus-cards", "250 to 1"),
-        ("bust-7-cards", "50 to 1"),
-        ("bust-6-cards", "12 to 1"),
-        ("bust-5-cards", "4 to 1"),
-        ("bust-4-cards", "2 to 1"),
-        ("bust-3-cards", "2 to 1"),
-    ]
-]
+BUSTER = _lines(BUSTER_PAY_TABLE_1)  # Wizard of Odds' "Pay Table 1" (MA 27's Paytable C)
 
 
 def _read(ranks: tuple[str, ...]) -> str:
