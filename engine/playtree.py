@@ -226,6 +226,25 @@ def play_tree(wager: str, decks: int, hits_soft_17: bool) -> PlayTree:
         readings = _readings(decks, hits_soft_17)
     else:
         readings = enumeration.run()
+    return _evaluated_tree(wager, enumeration, readings)
+
+
+def state_tree(
+    wager: str, decks: int, hits_soft_17: bool, first: tuple[str, str], up: str
+) -> PlayTree:
+    """`play_tree` of the rounds of one state alone (the player's first two cards, named by
+    rank class as in `_RANKS10` or `_RANKS13` as the wager reads them, and the up card), to
+    check it card by card: its `by_state` holds that state's rounds (an `_ORDER_BLIND` wager's
+    under the up card)."""
+    rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
+    enumeration = _Enumeration(wager, _READS[wager], rules)
+    index = enumeration.ranks.index
+    a, b = sorted(map(index, first))
+    return _evaluated_tree(wager, enumeration, enumeration.run((a, b, index(up))))
+
+
+def _evaluated_tree(wager: str, enumeration: _Enumeration, readings: _Readings) -> PlayTree:
+    """The readings of an enumeration, each evaluated once by the wager's evaluator."""
     shared = _made_whole(wager) if wager in _ORDER_BLIND or wager not in _SUITS_READ else {}
     whole: dict[tuple, tuple[str, ...]] = {}  # reading → the outcomes it makes, no suit share
     parts: dict[tuple, list[tuple[tuple[str, ...], Fraction]]] = {}  # by suit assignment
@@ -329,15 +348,23 @@ class _Enumeration:
         )
         self.hands: dict[tuple, tuple] = {}
 
-    def run(self) -> _Readings:
+    def run(self, only: tuple[int, int, int] | None = None) -> _Readings:
+        """Every round, or those of one state (`only`: the first two cards, in class order, and
+        the up card)."""
         by_state: dict[tuple[str, str, str], dict[tuple, int]] = {}
         blackjack: dict[tuple, int] = {}
         shoe = list(self.shoe)
         k = len(shoe)
+        if self.wager in _ORDER_BLIND:  # every state of an up card walked at once
+            for up in range(k) if only is None else (only[2],):
+                made = by_state.setdefault(("", "", self.ranks[up]), {})
+                self._blind_round(up, made, blackjack, None if only is None else only[:2])
+            by_state = {s: m for s, m in by_state.items() if m}
+            return _Readings(by_state, blackjack, self.hands, self.denominator)
         # the first two cards in either order make the same round for every wager here (a pair,
         # a straight, a total read as a set): each unordered pair counted for both orders
         for p1, up, p2 in itertools.product(range(k), repeat=3):
-            if p2 < p1:
+            if p2 < p1 or (only is not None and (p1, p2, up) != only):
                 continue
             ways = shoe[p1]
             shoe[p1] -= 1
@@ -379,20 +406,47 @@ class _Enumeration:
         if not self.reads.plays:
             self._dealer(first, first, False, up, shoe, weight, 0, made)
             return
-        if self.wager not in _ORDER_BLIND:
-            for cards, split, out, n, _ in self._play(first, shoe, up):
-                rest = list(shoe)
-                for c in out:
-                    rest[c] -= 1
-                self._dealer(first, cards, split, up, tuple(rest), weight * n, len(out), made)
+        for cards, split, out, n, _ in self._play(first, shoe, up):
+            rest = list(shoe)
+            for c in out:
+                rest[c] -= 1
+            self._dealer(first, cards, split, up, tuple(rest), weight * n, len(out), made)
+
+    def _blind_round(
+        self,
+        up: int,
+        made: dict[tuple, int],
+        blackjack: dict[tuple, int],
+        only: tuple[int, int] | None = None,
+    ) -> None:
+        """The rounds of every state of up card `up` (or of the first two cards `only`) for an
+        `_ORDER_BLIND` wager, which reads the first hand's total and number of cards and whether
+        the dealer's total is the same: each way the first hand ends (the shoe it leaves),
+        whatever its first two cards, with the dealer's hand from that shoe; each reading's
+        numerator added to `made` (or `blackjack`), a round of each reading kept from the first
+        hand that makes it."""
+        shoe = list(self.shoe)
+        if not shoe[up]:
             return
-        # a wager reading the hand's total and number of cards, and whether the dealer's total
-        # is the same: each way the first hand ends (the shoe it leaves) with the dealer's hand
-        # from that shoe; a round of each reading kept from the first state that makes it
+        ways_up = shoe[up]
+        shoe[up] -= 1
+        holes = self._blackjack_holes(up)
+        starts: dict[tuple[int, int], int] = {}  # first two cards → the ways of the first three
+        for p1, p2 in itertools.combinations_with_replacement(range(len(shoe)), 2):
+            ways = shoe[p1] * (shoe[p2] - (p1 == p2)) * ways_up * (1 if p1 == p2 else 2)
+            if not ways or (only is not None and (p1, p2) != only):
+                continue
+            starts[p1, p2] = ways
+            first = (p1, p2)
+            dealt = ways * self.play_scale[1] * self.dealer_denominator  # the hole: one card
+            for hole in holes:  # the dealer peeks: a blackjack ends the round at once
+                left = shoe[hole] - (hole == p1) - (hole == p2)
+                if left:
+                    self._add(blackjack, first, first, False, (up, hole), dealt * left)
         hands, scale = self.hands, self.dealer_scale
         stands, other = _standing(self.ranks, up, self.rules.dealer_hits_soft_17)
-        in_shoe, ties = sum(shoe), self.ties
-        for (head, left), (cards, n) in self._blind_play(first, shoe, up).items():
+        in_shoe, ties = sum(shoe) - 2, self.ties
+        for (head, left), (cards, n) in self._blind_play(starts, tuple(shoe), up).items():
             if len(left) == 2:  # a total no dealer's final hand has: no blackjack is read
                 left_cards, blackjacks = left
                 rest = self._rest(left_cards)
@@ -403,7 +457,8 @@ class _Enumeration:
                 if tie is None:
                     tie = self._dealer_total(up, left, left_cards, head[0])
                 same, rest = tie
-            n *= weight * scale[in_shoe - left_cards]
+            n *= scale[in_shoe - left_cards]
+            first = (cards[0], cards[0]) if head[2] else cards[:2]
             if same:
                 key = (*head, True)
                 made[key] = made.get(key, 0) + n * same
@@ -489,17 +544,21 @@ class _Enumeration:
             acting = following
 
     def _blind_play(
-        self, first: tuple[int, int], shoe: tuple[int, ...], up: int
+        self, starts: dict[tuple[int, int], int], shoe: tuple[int, ...], up: int
     ) -> dict[tuple[tuple[int, int, bool], tuple[int, ...]], list]:
-        """`_play` for an `_ORDER_BLIND` wager, its hands merged by what the wager reads of them
-        and what the dealer's hand is then read from: ((total, 22 for any bust; cards; split),
-        the shoe left, or for a total no dealer's final hand has (a bust, under 17) only the
-        cards left and those of them completing a blackjack under the up card) → [the first hand
-        the walk gives out with it, the numerator of its probability given the first three cards
-        over falling(cards in `shoe`, _MOST_DRAWN)]. The same walk, written out for speed: hands
-        still to act holding the same cards are merged (the shoe left and every later decision
-        are the same; their hits kept in class order), and each keeps beside it the shoe it
-        leaves, its points and the strategy's action."""
+        """`_play` for an `_ORDER_BLIND` wager, from every first two cards at once (`starts`:
+        the first two cards, in class order → the ways of the first three cards; `shoe` the shoe
+        less the up card), its hands merged by what the wager reads of them and what the
+        dealer's hand is then read from: ((total, 22 for any bust; cards; split), the shoe left,
+        or for a total no dealer's final hand has (a bust, under 17) only the cards left and
+        those of them completing a blackjack under the up card) → [the first hand the walk gives
+        out with it, the numerator of its probability over falling(cards in the full shoe, 3) ·
+        falling(cards left after the first three, _MOST_DRAWN)]. The same walk, written out for
+        speed: hands still to act holding the same cards are merged, whatever the first two
+        cards dealt (the shoe left and every later decision are the same: the strategy reads a
+        hand of three cards or more by its points; an unsplit hand's cards kept in class order,
+        a split hand's hits), and each keeps beside it the shoe it leaves, its points and the
+        strategy's action."""
         hands: dict[tuple[tuple[int, int, bool], tuple[int, ...]], list] = {}
         scale, values, ace = self.play_scale, self.values, self.ace
         decisions = self.decisions
@@ -524,18 +583,23 @@ class _Enumeration:
             done = decisions.get((total, soft, two, split, aces, spot, up))
             return done or self._decide(cards, split, aces, spot, up, (total, soft))
 
-        total, soft = self._points(first)
-        acted = action(first, False, False, 1, total, soft)
-        if acted in stops:
-            give(first, False, scale[0], total, shoe)
-            return hands
-        # (cards, split, split aces, spot, cards split off again) → n over falling(shoe, drawn);
-        # beside it: the shoe it leaves, its points (aces as one), whether it holds an ace, the
-        # strategy's action and the cards drawn
-        start = (first, False, False, 1, ())
-        acting: dict[tuple, int] = {start: 1}
-        kept: dict[tuple, tuple] = {start: (shoe, sum(values[c] for c in first), ace in first,
-                                            acted, 0)}  # fmt: skip
+        # (cards, split, split aces, spot, cards split off again) → n over falling(shoe, 3) ·
+        # falling(cards after the first three, drawn); beside it: the shoe it leaves, its points
+        # (aces as one), whether it holds an ace, the strategy's action and the cards drawn
+        acting: dict[tuple, int] = {}
+        kept: dict[tuple, tuple] = {}
+        for first, ways in starts.items():
+            after = list(shoe)
+            after[first[0]] -= 1
+            after[first[1]] -= 1
+            total, soft = self._points(first)
+            acted = action(first, False, False, 1, total, soft)
+            if acted in stops:
+                give(first, False, ways * scale[0], total, tuple(after))
+                continue
+            start = (first, False, False, 1, ())
+            acting[start] = ways
+            kept[start] = (tuple(after), sum(values[c] for c in first), ace in first, acted, 0)
         while acting:
             following: dict[tuple, int] = {}
             for hand, n in acting.items():
@@ -580,10 +644,8 @@ class _Enumeration:
                     entry = hands.get(key)
                     if entry is not None:
                         entry[1] += q * given
-                    elif held > 3 and card < cards[-1]:
-                        hands[key] = [(*cards[:2], *sorted((*cards[2:], card))), q * given]
                     else:
-                        hands[key] = [(*cards, card), q * given]
+                        hands[key] = [_with(cards, card, split), q * given]
                 for card in range(busting):
                     q = rest[card]
                     if not q:
@@ -608,11 +670,7 @@ class _Enumeration:
                         if entry is not None:
                             entry[1] += q * given
                             continue
-                    # hits kept in class order
-                    if held > 3 and card < cards[-1]:
-                        child_cards = (*cards[:2], *sorted((*cards[2:], card)))
-                    else:
-                        child_cards = (*cards, card)
+                    child_cards = _with(cards, card, split)
                     if acts in stops:
                         hands[key] = [child_cards, q * given]
                         continue
@@ -898,6 +956,18 @@ def _assigned(
         if share:
             out.append((suits, share))
     return out
+
+
+def _with(cards: tuple[int, ...], card: int, split: bool) -> tuple[int, ...]:
+    """An `_ORDER_BLIND` walk's hand `cards` with `card` drawn: an unsplit hand's cards in class
+    order, a split hand's first two as dealt and its hits in class order (`_blind_play`)."""
+    if card >= cards[-1] or (split and len(cards) < 3):
+        return (*cards, card)
+    if split:
+        return (*cards[:2], *sorted((*cards[2:], card)))
+    held = list(cards)
+    bisect.insort(held, card)
+    return tuple(held)
 
 
 _MA = {"progressive-blackjack", "super-4-progressive"}

@@ -15,7 +15,13 @@ import pytest
 
 from engine.cards import Card, Suit
 from engine.hands import Hand, hand_total
-from engine.playtree import _RANKS10, PLAY_TREE_REMOVAL, analyse_play_tree, play_tree
+from engine.playtree import (
+    _RANKS10,
+    PLAY_TREE_REMOVAL,
+    analyse_play_tree,
+    play_tree,
+    state_tree,
+)
 from engine.rules import RuleSet
 from engine.strategy import Action, BasicStrategy, allowed_actions
 from tests.engine.test_playtree import MAGIC_21, PUSH_YOUR_LUCK
@@ -122,10 +128,17 @@ def test_the_dealer_draws_from_what_the_first_hand_leaves(first: tuple[str, str]
     weight = _first_three(first, up)
     state = (min(first, key=_RANKS10.index), max(first, key=_RANKS10.index), up)
     for wager, outcome in (("push-your-luck", "tie"), ("buffalo-blackjack-bonus", "push")):
-        tree = play_tree(wager, 1, False)
-        made = tree.by_state[state]
-        got = sum((n for keys, n in made.items() if outcome in keys), 0)
+        # the play tree walks every state of an up card at once: the state's rounds alone
+        tree = state_tree(wager, 1, False, first, up)
+        got = sum(
+            n for made in tree.by_state.values() for keys, n in made.items() if outcome in keys
+        )
         assert Fraction(got, tree.denominator) == weight * expected[outcome], wager
+        # and the same rounds are in the whole play tree
+        whole = play_tree(wager, 1, False).by_state[("", "", up)]
+        assert all(
+            whole.get(keys, 0) >= n for made in tree.by_state.values() for keys, n in made.items()
+        )
     # Raise the Roof reads the dealer's hand alone: counted from the shoe less the first three
     # cards, its bust is that of the dealer drawing from what the first hand leaves
     tree = play_tree("raise-the-roof", 1, False)
