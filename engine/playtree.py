@@ -337,9 +337,6 @@ class _Enumeration:
         ]
         """dealer_scale[d]: n over falling(left − d, _DEALER_DRAWN) (the dealer's hand after d
         cards drawn) is n · dealer_scale[d] over falling(left, _MOST_DRAWN + _DEALER_DRAWN)."""
-        self.ties: dict[tuple, tuple[int, int]] = {}
-        self.dealer_sums: dict[tuple[int, int, int], _Summed] = {}
-        """(up card, total, cards left) → `_total_moments` weighted for that many cards left."""
         self.moments: dict[int, tuple[tuple[int, ...], dict]] = {}
         """Up card → the shoe less it and its `_total_moments`."""
         self.rests: dict[int, list[int]] = {}
@@ -445,18 +442,20 @@ class _Enumeration:
                     self._add(blackjack, first, first, False, (up, hole), dealt * left)
         hands, scale = self.hands, self.dealer_scale
         stands, other = _standing(self.ranks, up, self.rules.dealer_hits_soft_17)
-        in_shoe, ties = sum(shoe) - 2, self.ties
-        for (head, left), (cards, n) in self._blind_play(starts, tuple(shoe), up).items():
+        in_shoe = sum(shoe) - 2
+        ended = self._blind_play(starts, tuple(shoe), up)
+        # the dealer's hand totalling the first hand's 17 to 21, from the shoe it leaves
+        ties = iter(self._ties(up, [(left, head[0]) for head, left in ended if len(left) > 2]))
+        for (head, left), (cards, n) in ended.items():
             if len(left) == 2:  # a total no dealer's final hand has: no blackjack is read
                 left_cards, blackjacks = left
-                rest = self._rest(left_cards)
-                same, rest = 0, rest[0] - blackjacks * rest[1]
+                same = 0
             else:  # a total of 17 to 21
                 left_cards = sum(left)
-                tie = ties.get((up, left, head[0]))
-                if tie is None:
-                    tie = self._dealer_total(up, left, left_cards, head[0])
-                same, rest = tie
+                blackjacks = sum(map(left.__getitem__, holes))
+                same = next(ties)
+            rest = self._rest(left_cards)
+            rest = rest[0] - blackjacks * rest[1] - same
             n *= scale[in_shoe - left_cards]
             first = (cards[0], cards[0]) if head[2] else cards[:2]
             if same:
@@ -819,22 +818,6 @@ class _Enumeration:
             self.dealer_hands[key] = read
         return self.dealer_hands[key]
 
-    def _dealer_total(
-        self, up: int, left: tuple[int, ...], cards: int, total: int
-    ) -> tuple[int, int]:
-        """The dealer's final hand (no blackjack) from `left`, the shoe the first hand leaves
-        (`cards` cards): the numerators, over falling(cards, _DEALER_DRAWN), of its total being
-        `total` and of any other (0 and no blackjack where `total` is no dealer's final total)."""
-        key = (up, left, total if 17 <= total <= 21 else 0)
-        tie = self.ties.get(key)
-        if tie is None:
-            rest = self._rest(cards)
-            blackjack = sum(map(left.__getitem__, self._blackjack_holes(up)))
-            hands = rest[0] - blackjack * rest[1]
-            same = self._dealer_totals(up, left, cards, key[2]) if key[2] else 0
-            tie = self.ties[key] = (same, hands - same)
-        return tie
-
     def _rest(self, cards: int) -> list[int]:
         """falling(cards − k, _DEALER_DRAWN − k) for each k: the draws of `_DEALER_DRAWN` from
         `cards` after a dealer's hand of k cards after the up card."""
@@ -844,17 +827,18 @@ class _Enumeration:
             self.rests[cards] = rest
         return rest
 
-    def _dealer_totals(self, up: int, left: tuple[int, ...], cards: int, total: int) -> int:
-        """The numerator, over falling(`cards`, _DEALER_DRAWN), of the dealer's final hand
-        totalling `total` (17 to 21, no blackjack) from `left` (`cards` cards): the shoe less the
-        up card (`shoe`) less r, the cards the first hand holds (its first two cards, its hits, a
-        card split off it). A hand drawing m_i cards of class i has falling(shoe_i − r_i, m_i) ways
-        to be drawn, which is Σ_j (−1)^j C(m_i, j) falling(r_i, j) falling(shoe_i − j, m_i − j)
-        (j of its m_i draws among the r_i cards out, by inclusion and exclusion): so every hand
-        of a total is summed once for the shoe (`_total_moments`, by the cards j it shares with
-        r), and each r reads those sums at the few j ≤ r (`_removal_terms`). The sums are
-        weighted by what the k cards a hand draws leave (falling(cards left − k,
-        _DEALER_DRAWN − k)) once for each number of cards left."""
+    def _ties(self, up: int, ended: list[tuple[tuple[int, ...], int]]) -> list[int]:
+        """For each (left, total) of `ended`: the numerator, over falling(cards in `left`,
+        _DEALER_DRAWN), of the dealer's final hand totalling `total` (17 to 21, no blackjack)
+        from `left`: the shoe less the up card (`shoe`) less r, the cards the first hand holds
+        (its first two cards, its hits, a card split off it). A hand drawing m_i cards of class i
+        has falling(shoe_i − r_i, m_i) ways to be drawn, which is Σ_j (−1)^j C(m_i, j)
+        falling(r_i, j) falling(shoe_i − j, m_i − j) (j of its m_i draws among the r_i cards out,
+        by inclusion and exclusion): so every hand of a total is summed once for the shoe
+        (`_total_moments`, by the cards j it shares with r), and each r reads those sums at the
+        few j ≤ r (`_removal_terms`). The sums are weighted by what the k cards a hand draws
+        leave (falling(cards left − k, _DEALER_DRAWN − k)): once for each total and number of
+        cards left, at the j some r of them reads."""
         moments = self.moments.get(up)
         if moments is None:
             shoe = list(self.shoe)
@@ -863,17 +847,31 @@ class _Enumeration:
             moments = (tuple(shoe), _total_moments(self.ranks, up, tuple(shoe), hits_soft_17))
             self.moments[up] = moments
         shoe, by_total = moments
-        summed = self.dealer_sums.get((up, total, cards))
-        if summed is None:
-            summed = _Summed(by_total[total], self._rest(cards))
-            self.dealer_sums[up, total, cards] = summed
-        removed = tuple(map(operator.sub, shoe, left))
         # the cards a hand of `total` draws after the up card hold at most total − the up card's
         # points (aces as one)
         value = min(up + 1, 10)
-        codes, weights, points = _removal_terms(removed)
-        read = itertools.islice(codes, bisect.bisect_right(points, total - value))
-        return sum(map(operator.mul, weights, map(summed.__getitem__, read)))
+        groups: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+        terms = []
+        for left, total in ended:
+            read = _read_terms(tuple(map(operator.sub, shoe, left)), total - value)
+            terms.append(read)
+            groups.setdefault((total, sum(left)), []).append(read[0])
+        sums = {}
+        for (total, cards), reads in groups.items():
+            by_j, rest = by_total[total], self._rest(cards)
+            got = {}
+            for code in set().union(*reads):
+                ks_ns = by_j.get(code)
+                got[code] = (
+                    sum(map(operator.mul, map(rest.__getitem__, ks_ns[0]), ks_ns[1]))
+                    if ks_ns
+                    else 0
+                )
+            sums[total, cards] = got
+        return [
+            sum(map(operator.mul, weights, map(sums[total, sum(left)].__getitem__, codes)))
+            for (left, total), (codes, weights) in zip(ended, terms, strict=True)
+        ]
 
     # --- evaluation --------------------------------------------------------------------------
 
@@ -1142,28 +1140,13 @@ def _dealer_finals(
     return out
 
 
-class _Summed(dict):
-    """For `_Enumeration._dealer_totals`: j → Σ_k falling(cards left − k, _DEALER_DRAWN − k) · n
-    over the (k, n) of one total's `_total_moments` at j (0 where no hand draws j), each sum
-    taken the first time it is read."""
-
-    __slots__ = ("by_j", "rest")
-
-    def __init__(
-        self, by_j: dict[int, tuple[tuple[int, ...], tuple[int, ...]]], rest: list[int]
-    ) -> None:
-        super().__init__()
-        self.by_j = by_j
-        self.rest = rest
-
-    def __missing__(self, j: int) -> int:
-        terms = self.by_j.get(j)
-        if terms is None:
-            self[j] = 0
-            return 0
-        ks, ns = terms
-        ways = self[j] = sum(map(operator.mul, map(self.rest.__getitem__, ks), ns))
-        return ways
+@lru_cache(maxsize=1 << 16)
+def _read_terms(removed: tuple[int, ...], points: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """`_removal_terms` of `removed` holding at most `points` points (aces as one): the codes and
+    their weights."""
+    codes, weights, held = _removal_terms(removed)
+    read = bisect.bisect_right(held, points)
+    return codes[:read], weights[:read]
 
 
 @lru_cache(maxsize=1 << 15)
