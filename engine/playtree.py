@@ -446,7 +446,7 @@ class _Enumeration:
         ended = self._blind_play(starts, tuple(shoe), up)
         # the dealer's hand totalling the first hand's 17 to 21, from the shoe it leaves
         ties = iter(self._ties(up, [(left, head[0]) for head, left in ended if len(left) > 2]))
-        for (head, left), (cards, n) in ended.items():
+        for (head, left), (cards, card, n) in ended.items():
             if len(left) == 2:  # a total no dealer's final hand has: no blackjack is read
                 left_cards, blackjacks = left
                 same = 0
@@ -457,17 +457,17 @@ class _Enumeration:
             rest = self._rest(left_cards)
             rest = rest[0] - blackjacks * rest[1] - same
             n *= scale[in_shoe - left_cards]
-            first = (cards[0], cards[0]) if head[2] else cards[:2]
-            if same:
-                key = (*head, True)
-                made[key] = made.get(key, 0) + n * same
-                if key not in hands:
-                    hands[key] = (first, cards, head[2], stands[head[0]])
-            if rest:
-                key = (*head, False)
-                made[key] = made.get(key, 0) + n * rest
-                if key not in hands:
-                    hands[key] = (first, cards, head[2], other)
+            for tie, numerator in ((True, same), (False, rest)):
+                if not numerator:
+                    continue
+                key = (*head, tie)
+                made[key] = made.get(key, 0) + n * numerator
+                if key not in hands:  # a round standing for the reading
+                    if card is not None:
+                        cards, card = _with(cards, card, head[2]), None
+                    first = (cards[0], cards[0]) if head[2] else cards[:2]
+                    dealer = stands[head[0]] if tie else other
+                    hands[key] = (first, cards, head[2], dealer)
 
     def _blackjack_holes(self, up: int) -> tuple[int, ...]:
         if not self.rules.peeks:
@@ -551,7 +551,9 @@ class _Enumeration:
         dealer's hand is then read from: ((total, 22 for any bust; cards; split), the shoe left,
         or for a total no dealer's final hand has (a bust, under 17) only the cards left and
         those of them completing a blackjack under the up card) → [the first hand the walk gives
-        out with it, the numerator of its probability over falling(cards in the full shoe, 3) ·
+        out with it (its cards before its last card and that card, to be joined by `_with`
+        where the hand stands for a reading; or its cards and None), the numerator of its
+        probability over falling(cards in the full shoe, 3) ·
         falling(cards left after the first three, _MOST_DRAWN)]. The same walk, written out for
         speed: hands still to act holding the same cards are merged, whatever the first two
         cards dealt (the shoe left and every later decision are the same: the strategy reads a
@@ -571,9 +573,9 @@ class _Enumeration:
                 left = (sum(left), sum(left[h] for h in holes))
             key = ((min(total, 22), len(cards), split), left)
             if key in hands:
-                hands[key][1] += n
+                hands[key][2] += n
             else:
-                hands[key] = [cards, n]
+                hands[key] = [cards, None, n]
 
         def action(
             cards: tuple[int, ...], split: bool, aces: bool, spot: int, total: int, soft: bool
@@ -642,9 +644,9 @@ class _Enumeration:
                     key = ((22, held, split), (cards_left, blackjacks - (card in holes)))
                     entry = hands.get(key)
                     if entry is not None:
-                        entry[1] += q * given
+                        entry[2] += q * given
                     else:
-                        hands[key] = [_with(cards, card, split), q * given]
+                        hands[key] = [cards, card, q * given]
                 for card in range(busting):
                     q = rest[card]
                     if not q:
@@ -667,12 +669,12 @@ class _Enumeration:
                             key = ((total, held, split), left)
                         entry = hands.get(key)
                         if entry is not None:
-                            entry[1] += q * given
+                            entry[2] += q * given
                             continue
-                    child_cards = _with(cards, card, split)
-                    if acts in stops:
-                        hands[key] = [child_cards, q * given]
+                    if acts in stops:  # its cards made only if it stands for a reading
+                        hands[key] = [cards, card, q * given]
                         continue
+                    child_cards = _with(cards, card, split)
                     if after is None:
                         after = (*rest[:card], q - 1, *rest[card + 1 :])
                     if acts is None:
