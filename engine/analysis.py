@@ -468,13 +468,17 @@ def _whole_hand(deals: _Deals, spanish: bool, read: str) -> np.ndarray:
     cards = deck(spanish)
     rank = np.array([c.number for c in cards])
     suit = np.array([list(Suit).index(c.suit) for c in cards])
+    ranks = [rank[x] * 4 for x in (deals.i, deals.j, deals.u)]
+    suits = [suit[x] for x in (deals.i, deals.j, deals.u)]
     least = np.full(len(deals.i), 64**3)
     for relabel in _relabellings(read):
         image = np.array(relabel)
-        codes = np.sort(
-            np.stack([rank[x] * 4 + image[suit[x]] for x in (deals.i, deals.j, deals.u)]), axis=0
-        )
-        least = np.minimum(least, (codes[0] * 64 + codes[1]) * 64 + codes[2])
+        a, b, c = (r + image[s] for r, s in zip(ranks, suits, strict=True))
+        # the three codes in order: a sorting network of three
+        a, b = np.minimum(a, b), np.maximum(a, b)
+        b, c = np.minimum(b, c), np.maximum(b, c)
+        a, b = np.minimum(a, b), np.maximum(a, b)
+        least = np.minimum(least, (a * 64 + b) * 64 + c)
     return least
 
 
@@ -1030,26 +1034,35 @@ def analyse_hand(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analy
 def _hand_outcomes(wager: str, decks: int) -> dict[tuple[str, ...], int]:
     """The hands of `HANDS[wager]` from `decks` decks, counted by what they make."""
     hand = HANDS[wager]
-    classes = hand.classes()
     made: dict[tuple[str, ...], int] = {}
-    for held in _multisets(tuple(c.per_deck * decks for c in classes), hand.size):
-        pairs = list(zip(classes, held, strict=True))
-        cards = tuple(card for c, k in pairs for card in c.cards[:k])
-        ways = math.prod(math.comb(c.per_deck * decks, k) for c, k in pairs)
+    for cards, ways in _held_hands(hand.classes(), decks, hand.size):
         keys = tuple(hand.evaluate(cards))
         made[keys] = made.get(keys, 0) + ways
     return made
 
 
-def _multisets(limits: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
-    """Every way to hold `size` cards, as how many of each class (at most its limit)."""
-    if not limits:
-        return [()] if size == 0 else []
-    return [
-        (k, *rest)
-        for k in range(min(limits[0], size) + 1)
-        for rest in _multisets(limits[1:], size - k)
-    ]
+def _held_hands(
+    classes: tuple[CardClass, ...], decks: int, size: int
+) -> list[tuple[tuple[Card, ...], int]]:
+    """Every way to hold `size` cards, as how many of each class (at most the shoe's cards of
+    it), in order of those counts, the first class's first: the cards standing for it (a class
+    held k times by its first k cards) and the ways the shoe deals it (the product over classes of
+    C(cards of the class in the shoe, cards of it held))."""
+    counts = [c.per_deck * decks for c in classes]
+    combs = [[math.comb(n, k) for k in range(size + 1)] for n in counts]
+    last = len(classes) - 1
+    out: list[tuple[tuple[Card, ...], int]] = []
+
+    def hold(i: int, left: int, cards: tuple[Card, ...], ways: int) -> None:
+        if i == last:  # the last class takes the cards left, if it has them
+            if left <= counts[i]:
+                out.append(((*cards, *classes[i].cards[:left]), ways * combs[i][left]))
+            return
+        for k in range(min(counts[i], left) + 1):
+            hold(i + 1, left - k, (*cards, *classes[i].cards[:k]), ways * combs[i][k])
+
+    hold(0, size, (), 1)
+    return out
 
 
 # Go Fish 21: the player's blackjack, then a card of the Go Fish specialty deck.
