@@ -46,6 +46,7 @@ from engine.sidewagers import (
     paid_from,
     stage,
 )
+from engine.sidewagers import dealer as dealer_wagers
 from engine.sidewagers.cards import pai_jack_bonus
 from engine.sidewagers.poker import super_match
 from engine.strategy import BasicStrategy
@@ -467,13 +468,17 @@ def _whole_hand(deals: _Deals, spanish: bool, read: str) -> np.ndarray:
     cards = deck(spanish)
     rank = np.array([c.number for c in cards])
     suit = np.array([list(Suit).index(c.suit) for c in cards])
+    ranks = [rank[x] * 4 for x in (deals.i, deals.j, deals.u)]
+    suits = [suit[x] for x in (deals.i, deals.j, deals.u)]
     least = np.full(len(deals.i), 64**3)
     for relabel in _relabellings(read):
         image = np.array(relabel)
-        codes = np.sort(
-            np.stack([rank[x] * 4 + image[suit[x]] for x in (deals.i, deals.j, deals.u)]), axis=0
-        )
-        least = np.minimum(least, (codes[0] * 64 + codes[1]) * 64 + codes[2])
+        a, b, c = (r + image[s] for r, s in zip(ranks, suits, strict=True))
+        # the three codes in order: a sorting network of three
+        a, b = np.minimum(a, b), np.maximum(a, b)
+        b, c = np.minimum(b, c), np.maximum(b, c)
+        a, b = np.minimum(a, b), np.maximum(a, b)
+        least = np.minimum(least, (a * 64 + b) * 64 + c)
     return least
 
 
@@ -785,10 +790,13 @@ def _dealer_outcomes(
     suit_blind: bool,
 ) -> tuple[dict[tuple[str, ...], int], int, int]:
     """What the evaluator makes of every final dealer hand, as numerators over falling(shoe,
-    longest): computed once per evaluator, shoe and rule, shared by every paytable of the wager."""
-    from engine.dealer_hands import hand_numerators
+    longest): computed once per evaluator, shoe and rule, shared by every paytable of the wager.
+    The hands making an outcome are counted by holding (`_dealer_made`): their orders added up,
+    times the numerator of one order of the holding's cards, which is each hand's numerator
+    over its orders (engine/dealer_hands.holdings)."""
+    from engine.dealer_hands import holding_numerators
 
-    shoe = hand_numerators(
+    shoe = holding_numerators(
         decks,
         hits_soft_17,
         removed=("A", "T") if blackjack else (),
@@ -799,9 +807,9 @@ def _dealer_outcomes(
     for pattern, made in _dealer_made(
         evaluate, hits_soft_17, blackjack, max_cards, suit_blind
     ).items():
-        numerators = getattr(shoe, pattern).__getitem__
-        for keys, hands in made.items():
-            n = sum(map(numerators, hands))
+        numerators = getattr(shoe, pattern)
+        for keys, held in made.items():
+            n = sum(orders * numerators[h] for h, orders in held.items())
             if n:
                 counts[keys] = counts.get(keys, 0) + n
     return counts, shoe.cards, shoe.longest
@@ -814,32 +822,81 @@ def _dealer_made(
     blackjack: bool,
     max_cards: int | None,
     suit_blind: bool,
-) -> dict[str, dict[tuple[str, ...], list[int]]]:
+) -> dict[str, dict[tuple[str, ...], dict[int, int]]]:
     """What the evaluator makes of each final dealer hand (engine/dealer_hands.hand_shapes) in
-    each suit pattern ("ways", all patterns as one, where the wager reads no suits): the hands by
-    pattern and outcome, as indices into hand_shapes. The same whatever the shoe, so evaluated
-    once for every deck count."""
-    from engine.dealer_hands import hand_shapes
-
+    each suit pattern ("ways", all patterns as one, where the wager reads no suits): for each
+    pattern and outcome, the holdings of the hands making it (engine/dealer_hands.holdings) and
+    how many orders of each holding's cards those hands are dealt in, added up. The same whatever
+    the shoe, so counted once for every deck count; one hand is evaluated for each group of
+    hands the evaluator reads alike (`_dealer_groups`)."""
     player = (_card("A", "C"), _card("K", "C")) if blackjack else (_card("2", "C"), _card("3", "C"))
     # A wager that sees whether suits are alike, not which, cannot tell one colour's two suits
     # (hearts then diamonds) from two colours (hearts then spades).
     alike = SUITS_READ.get(evaluate) == "alike"
+    dealt_as = ("mixed",) if suit_blind else ("suited", "mixed" if alike else "colour", "mixed")
     patterns = ("ways",) if suit_blind else ("suited", "colour", "mixed")
-    made_by: dict[str, dict[tuple[str, ...], list[int]]] = {p: {} for p in patterns}
-    for at, (ranks, _, _) in enumerate(hand_shapes(hits_soft_17, max_cards)):
+    made_by: dict[str, dict[tuple[str, ...], dict[int, int]]] = {p: {} for p in patterns}
+    for ranks, held in _dealer_groups(hits_soft_17, max_cards, evaluate in DEALER_SUMMARY_READ):
         natural = _natural(ranks)
-        made = {}
-        for pattern in patterns:
-            if pattern == "colour" and alike:
-                continue
-            dealt = _dealer_cards(ranks, "mixed" if pattern == "ways" else pattern)
-            made[pattern] = tuple(evaluate(Deal(player, dealt[0], natural, dealt)))
-        if alike:
-            made["colour"] = made["mixed"]
-        for pattern, keys in made.items():
-            made_by[pattern].setdefault(keys, []).append(at)
+        made: dict[str, tuple[str, ...]] = {}
+        for pattern in dealt_as:
+            if pattern not in made:
+                dealt = _dealer_cards(ranks, pattern)
+                made[pattern] = tuple(evaluate(Deal(player, dealt[0], natural, dealt)))
+        for pattern, dealt_pattern in zip(patterns, dealt_as, strict=True):
+            by_holding = made_by[pattern].setdefault(made[dealt_pattern], {})
+            for h, orders in held.items():
+                by_holding[h] = by_holding.get(h, 0) + orders
     return made_by
+
+
+DEALER_SUMMARY_READ = frozenset(
+    {
+        dealer_wagers.buster,
+        dealer_wagers.hit_and_run,
+        dealer_wagers.bust_bonus,
+        dealer_wagers.bust_bonanza,
+        dealer_wagers.ace_buster,
+    }
+)
+"""Dealer-hand evaluators that read no more of the dealer's hand than its summary
+(`_dealer_summary`: its up card, number of cards, whether it busts, is a blackjack, how many aces,
+whether three 8s) and its suits as a pattern: every hand of one summary makes the same outcomes,
+so one hand is evaluated for all (tests/engine/test_analysis_families.py evaluates every hand)."""
+
+
+@lru_cache(maxsize=16)
+def _dealer_groups(
+    hits_soft_17: bool, max_cards: int | None, by_summary: bool
+) -> list[tuple[tuple[str, ...], dict[int, int]]]:
+    """The final dealer hands (engine/dealer_hands.hand_shapes) in groups an evaluator reads
+    alike: by summary (`_dealer_summary`) for one reading no more (`DEALER_SUMMARY_READ`), else
+    each hand alone. For each group, in the order of its first hand: that hand, and the holdings
+    of the group's hands (engine/dealer_hands.holdings) with how many orders of each holding's
+    cards they are dealt in, added up."""
+    from engine.dealer_hands import hand_shapes, holdings
+
+    groups: dict[tuple, tuple[tuple[str, ...], dict[int, int]]] = {}
+    shapes = hand_shapes(hits_soft_17, max_cards)
+    for (ranks, orders, _), h in zip(shapes, holdings(hits_soft_17, max_cards)[1], strict=True):
+        key = _dealer_summary(ranks) if by_summary else ranks
+        if key not in groups:
+            groups[key] = (ranks, {})
+        held = groups[key][1]
+        held[h] = held.get(h, 0) + orders
+    return list(groups.values())
+
+
+_POINTS = {rank: min(n, 10) for n, rank in enumerate(RANKS, 1)}
+"""A rank's (or rank class's) points, an ace 1."""
+
+
+def _dealer_summary(ranks: tuple[str, ...]) -> tuple[str, int, bool, bool, int, bool]:
+    """A dealer's hand's up card (its class), number of cards, whether it busts (over 21 with
+    every ace counted 1), whether it is a blackjack, how many aces it holds, and whether it is
+    three 8s."""
+    bust = sum(_POINTS[r] for r in ranks) > 21
+    return (ranks[0], len(ranks), bust, _natural(ranks), ranks.count("A"), ranks == ("8",) * 3)
 
 
 @cache
@@ -848,11 +905,20 @@ def _card(rank: str, suit: str) -> Card:
 
 
 @cache
+def _cards_of(suit: str) -> dict[str, Card]:
+    """Each rank's card of this suit."""
+    return {r: _card(r, suit) for r in RANKS}
+
+
+_DEALT_SUIT = {"suited": "H", "colour": "D", "mixed": "S"}
+
+
+@cache
 def _dealer_cards(ranks: tuple[str, ...], pattern: str) -> tuple[Card, ...]:
     """A hand of these rank classes with the suit pattern: all hearts; hearts then diamonds (one
     colour, two suits); hearts then spades (two colours). A ten-value class is dealt as a ten."""
-    rest = {"suited": "H", "colour": "D", "mixed": "S"}[pattern]
-    return tuple(_card(r, "H" if i == 0 else rest) for i, r in enumerate(ranks))
+    rest = _cards_of(_DEALT_SUIT[pattern])
+    return (_cards_of("H")[ranks[0]], *map(rest.__getitem__, ranks[1:]))
 
 
 def _natural(ranks: tuple[str, ...]) -> bool:
@@ -968,26 +1034,35 @@ def analyse_hand(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analy
 def _hand_outcomes(wager: str, decks: int) -> dict[tuple[str, ...], int]:
     """The hands of `HANDS[wager]` from `decks` decks, counted by what they make."""
     hand = HANDS[wager]
-    classes = hand.classes()
     made: dict[tuple[str, ...], int] = {}
-    for held in _multisets(tuple(c.per_deck * decks for c in classes), hand.size):
-        pairs = list(zip(classes, held, strict=True))
-        cards = tuple(card for c, k in pairs for card in c.cards[:k])
-        ways = math.prod(math.comb(c.per_deck * decks, k) for c, k in pairs)
+    for cards, ways in _held_hands(hand.classes(), decks, hand.size):
         keys = tuple(hand.evaluate(cards))
         made[keys] = made.get(keys, 0) + ways
     return made
 
 
-def _multisets(limits: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
-    """Every way to hold `size` cards, as how many of each class (at most its limit)."""
-    if not limits:
-        return [()] if size == 0 else []
-    return [
-        (k, *rest)
-        for k in range(min(limits[0], size) + 1)
-        for rest in _multisets(limits[1:], size - k)
-    ]
+def _held_hands(
+    classes: tuple[CardClass, ...], decks: int, size: int
+) -> list[tuple[tuple[Card, ...], int]]:
+    """Every way to hold `size` cards, as how many of each class (at most the shoe's cards of
+    it), in order of those counts, the first class's first: the cards standing for it (a class
+    held k times by its first k cards) and the ways the shoe deals it (the product over classes of
+    C(cards of the class in the shoe, cards of it held))."""
+    counts = [c.per_deck * decks for c in classes]
+    combs = [[math.comb(n, k) for k in range(size + 1)] for n in counts]
+    last = len(classes) - 1
+    out: list[tuple[tuple[Card, ...], int]] = []
+
+    def hold(i: int, left: int, cards: tuple[Card, ...], ways: int) -> None:
+        if i == last:  # the last class takes the cards left, if it has them
+            if left <= counts[i]:
+                out.append(((*cards, *classes[i].cards[:left]), ways * combs[i][left]))
+            return
+        for k in range(min(counts[i], left) + 1):
+            hold(i + 1, left - k, (*cards, *classes[i].cards[:k]), ways * combs[i][k])
+
+    hold(0, size, (), 1)
+    return out
 
 
 # Go Fish 21: the player's blackjack, then a card of the Go Fish specialty deck.

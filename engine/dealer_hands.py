@@ -71,13 +71,19 @@ drawing to the last card, and how many cards of each class it holds ((index in C
 for each class it holds)."""
 
 
-@lru_cache(maxsize=16)
 def hand_shapes(hits_soft_17: bool, max_cards: int | None = None) -> tuple[Shape, ...]:
     """Every final dealer hand from an unlimited supply of each class (a finite shoe gives the
     impossible ones no ways). Whether the dealer stops depends only on the cards held, not their
     order: so the hands are counted by what they hold, each holding reached by some number of
     orders, card by card, without walking every order (a six-deck hand of eight cards has
-    thousands)."""
+    thousands). Worked out once a rule, however `max_cards` is passed (`_hand_shapes`)."""
+    return _hand_shapes(hits_soft_17, max_cards)
+
+
+@lru_cache(maxsize=16)
+def _hand_shapes(hits_soft_17: bool, max_cards: int | None) -> tuple[Shape, ...]:
+    """`hand_shapes`, cached by its arguments' values (a cache keyed by the call would work the
+    hands out again for `hand_shapes(rule)` and `hand_shapes(rule, None)`)."""
     index = {c: i for i, c in enumerate(CLASSES)}
     final: dict[tuple[str, ...], list] = {}
     # drawing: (up card, the classes drawn after it, sorted) -> orders, hard points, holds an ace
@@ -126,20 +132,37 @@ def dealer_hands(
     """
     shoe = _shoe(decks, hits_soft_17, spanish, removed, max_cards, not removed)
     hands = tuple(
-        DealerHand(ranks, ways, suited, colour)
-        for (ranks, _, _), ways, suited, colour in zip(
-            hand_shapes(hits_soft_17, max_cards), shoe.ways, shoe.suited, shoe.colour, strict=True
+        DealerHand(ranks, orders * shoe.ways[h], orders * shoe.suited[h], orders * shoe.colour[h])
+        for (ranks, orders, _), h in zip(
+            hand_shapes(hits_soft_17, max_cards), holdings(hits_soft_17, max_cards)[1], strict=True
         )
-        if ways
+        if shoe.ways[h]
     )
     return hands, shoe.cards, shoe.longest
 
 
+@lru_cache(maxsize=16)
+def holdings(
+    hits_soft_17: bool, max_cards: int | None = None
+) -> tuple[tuple[tuple[tuple[int, int], ...], ...], list[int]]:
+    """The holdings of `hand_shapes`' hands (how many cards of each class, as a Shape gives
+    them), each once, and each hand's holding (an index into them). A hand's ways from a shoe are
+    its orders times the ways to draw its holding's cards (and so are its ways in each suit
+    pattern): a shoe is counted once a holding, not once a hand (about 3,400 holdings for 12,000
+    hands)."""
+    index: dict[tuple[tuple[int, int], ...], int] = {}
+    of_hand = [
+        index.setdefault(held, len(index)) for _, _, held in hand_shapes(hits_soft_17, max_cards)
+    ]
+    return tuple(index), of_hand
+
+
 @dataclass(frozen=True)
-class HandNumerators:
-    """Each hand of `hand_shapes` (in its order, impossible hands at 0) as its numerator over
-    falling(cards, longest) (`numerator`): all its ways, and those all of one suit, of one colour
-    but not one suit, and mixed."""
+class HoldingNumerators:
+    """Each holding of `holdings` (in its order, impossible ones at 0) as the numerator over
+    falling(cards, longest) (`numerator`) of one order of its cards: a hand's numerator is its
+    orders times its holding's. All the ways, and those all of one suit, of one colour but not one
+    suit, and mixed."""
 
     cards: int
     longest: int
@@ -150,7 +173,7 @@ class HandNumerators:
 
 
 @lru_cache(maxsize=64)
-def hand_numerators(
+def holding_numerators(
     decks: int,
     hits_soft_17: bool,
     *,
@@ -158,21 +181,22 @@ def hand_numerators(
     removed: tuple[str, ...] = (),
     max_cards: int | None = None,
     suits: bool = True,
-) -> HandNumerators:
-    """`dealer_hands` as numerators over one denominator, aligned with `hand_shapes`: shared by
+) -> HoldingNumerators:
+    """`dealer_hands` as numerators over one denominator, by holding (`holdings`): shared by
     every wager on the hands of one shoe and rule. Without `suits`, all ways only (the suit
     patterns' lists are left empty)."""
     shoe = _shoe(decks, hits_soft_17, spanish, removed, max_cards, suits and not removed)
     rest = [falling(shoe.cards - k, shoe.longest - k) for k in range(shoe.longest + 1)]
-    rest += [0] * (_lengths(hits_soft_17, max_cards)[1] - shoe.longest)  # impossible hands
-    after = [rest[k] for k in _lengths(hits_soft_17, max_cards)[0]]
+    lengths, most = _lengths(hits_soft_17, max_cards)
+    rest += [0] * (most - shoe.longest)  # impossible holdings
+    after = [rest[k] for k in lengths]
     ways = [n * r for n, r in zip(shoe.ways, after, strict=True)]
     if not suits:
-        return HandNumerators(shoe.cards, shoe.longest, ways, [], [], [])
+        return HoldingNumerators(shoe.cards, shoe.longest, ways, [], [], [])
     suited = [n * r for n, r in zip(shoe.suited, after, strict=True)]
     colour = [n * r for n, r in zip(shoe.colour, after, strict=True)]
     mixed = [w - s - c for w, s, c in zip(ways, suited, colour, strict=True)]
-    return HandNumerators(shoe.cards, shoe.longest, ways, suited, colour, mixed)
+    return HoldingNumerators(shoe.cards, shoe.longest, ways, suited, colour, mixed)
 
 
 @dataclass(frozen=True)
@@ -193,46 +217,46 @@ def _shoe(
     max_cards: int | None,
     suits: bool = True,
 ) -> _Shoe:
-    """Each hand of `hand_shapes`' ways from this shoe (0: impossible), and (with `suits`, no
-    card removed) its ways all of one suit and all of one colour but not one suit (else 0); the
-    shoe's cards; the longest possible hand."""
+    """Each holding of `holdings`' ways to draw its cards from this shoe in one order (0:
+    impossible), and (with `suits`, no card removed) those all of one suit and all of one colour
+    but not one suit (else 0); the shoe's cards; the longest possible hand."""
     per_suit = [decks * (3 if spanish else 4) if c == "T" else decks for c in CLASSES]
     counts = [4 * n for n in per_suit]
     for c in removed:
         counts[CLASSES.index(c)] -= 1
     if any(n < 0 for n in counts):
         raise ValueError(f"cannot remove {removed} from {decks} decks")
-    shapes = hand_shapes(hits_soft_17, max_cards)
+    held_by, _ = holdings(hits_soft_17, max_cards)
     lengths, most = _lengths(hits_soft_17, max_cards)
     # falling(n, k) of each class's count, one colour's, one suit's, for every k a hand can hold
     draws = [[falling(n, k) for k in range(most + 1)] for n in counts]
     colours = [[falling(2 * n, k) for k in range(most + 1)] for n in per_suit]
     one_suit = [[falling(n, k) for k in range(most + 1)] for n in per_suit]
     all_ways = []
-    for _, orders, held in shapes:
-        ways = orders
+    for held in held_by:
+        ways = 1
         for i, k in held:
             ways *= draws[i][k]
         all_ways.append(ways)
     longest = max(k for k, ways in zip(lengths, all_ways, strict=True) if ways)
-    all_suited = [0] * len(shapes)
-    all_colour = [0] * len(shapes)
+    all_suited = [0] * len(held_by)
+    all_colour = [0] * len(held_by)
     if suits and not removed:
-        for at, (_, orders, held) in enumerate(shapes):
+        for at, held in enumerate(held_by):
             if all_ways[at]:
                 suit = colour = 1
                 for i, k in held:
                     suit *= one_suit[i][k]
                     colour *= colours[i][k]
-                all_suited[at] = 4 * orders * suit
-                all_colour[at] = 2 * orders * colour - all_suited[at]
+                all_suited[at] = 4 * suit
+                all_colour[at] = 2 * colour - all_suited[at]
     return _Shoe(sum(counts), longest, all_ways, all_suited, all_colour)
 
 
 @lru_cache(maxsize=16)
 def _lengths(hits_soft_17: bool, max_cards: int | None) -> tuple[list[int], int]:
-    """Each hand of `hand_shapes`' number of cards, and the most any holds."""
-    lengths = [len(ranks) for ranks, _, _ in hand_shapes(hits_soft_17, max_cards)]
+    """Each holding of `holdings`' number of cards, and the most any holds."""
+    lengths = [sum(k for _, k in held) for held in holdings(hits_soft_17, max_cards)[0]]
     return lengths, max(lengths)
 
 

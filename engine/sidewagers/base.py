@@ -3,12 +3,11 @@ the evaluators share."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.cards import Card, EngineError, Suit
+from engine.cards import RANKS, Card, EngineError, Suit
 from engine.hands import hand_total
 
 PUSH = "push"
@@ -61,7 +60,11 @@ def high(card: Card) -> int:
 
 
 def suited(cards: Sequence[Card]) -> bool:
-    return len({card.suit for card in cards}) == 1
+    """Whether there are cards and all are of one suit (read by identity: a suit is one object)."""
+    if not cards:
+        return False
+    suit = cards[0].suit
+    return all(card.suit is suit for card in cards)
 
 
 def same_colour(cards: Sequence[Card]) -> bool:
@@ -73,18 +76,29 @@ def total(cards: Sequence[Card]) -> int:
     return hand_total(cards)[0]
 
 
+_NUMBER = {rank: n for n, rank in enumerate(RANKS, 1)}
+"""Each rank's number (Card.number), ace 1."""
+
+
 def consecutive(cards: Sequence[Card]) -> bool:
     """Whether the ranks are all different and in sequence, an ace high (A-K) or low (A-2)."""
-    for ace in (14, 1):
-        ranks = sorted(ace if c.is_ace else c.number for c in cards)
-        if all(b == a + 1 for a, b in zip(ranks, ranks[1:], strict=False)):
-            return True
+    ranks = sorted(_NUMBER[c.rank] for c in cards)  # an ace low
+    if _in_sequence(ranks):
+        return True
+    if ranks and ranks[0] == 1:  # an ace high (without an ace, the same ranks again)
+        return _in_sequence(sorted(14 if n == 1 else n for n in ranks))
     return False
+
+
+def _in_sequence(ranks: list[int]) -> bool:
+    """Whether the sorted numbers go up by one each."""
+    return all(b == a + 1 for a, b in zip(ranks, ranks[1:], strict=False))
 
 
 def rank_counts(cards: Sequence[Card]) -> list[int]:
     """How many cards of each rank, largest first: [3] trips, [2, 2] two pair, …"""
-    return sorted(Counter(c.rank for c in cards).values(), reverse=True)
+    ranks = [c.rank for c in cards]
+    return sorted(map(ranks.count, set(ranks)), reverse=True)
 
 
 def dealt_in_order(deal: Deal) -> tuple[Card, ...]:

@@ -12,9 +12,15 @@ from dataclasses import replace
 
 import pytest
 
-from engine.analysis import _evaluated, _third_card_up
+from engine.analysis import (
+    DEALER_SUMMARY_READ,
+    _dealer_summary,
+    _evaluated,
+    _natural,
+    _third_card_up,
+)
 from engine.cards import RANKS, Card, Suit, deck
-from engine.dealer_hands import CLASSES, dealer_hands
+from engine.dealer_hands import CLASSES, dealer_hands, hand_shapes
 from engine.sidewagers import (
     EVALUATORS,
     ORDERED,
@@ -204,3 +210,25 @@ def test_a_dealer_hand_wager_reads_no_order_of_the_cards_between_the_first_and_t
             relabel = dict(zip(Suit, rng.sample(list(Suit), 4), strict=True))
             cards = tuple(Card(r, relabel[s]) for r, s in zip(hand.ranks, suits, strict=True))
             assert evaluate(Deal(player, cards[0], False, cards)) == first
+
+
+@pytest.mark.parametrize("evaluate", sorted(DEALER_SUMMARY_READ, key=lambda e: e.__name__))
+def test_a_dealer_hand_wager_read_by_summary_makes_the_same_of_every_hand_of_one_summary(
+    evaluate,  # type: ignore[no-untyped-def]
+) -> None:
+    """The exact analysis evaluates one dealer's hand of each summary (up card, cards, bust,
+    blackjack, aces, three 8s) for the wagers declared to read no more (DEALER_SUMMARY_READ):
+    every final hand of either rule, for either player's pair, in each suit pattern, makes what
+    the first hand of its summary makes."""
+    hands = {ranks: None for hits in (False, True) for ranks, _, _ in hand_shapes(hits)}
+    cards_of = {s: {r: Card(r, Suit(s)) for r in RANKS} for s in "CHDS"}
+    patterns = "S" if SUITS_READ[evaluate] == RANKS_ONLY else "HDS"  # one suit, colour, two
+    first: dict[tuple, list[str]] = {}
+    for ranks in hands:
+        for player in (("A", "K"), ("2", "3")):
+            pair = (cards_of["C"][player[0]], cards_of["C"][player[1]])
+            for rest in patterns:
+                cards = (cards_of["H"][ranks[0]], *(cards_of[rest][r] for r in ranks[1:]))
+                made = evaluate(Deal(pair, cards[0], _natural(ranks), cards))
+                key = (_dealer_summary(ranks), player, rest)
+                assert first.setdefault(key, made) == made, (ranks, player, rest)
