@@ -798,8 +798,14 @@ class _Enumeration:
             self._add(made, first, cards, split, (up, self.ranks.index("2")), n)
             return
         n *= self.play_scale[drawn]
-        head = (first, cards, split)
         hands = self.hands
+        if not self.reads.plays:  # the dealer's hand alone (Raise the Roof): read as the key
+            for dealer, q in self._dealer_hands(first, up):
+                if dealer not in hands:
+                    hands[dealer] = (first, cards, split, dealer)
+                made[dealer] = made.get(dealer, 0) + n * q
+            return
+        head = (first, cards, split)
         for dealer, q in self._dealer_hands(first, up):
             key = (*head, dealer)
             if key not in hands:
@@ -886,9 +892,16 @@ class _Enumeration:
         dealer: tuple[int, ...],
         n: int,
     ) -> None:
-        """Add a round's numerator to its reading's, keeping a round of each reading."""
+        """Add a round's numerator to its reading's, keeping a round of each reading. A reading
+        holds what the wager's evaluator reads of the round, so that rounds alike to it are
+        evaluated once: the dealer's hand alone for Raise the Roof (`_Reads`: the dealer's and not
+        the play); the first hand as dealt alone for `_FIRST_HAND_ALONE`."""
         if self.wager in _ORDER_BLIND:  # read: the first hand's total, cards, split or not
             key: tuple = (min(self._total(cards), 22), len(cards), split, dealer)
+        elif self.reads.dealer and not self.reads.plays:
+            key = dealer
+        elif self.wager in _FIRST_HAND_ALONE:
+            key = (first, cards, split)
         else:
             key = (first, cards, split, dealer)
         if key not in self.hands:
@@ -1419,3 +1432,10 @@ def _raised(
         0,
         method="exact",
     )
+
+
+_FIRST_HAND_ALONE = {"progressive-blackjack", "straight-jack", "straight-jack-progressive"}
+"""Wagers whose evaluator reads the seat's first hand as dealt and nothing of the dealer's, not
+even a blackjack (the aces of MA 19(c), (e); the straight of 30-2109, 30-2110): their rounds are
+read without the dealer's cards (`_Enumeration._add`), each first hand evaluated once whatever
+the up card."""
