@@ -815,13 +815,15 @@ class _Enumeration:
     def _dealer_hands(self, first: tuple[int, int], up: int) -> list[tuple[tuple[int, ...], int]]:
         """The dealer's final hands (no blackjack) from the shoe less the player's first two
         cards and the up card, one for each thing a wager reads of them (`_dealer_reading`),
-        with their numerators over falling(cards in that shoe, _DEALER_DRAWN)."""
+        with their numerators over falling(cards in that shoe, _DEALER_DRAWN). Raise the Roof
+        pays only a bust (30-899.23(10), (12)): the hands that stand are one reading."""
         key = (min(first), max(first), up)
         if key not in self.dealer_hands:
             shoe = list(self.shoe)
             shoe[up] -= 1
             hits_soft_17 = self.rules.dealer_hits_soft_17
-            read = _dealer_finals(self.ranks, up, tuple(shoe), key[:2], hits_soft_17)
+            stands = self.wager == "raise-the-roof"
+            read = _dealer_finals(self.ranks, up, tuple(shoe), key[:2], hits_soft_17, stands)
             self.dealer_hands[key] = read
         return self.dealer_hands[key]
 
@@ -1097,19 +1099,22 @@ def _shapes(ranks: str, hits_soft_17: bool) -> dict[int, list[tuple[tuple[int, .
 
 @lru_cache(maxsize=256)
 def _dealer_moments(
-    ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool
+    ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool, busts: bool = False
 ) -> list[tuple[tuple[int, ...], int, list[int], list[int]]]:
     """For `_dealer_finals`: each group of the dealer's final hands (`_shapes`) from `shoe` (the
     up card already out of it, two cards still to come out) as one hand of the group and the sums
     over its hands of w, w·m_i and w·m_i·m_j (i ≤ j, at i × classes + j), where m_i is how many
     cards of class i the hand draws after the up card and w its ordered ways from `shoe` times
-    falling(cards in `shoe` − 2 − k, _DEALER_DRAWN − k), k the cards it draws."""
+    falling(cards in `shoe` − 2 − k, _DEALER_DRAWN − k), k the cards it draws. With `busts`, the
+    groups of bust hands alone."""
     left = sum(shoe) - 2
     rest = [falling(left - k, _DEALER_DRAWN - k) for k in range(_DEALER_DRAWN + 1)]
     draws = [[falling(n, m) for m in range(_DEALER_DRAWN + 1)] for n in shoe]
     out = []
     classes = len(shoe)
     for hand, group in _shapes(ranks, hits_soft_17)[up]:
+        if busts and _total_of(tuple(ranks[c] for c in hand)) <= 21:
+            continue
         total, by_class, by_pair = 0, [0] * classes, [0] * classes * classes
         for orders, after, k in group:
             w = orders * rest[k]
@@ -1129,21 +1134,33 @@ def _dealer_moments(
 
 @lru_cache(maxsize=4096)
 def _dealer_finals(
-    ranks: str, up: int, shoe: tuple[int, ...], first: tuple[int, int], hits_soft_17: bool
+    ranks: str,
+    up: int,
+    shoe: tuple[int, ...],
+    first: tuple[int, int],
+    hits_soft_17: bool,
+    stands: bool = False,
 ) -> list[tuple[tuple[int, ...], int]]:
     """The dealer's final hands (no blackjack) from `shoe` (the up card out of it) less the
     player's first two cards (classes `first`, a ≤ b), one for each thing a wager reads of them,
     with the probability of its group as a numerator over falling(cards left, _DEALER_DRAWN).
+    With `stands`, the hands that stand are one group (the first of them standing for it).
 
     Taking a card of class a out of the shoe turns a hand's falling(N_a, m_a) ways of drawing
     its m_a cards of that class into falling(N_a − 1, m_a) = falling(N_a, m_a)·(N_a − m_a)/N_a;
     two cards out, a group's ways are a quadratic in its hands' m_a and m_b, summed exactly from
-    the group's moments (`_dealer_moments`, shared by every pair of cards taken out)."""
+    the group's moments (`_dealer_moments`, shared by every pair of cards taken out).
+
+    The hands that stand are then counted as what the others leave: every ordered draw of
+    _DEALER_DRAWN cards from what is left begins with one final hand (a blackjack, a bust, or
+    one that stands), so they are falling(cards left, _DEALER_DRAWN) less the blackjacks'
+    (a hole card completing 21, then falling(cards left − 1, _DEALER_DRAWN − 1)) and the
+    busts'."""
     a, b = first
     na, nb = shoe[a], shoe[b]
     pair = a * len(shoe) + b
     out = []
-    for hand, total, by_class, by_pair in _dealer_moments(ranks, up, shoe, hits_soft_17):
+    for hand, total, by_class, by_pair in _dealer_moments(ranks, up, shoe, hits_soft_17, stands):
         if a == b:  # falling(N_a − 2, m) = falling(N_a, m)(N_a − m)(N_a − m − 1)/(N_a(N_a − 1))
             ways = na * (na - 1) * total - (2 * na - 1) * by_class[a] + by_pair[pair]
             over = na * (na - 1)
@@ -1152,6 +1169,16 @@ def _dealer_finals(
             over = na * nb
         if ways:
             out.append((hand, ways // over))  # exact: each hand's term is a multiple of over
+    if stands:
+        left = [n - (i == a) - (i == b) for i, n in enumerate(shoe)]
+        cards = sum(left)
+        holes = sum(n for i, n in enumerate(left) if _total_of((ranks[up], ranks[i])) == 21)
+        ways = falling(cards, _DEALER_DRAWN) - holes * falling(cards - 1, _DEALER_DRAWN - 1)
+        ways -= sum(n for _, n in out)
+        if ways:
+            names = ranks.__getitem__
+            groups = _shapes(ranks, hits_soft_17)[up]
+            out.append(next((h, ways) for h, _ in groups if _total_of(tuple(map(names, h))) <= 21))
     return out
 
 
