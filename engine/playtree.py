@@ -954,11 +954,13 @@ class _Enumeration:
         return self.assignments[key]
 
 
+@lru_cache(maxsize=256)
 def _assigned(
     pattern: tuple[int, ...], per_suit: tuple[int, ...]
 ) -> list[tuple[tuple[Suit, ...], Fraction]]:
     """`_Enumeration._suit_assignments` for cards whose ranks are labelled 0, 1, … in `pattern`
-    (cards alike in label share a rank), rank label r having per_suit[r] cards of each suit."""
+    (cards alike in label share a rank), rank label r having per_suit[r] cards of each suit.
+    Memoised: one shoe's assignments serve both of its rules."""
     out = []
     for suits in itertools.product(list(Suit), repeat=len(pattern)):
         share = Fraction(1)
@@ -1172,7 +1174,8 @@ def _dealer_finals(
     if stands:
         left = [n - (i == a) - (i == b) for i, n in enumerate(shoe)]
         cards = sum(left)
-        holes = sum(n for i, n in enumerate(left) if _total_of((ranks[up], ranks[i])) == 21)
+        pair = [(_VALUES[ranks[up]], _VALUES[r]) for r in ranks]  # aces as one
+        holes = sum(n for n, v in zip(left, pair, strict=True) if v in ((1, 10), (10, 1)))
         ways = falling(cards, _DEALER_DRAWN) - holes * falling(cards - 1, _DEALER_DRAWN - 1)
         ways -= sum(n for _, n in out)
         if ways:
@@ -1400,11 +1403,15 @@ def _raised(
     outcomes, ante_outcomes = frozenset(wins), frozenset(ante_wins)
 
     @cache
+    def paid(made: tuple[str, ...], raised: bool) -> list[str]:
+        """The lines the round pays, raised (this column) or not (the Ante Only column)."""
+        return paid_from(wager, made, outcomes if raised else ante_outcomes)
+
+    @cache
     def value(made: tuple[str, ...], raised: bool) -> int:
         """What the round returns per unit staked, in `unit`ths."""
-        table, keys = (win_units, outcomes) if raised else (ante_units, ante_outcomes)
-        paid = paid_from(wager, made, keys)
-        return sum(table[k] for k in paid if k in table) if paid else -unit
+        table, keys = (win_units if raised else ante_units), paid(made, raised)
+        return sum(table[k] for k in keys if k in table) if keys else -unit
 
     net = 0
     staked = 0
@@ -1415,6 +1422,8 @@ def _raised(
         net -= p * unit
         staked += p
         lose += p
+    # the states' outcomes summed by the raise taken, to be paid once for each raise
+    by_times: dict[int, dict[tuple[str, ...], int]] = {}
     for state_made in tree.by_state.values():
         chance = sum(state_made.values())
         if not chance:
@@ -1424,14 +1433,17 @@ def _raised(
         best, times = max((kept, 0), *(((1 + r) * raised, r) for r in range(1, 6)))
         net += best
         staked += chance * (1 + times)
+        summed = by_times.setdefault(times, {})
         for made, p in state_made.items():
-            table, keys = (win_units, outcomes) if times else (ante_units, ante_outcomes)
-            paid = paid_from(wager, made, keys)
-            if not paid:
+            summed[made] = summed.get(made, 0) + p
+    for times, summed in by_times.items():
+        for made, p in summed.items():
+            keys = paid(made, times > 0)
+            if not keys:
                 lose += p
-            for key in paid if times else ():
+            for key in keys if times else ():
                 line_p[key] = line_p.get(key, 0) + p
-                line_return[key] = line_return.get(key, 0) + p * (1 + times) * table[key]
+                line_return[key] = line_return.get(key, 0) + p * (1 + times) * win_units[key]
     d = tree.denominator
     staked_p = Fraction(staked, d)
     results = tuple(
