@@ -122,26 +122,43 @@ def _by_ranks() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @cache
-def _deck_triples() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every three cards of the deck in order: the cards, their ranks' prime product, and their
-    suit where all three share one (-1 otherwise)."""
-    cards = np.array(list(combinations(range(52), 3)))
-    suits = cards // 13
-    one_suit = np.where((suits == suits[:, :1]).all(axis=1), suits[:, 0], -1)
-    return cards, _PRIMES[cards % 13].prod(axis=1), one_suit
+def _rank_lines() -> tuple[np.ndarray, np.ndarray]:
+    """The line five cards make by their ranks alone, off suit and of one suit: [a, b, x·169 +
+    y·13 + z] for the community ranks a, b and the player's ranks x, y, z, in any order (a hand
+    reads its ranks as a multiset: `_by_ranks`, looked up by the product of their primes). Five of
+    a rank, which no deck deals, reads as some other entry."""
+    keys, off, suited = _by_ranks()
+    primes = _PRIMES[:, None, None] * _PRIMES[None, :, None] * _PRIMES[None, None, :]
+    products = _PRIMES[:, None, None] * _PRIMES[None, :, None] * primes.reshape(1, 1, -1)
+    at = np.minimum(np.searchsorted(keys, products), len(keys) - 1)
+    return off[at].astype(np.int8), suited[at].astype(np.int8)
 
 
 @cache
 def _hands(community: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """The other 50 cards, and the line each three of them (in `_triples`' order) make with the
-    community pair."""
+    community pair: by their ranks (`_rank_lines`), of one suit where the pair and all three
+    share it."""
     rest = np.array([c for c in range(52) if c not in community])
-    cards, products, one_suit = _deck_triples()
-    apart = ~np.isin(cards, community).any(axis=1)  # the triples of the 50, in the same order
-    keys, off, suited = _by_ranks()
-    at = np.searchsorted(keys, products[apart] * int(_PRIMES[np.array(community) % 13].prod()))
-    suit = community[0] // 13 if community[0] // 13 == community[1] // 13 else -2
-    return rest, np.where(one_suit[apart] == suit, suited[at], off[at])
+    ranks, suits = rest % 13, rest // 13
+    first, second, third = _triples().T
+    code = ranks[first] * 169 + ranks[second] * 13 + ranks[third]
+    off, suited = _rank_lines()
+    a, b = (c % 13 for c in community)
+    made = off[a, b][code]
+    suit = community[0] // 13
+    if suit == community[1] // 13:
+        one = (suits[first] == suit) & (suits[second] == suit) & (suits[third] == suit)
+        made = np.where(one, suited[a, b][code], made)
+    return rest, made
+
+
+@cache
+def _pair_keys() -> np.ndarray:
+    """For each three of the 50 (`_triples`' order) and each two of them, those two as a·50 + b
+    (a < b): the three columns end to end."""
+    first, second, third = _triples().T
+    return np.concatenate((first * 50 + second, first * 50 + third, second * 50 + third))
 
 
 def analyse_hold_em(
@@ -184,18 +201,21 @@ def _community(
     community: tuple[int, int], win: tuple[int, ...], scale: int
 ) -> tuple[dict[int, int], dict[Fraction, int]]:
     """One community pair: the ordered deals of the player's three cards paying each line, and
-    all of them by net result, under the best folds."""
-    rest, made = _hands(community)
-    triples = _triples()
-    wins = np.array(win, dtype=np.int64)
-    paid = made >= 0
-    end = np.where(paid, 3 * wins[np.maximum(made, 0)], -3 * scale)  # the third card's net
+    all of them by net result, under the best folds.
+
+    Every sum is an integer one. For each two of the 50 cards (a < b), how many of the 48 third
+    cards make each line (column 0: none, column i + 1: line i): the second decision's sum over
+    the third card is that table times the third card's net by line, and the deals played to the
+    end are, summed over the pairs, the table weighted by the orders of the pair's two cards
+    that go on at both decisions."""
+    _, made = _hands(community)
+    lines = len(OUTCOMES) + 1
+    by_line = np.bincount(
+        _pair_keys() * lines + np.tile(made.astype(np.int64) + 1, 3), minlength=2500 * lines
+    ).reshape(2500, lines)
+    end = np.array([-3 * scale, *(3 * w for w in win)], dtype=np.int64)  # the third card's net
     # the second decision: the pair of cards seen, summed over the 48 third cards
-    by_pair = np.zeros(50 * 50, dtype=np.int64)
-    for x, y in ((0, 1), (0, 2), (1, 2)):  # float sums of integers far below 2**53: exact
-        pair = triples[:, x] * 50 + triples[:, y]
-        by_pair += np.rint(np.bincount(pair, weights=end, minlength=2500)).astype(np.int64)
-    by_pair = by_pair.reshape(50, 50)
+    by_pair = (by_line @ end).reshape(50, 50)
     by_pair = by_pair + by_pair.T
     go_on_2 = by_pair > -2 * 48 * scale
     value_2 = np.where(go_on_2, by_pair, -2 * 48 * scale)
@@ -203,21 +223,16 @@ def _community(
     # the first decision: the first card, summed over the 49 second cards
     first = value_2.sum(axis=1)
     go_on_1 = first > -1 * 49 * 48 * scale
-    # ordered deals (c1, c2, c3) of each triple played to the end
-    counted: dict[int, int] = {}
-    ended = np.zeros(len(triples), dtype=np.int64)
-    for third in range(3):
-        a, b = (triples[:, k] for k in range(3) if k != third)
-        ended += go_on_2[a, b] * (go_on_1[a].astype(np.int64) + go_on_1[b])
-    for index in range(len(OUTCOMES)):
-        n = int(ended[made == index].sum())
-        if n:
-            counted[index] = n
+    # the orders of each pair (a < b: the table's other entries are 0) that go on at both
+    # decisions, times the third cards by line: the ordered deals played to the end
+    orders = go_on_2 * (go_on_1[:, None].astype(np.int64) + go_on_1[None, :])
+    ended = orders.reshape(-1) @ by_line
+    counted = {index: int(n) for index, n in enumerate(ended[1:].tolist()) if n}
     folded_1 = int((~go_on_1).sum()) * 49 * 48
     ordered_2 = go_on_2 & go_on_1[:, None]
     np.fill_diagonal(ordered_2, False)
     folded_2 = int((go_on_1[:, None] & ~go_on_2 & ~np.eye(50, dtype=bool)).sum()) * 48
-    lost_3 = int(ended[~paid].sum())
+    lost_3 = int(ended[0])
     assert folded_2 + int(ordered_2.sum()) * 48 == int(go_on_1.sum()) * 49 * 48
     by_net: dict[Fraction, int] = {}
     for net, n in ((-1, folded_1), (-2, folded_2), (-3, lost_3)):

@@ -799,8 +799,14 @@ class _Enumeration:
             self._add(made, first, cards, split, (up, self.ranks.index("2")), n)
             return
         n *= self.play_scale[drawn]
-        head = (first, cards, split)
         hands = self.hands
+        if not self.reads.plays:  # the dealer's hand alone (Raise the Roof): read as the key
+            for dealer, q in self._dealer_hands(first, up):
+                if dealer not in hands:
+                    hands[dealer] = (first, cards, split, dealer)
+                made[dealer] = made.get(dealer, 0) + n * q
+            return
+        head = (first, cards, split)
         for dealer, q in self._dealer_hands(first, up):
             key = (*head, dealer)
             if key not in hands:
@@ -810,13 +816,15 @@ class _Enumeration:
     def _dealer_hands(self, first: tuple[int, int], up: int) -> list[tuple[tuple[int, ...], int]]:
         """The dealer's final hands (no blackjack) from the shoe less the player's first two
         cards and the up card, one for each thing a wager reads of them (`_dealer_reading`),
-        with their numerators over falling(cards in that shoe, _DEALER_DRAWN)."""
+        with their numerators over falling(cards in that shoe, _DEALER_DRAWN). Raise the Roof
+        pays only a bust (30-899.23(10), (12)): the hands that stand are one reading."""
         key = (min(first), max(first), up)
         if key not in self.dealer_hands:
             shoe = list(self.shoe)
             shoe[up] -= 1
             hits_soft_17 = self.rules.dealer_hits_soft_17
-            read = _dealer_finals(self.ranks, up, tuple(shoe), key[:2], hits_soft_17)
+            stands = self.wager == "raise-the-roof"
+            read = _dealer_finals(self.ranks, up, tuple(shoe), key[:2], hits_soft_17, stands)
             self.dealer_hands[key] = read
         return self.dealer_hands[key]
 
@@ -886,9 +894,16 @@ class _Enumeration:
         dealer: tuple[int, ...],
         n: int,
     ) -> None:
-        """Add a round's numerator to its reading's, keeping a round of each reading."""
+        """Add a round's numerator to its reading's, keeping a round of each reading. A reading
+        holds what the wager's evaluator reads of the round, so that rounds alike to it are
+        evaluated once: the dealer's hand alone for Raise the Roof (`_Reads`: the dealer's and not
+        the play); the first hand as dealt alone for `_FIRST_HAND_ALONE`."""
         if self.wager in _ORDER_BLIND:  # read: the first hand's total, cards, split or not
             key: tuple = (min(self._total(cards), 22), len(cards), split, dealer)
+        elif self.reads.dealer and not self.reads.plays:
+            key = dealer
+        elif self.wager in _FIRST_HAND_ALONE:
+            key = (first, cards, split)
         else:
             key = (first, cards, split, dealer)
         if key not in self.hands:
@@ -939,11 +954,13 @@ class _Enumeration:
         return self.assignments[key]
 
 
+@lru_cache(maxsize=256)
 def _assigned(
     pattern: tuple[int, ...], per_suit: tuple[int, ...]
 ) -> list[tuple[tuple[Suit, ...], Fraction]]:
     """`_Enumeration._suit_assignments` for cards whose ranks are labelled 0, 1, … in `pattern`
-    (cards alike in label share a rank), rank label r having per_suit[r] cards of each suit."""
+    (cards alike in label share a rank), rank label r having per_suit[r] cards of each suit.
+    Memoised: one shoe's assignments serve both of its rules."""
     out = []
     for suits in itertools.product(list(Suit), repeat=len(pattern)):
         share = Fraction(1)
@@ -1084,19 +1101,22 @@ def _shapes(ranks: str, hits_soft_17: bool) -> dict[int, list[tuple[tuple[int, .
 
 @lru_cache(maxsize=256)
 def _dealer_moments(
-    ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool
+    ranks: str, up: int, shoe: tuple[int, ...], hits_soft_17: bool, busts: bool = False
 ) -> list[tuple[tuple[int, ...], int, list[int], list[int]]]:
     """For `_dealer_finals`: each group of the dealer's final hands (`_shapes`) from `shoe` (the
     up card already out of it, two cards still to come out) as one hand of the group and the sums
     over its hands of w, w·m_i and w·m_i·m_j (i ≤ j, at i × classes + j), where m_i is how many
     cards of class i the hand draws after the up card and w its ordered ways from `shoe` times
-    falling(cards in `shoe` − 2 − k, _DEALER_DRAWN − k), k the cards it draws."""
+    falling(cards in `shoe` − 2 − k, _DEALER_DRAWN − k), k the cards it draws. With `busts`, the
+    groups of bust hands alone."""
     left = sum(shoe) - 2
     rest = [falling(left - k, _DEALER_DRAWN - k) for k in range(_DEALER_DRAWN + 1)]
     draws = [[falling(n, m) for m in range(_DEALER_DRAWN + 1)] for n in shoe]
     out = []
     classes = len(shoe)
     for hand, group in _shapes(ranks, hits_soft_17)[up]:
+        if busts and _total_of(tuple(ranks[c] for c in hand)) <= 21:
+            continue
         total, by_class, by_pair = 0, [0] * classes, [0] * classes * classes
         for orders, after, k in group:
             w = orders * rest[k]
@@ -1116,21 +1136,33 @@ def _dealer_moments(
 
 @lru_cache(maxsize=4096)
 def _dealer_finals(
-    ranks: str, up: int, shoe: tuple[int, ...], first: tuple[int, int], hits_soft_17: bool
+    ranks: str,
+    up: int,
+    shoe: tuple[int, ...],
+    first: tuple[int, int],
+    hits_soft_17: bool,
+    stands: bool = False,
 ) -> list[tuple[tuple[int, ...], int]]:
     """The dealer's final hands (no blackjack) from `shoe` (the up card out of it) less the
     player's first two cards (classes `first`, a ≤ b), one for each thing a wager reads of them,
     with the probability of its group as a numerator over falling(cards left, _DEALER_DRAWN).
+    With `stands`, the hands that stand are one group (the first of them standing for it).
 
     Taking a card of class a out of the shoe turns a hand's falling(N_a, m_a) ways of drawing
     its m_a cards of that class into falling(N_a − 1, m_a) = falling(N_a, m_a)·(N_a − m_a)/N_a;
     two cards out, a group's ways are a quadratic in its hands' m_a and m_b, summed exactly from
-    the group's moments (`_dealer_moments`, shared by every pair of cards taken out)."""
+    the group's moments (`_dealer_moments`, shared by every pair of cards taken out).
+
+    The hands that stand are then counted as what the others leave: every ordered draw of
+    _DEALER_DRAWN cards from what is left begins with one final hand (a blackjack, a bust, or
+    one that stands), so they are falling(cards left, _DEALER_DRAWN) less the blackjacks'
+    (a hole card completing 21, then falling(cards left − 1, _DEALER_DRAWN − 1)) and the
+    busts'."""
     a, b = first
     na, nb = shoe[a], shoe[b]
     pair = a * len(shoe) + b
     out = []
-    for hand, total, by_class, by_pair in _dealer_moments(ranks, up, shoe, hits_soft_17):
+    for hand, total, by_class, by_pair in _dealer_moments(ranks, up, shoe, hits_soft_17, stands):
         if a == b:  # falling(N_a − 2, m) = falling(N_a, m)(N_a − m)(N_a − m − 1)/(N_a(N_a − 1))
             ways = na * (na - 1) * total - (2 * na - 1) * by_class[a] + by_pair[pair]
             over = na * (na - 1)
@@ -1139,6 +1171,17 @@ def _dealer_finals(
             over = na * nb
         if ways:
             out.append((hand, ways // over))  # exact: each hand's term is a multiple of over
+    if stands:
+        left = [n - (i == a) - (i == b) for i, n in enumerate(shoe)]
+        cards = sum(left)
+        pair = [(_VALUES[ranks[up]], _VALUES[r]) for r in ranks]  # aces as one
+        holes = sum(n for n, v in zip(left, pair, strict=True) if v in ((1, 10), (10, 1)))
+        ways = falling(cards, _DEALER_DRAWN) - holes * falling(cards - 1, _DEALER_DRAWN - 1)
+        ways -= sum(n for _, n in out)
+        if ways:
+            names = ranks.__getitem__
+            groups = _shapes(ranks, hits_soft_17)[up]
+            out.append(next((h, ways) for h, _ in groups if _total_of(tuple(map(names, h))) <= 21))
     return out
 
 
@@ -1345,11 +1388,15 @@ def _raised(
     outcomes, ante_outcomes = frozenset(wins), frozenset(ante_wins)
 
     @cache
+    def paid(made: tuple[str, ...], raised: bool) -> list[str]:
+        """The lines the round pays, raised (this column) or not (the Ante Only column)."""
+        return paid_from(wager, made, outcomes if raised else ante_outcomes)
+
+    @cache
     def value(made: tuple[str, ...], raised: bool) -> int:
         """What the round returns per unit staked, in `unit`ths."""
-        table, keys = (win_units, outcomes) if raised else (ante_units, ante_outcomes)
-        paid = paid_from(wager, made, keys)
-        return sum(table[k] for k in paid if k in table) if paid else -unit
+        table, keys = (win_units if raised else ante_units), paid(made, raised)
+        return sum(table[k] for k in keys if k in table) if keys else -unit
 
     net = 0
     staked = 0
@@ -1360,6 +1407,8 @@ def _raised(
         net -= p * unit
         staked += p
         lose += p
+    # the states' outcomes summed by the raise taken, to be paid once for each raise
+    by_times: dict[int, dict[tuple[str, ...], int]] = {}
     for state_made in tree.by_state.values():
         chance = sum(state_made.values())
         if not chance:
@@ -1369,14 +1418,17 @@ def _raised(
         best, times = max((kept, 0), *(((1 + r) * raised, r) for r in range(1, 6)))
         net += best
         staked += chance * (1 + times)
+        summed = by_times.setdefault(times, {})
         for made, p in state_made.items():
-            table, keys = (win_units, outcomes) if times else (ante_units, ante_outcomes)
-            paid = paid_from(wager, made, keys)
-            if not paid:
+            summed[made] = summed.get(made, 0) + p
+    for times, summed in by_times.items():
+        for made, p in summed.items():
+            keys = paid(made, times > 0)
+            if not keys:
                 lose += p
-            for key in paid if times else ():
+            for key in keys if times else ():
                 line_p[key] = line_p.get(key, 0) + p
-                line_return[key] = line_return.get(key, 0) + p * (1 + times) * table[key]
+                line_return[key] = line_return.get(key, 0) + p * (1 + times) * win_units[key]
     d = tree.denominator
     staked_p = Fraction(staked, d)
     results = tuple(
@@ -1404,3 +1456,10 @@ def _raised(
         0,
         method="exact",
     )
+
+
+_FIRST_HAND_ALONE = {"progressive-blackjack", "straight-jack", "straight-jack-progressive"}
+"""Wagers whose evaluator reads the seat's first hand as dealt and nothing of the dealer's, not
+even a blackjack (the aces of MA 19(c), (e); the straight of 30-2109, 30-2110): their rounds are
+read without the dealer's cards (`_Enumeration._add`), each first hand evaluated once whatever
+the up card."""
