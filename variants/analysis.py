@@ -24,6 +24,7 @@ from engine.analysis import (
     simulate,
     third_card,
 )
+from engine.gc_paused import gc_paused
 from engine.hold_em import HOLD_EM
 from engine.odds import Basis, Pays, decimal_string
 from engine.playtree import PLAY_TREE, RAISE_COLUMN, analyse_play_tree
@@ -214,9 +215,38 @@ def lines_analysed(
     meters: Mapping[str, Decimal] | None = None,
     removal: str | None = None,
 ) -> Analysed:
-    """`lines_analysis`'s analyses, as the engine gives them.
+    """`lines_analysis`'s analyses, as the engine gives them (the garbage collector paused while
+    they are counted: engine/gc_paused.py).
 
     :raises DomainError: the engine cannot analyse the wager; a `removal` it does not take."""
+    with gc_paused():
+        return _lines_analysed(
+            wager,
+            lines,
+            decks,
+            jurisdiction,
+            dealer_hits_soft_17=dealer_hits_soft_17,
+            rounds=rounds,
+            seed=seed,
+            stake=stake,
+            meters=meters,
+            removal=removal,
+        )
+
+
+def _lines_analysed(
+    wager: str,
+    lines: Sequence[PaytableLine],
+    decks: Sequence[int],
+    jurisdiction: str | None,
+    *,
+    dealer_hits_soft_17: bool,
+    rounds: int,
+    seed: int,
+    stake: Decimal | None,
+    meters: Mapping[str, Decimal] | None,
+    removal: str | None,
+) -> Analysed:
     removal = removal_checked(wager, removal)
     if stake is not None:
         lines = [_at_stake(line, stake, meters or {}) for line in lines]
