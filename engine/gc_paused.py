@@ -15,7 +15,8 @@ from contextlib import contextmanager
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """The collector off inside the block, then as it was: a pause inside another leaves it off,
+    """The collector off inside the block (or the call, as a decorator: `@gc_paused()`), then as
+    it was: a pause inside another leaves it off,
     and a thread's pause ending early only lets the collector run sooner (it frees nothing a
     running analysis holds)."""
     enabled = gc.isenabled()

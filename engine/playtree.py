@@ -12,7 +12,7 @@ after a stopping time are exchangeable with the rest (optional skipping), so the
 card and draws are distributed as the shoe less the cards seen, and nothing else is removed.
 Push Your Luck and 21 Magic read the first hand and the dealer's total together: the dealer's
 hand is counted from the shoe each way the first hand ends leaves, exactly, by sums over the
-dealer's hands taken once a shoe (`_Enumeration._dealer_totals`). Raise the Roof reads the
+dealer's hands taken once a shoe (`_Enumeration._ties`). Raise the Roof reads the
 dealer's hand alone, which the first hand's later cards change by nothing (they end at a
 stopping time): it is counted from the shoe less the first three cards, the same fractions.
 
@@ -863,9 +863,10 @@ class _Enumeration:
         groups: dict[tuple[int, int], list[tuple[int, ...]]] = {}
         terms = []
         for left, total in ended:
-            read = _read_terms(tuple(map(operator.sub, shoe, left)), total - value)
-            terms.append(read)
-            groups.setdefault((total, sum(left)), []).append(read[0])
+            codes, weights = _read_terms(tuple(map(operator.sub, shoe, left)), total - value)
+            group = (total, sum(left))
+            terms.append((group, codes, weights))
+            groups.setdefault(group, []).append(codes)
         sums = {}
         for (total, cards), reads in groups.items():
             by_j, rest = by_total[total], self._rest(cards)
@@ -879,8 +880,8 @@ class _Enumeration:
                 )
             sums[total, cards] = got
         return [
-            sum(map(operator.mul, weights, map(sums[total, sum(left)].__getitem__, codes)))
-            for (left, total), (codes, weights) in zip(ended, terms, strict=True)
+            sum(map(operator.mul, weights, map(sums[group].__getitem__, codes)))
+            for group, codes, weights in terms
         ]
 
     # --- evaluation --------------------------------------------------------------------------
@@ -1200,11 +1201,11 @@ def _removal_terms(
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """For the cards r out of the shoe (a count by class of `CLASSES`): each multiset j ≤ r, as
     an integer (5 bits a class), with its weight Π_i (−1)^j_i falling(r_i, j_i) in
-    `_Enumeration._dealer_totals`; those of more than 20 points (aces as one) left out: the
+    `_Enumeration._ties`; those of more than 20 points (aces as one) left out: the
     dealer's cards after any up card (an ace's one point at least) hold no more in a hand that
     does not bust. As three tuples read in step, in order of points: the codes, their weights and
     their points (a hand reads only those of at most its total less the up card's points: one
-    list for every up card and total, `_Enumeration._dealer_totals`)."""
+    list for every up card and total, `_Enumeration._ties`)."""
     most = 20
     out = [(0, 1, 0)]  # j, weight, points
     for i, r in enumerate(removed):

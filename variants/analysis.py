@@ -202,6 +202,7 @@ def lines_analysis(
     return _shown(analysed, stake, meters)
 
 
+@gc_paused()
 def lines_analysed(
     wager: str,
     lines: Sequence[PaytableLine],
@@ -219,34 +220,6 @@ def lines_analysed(
     they are counted: engine/gc_paused.py).
 
     :raises DomainError: the engine cannot analyse the wager; a `removal` it does not take."""
-    with gc_paused():
-        return _lines_analysed(
-            wager,
-            lines,
-            decks,
-            jurisdiction,
-            dealer_hits_soft_17=dealer_hits_soft_17,
-            rounds=rounds,
-            seed=seed,
-            stake=stake,
-            meters=meters,
-            removal=removal,
-        )
-
-
-def _lines_analysed(
-    wager: str,
-    lines: Sequence[PaytableLine],
-    decks: Sequence[int],
-    jurisdiction: str | None,
-    *,
-    dealer_hits_soft_17: bool,
-    rounds: int,
-    seed: int,
-    stake: Decimal | None,
-    meters: Mapping[str, Decimal] | None,
-    removal: str | None,
-) -> Analysed:
     removal = removal_checked(wager, removal)
     if stake is not None:
         lines = [_at_stake(line, stake, meters or {}) for line in lines]
