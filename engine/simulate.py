@@ -592,9 +592,10 @@ def _round(
     h_bonus: npt.NDArray[np.int64],
     h_first: npt.NDArray[np.int64],
     dealt: npt.NDArray[np.int64] | None,
-) -> tuple[int, int]:
+) -> tuple[int, int, int]:
     """One round under rule set k, from the cards at `pos`: (the seat's net in units, the next
-    position). Mirrors engine.round._Round for one seat of a BasicStrategy without side wagers.
+    position, the hands won less the hands lost: engine.streak). Mirrors engine.round._Round
+    for one seat of a BasicStrategy without side wagers.
     `bonus` and `doubled` are None where no rule set played has Spanish 21's rules: numba compiles
     that kernel apart, without them (and with cards that are only values: composition), so the
     standard game pays nothing for them."""
@@ -630,13 +631,13 @@ def _round(
     peeked = hole_rule == _PEEK and (up == 1 or up == 10)
     if peeked and up + hole == 11:  # the peek finds a blackjack: original wager only
         if surrendered:
-            return -(stake // 2), pos
+            return -(stake // 2), pos, -1
         if total == 21:
             if bonus is not None:
                 if params[row, _P_BLACKJACK_BEATS]:
-                    return params[row, _P_BLACKJACK], pos
-            return 0, pos
-        return -stake, pos
+                    return params[row, _P_BLACKJACK], pos, 1
+            return 0, pos, 0
+        return -stake, pos, -1
 
     # The player's hands. Every hand of a seat starts with a card of the first card's value, so
     # the split hands waiting for their second card are alike but for that card's suit: their
@@ -804,39 +805,49 @@ def _round(
     original_only = params[row, _P_OBO] != 0
     two_card_21 = params[row, _P_TWO21] != 0
     net = 0
+    score = 0  # hands won less hands lost
     collected = False
     for i in range(np.uint64(done)):
         state = h_state[i]
         wager = h_stake[i]
         if state == _SURRENDERED:
+            score -= 1
             if dealer_blackjack and not peeked and surrender_rule != _EARLY:
                 net -= wager
             else:
                 net -= wager // 2
         elif state == _RESCUED:
+            score -= 1
             net -= wager
         elif state == _BUST and not (dealer_blackjack and original_only):
+            score -= 1
             net -= wager
         elif dealer_blackjack and not (
             state == _BLACKJACK and bonus is not None and params[row, _P_BLACKJACK_BEATS]
         ):
             # a broken hand too where it takes the original wager only
-            if state != _BLACKJACK and (not original_only or not collected):
-                net -= stake if original_only else wager
-                collected = True
+            if state != _BLACKJACK:
+                score -= 1
+                if not original_only or not collected:
+                    net -= stake if original_only else wager
+                    collected = True
         elif state == _BLACKJACK:
+            score += 1
             net += params[row, _P_BLACKJACK]
         elif state == _TWENTY_ONE or dealer_total > 21 or h_total[i] > dealer_total:
+            score += 1
             if bonus is not None:
                 code = h_bonus[i]
                 net += wager if code == 0 else bonus[row, np.uint64(code)] * (wager // stake)
             else:
                 net += wager
         elif h_total[i] < dealer_total:
+            score -= 1
             net -= wager
         elif h_total[i] == 21 and h_cards[i] == 2 and dealer_cards > 2 and two_card_21:
+            score += 1
             net += wager
-    return net, pos
+    return net, pos, score
 
 
 @numba.njit(cache=True, error_model="numpy", _nrt=False, inline="always")
@@ -930,7 +941,7 @@ def _rounds(
             _reseed(deal_s, s)
         start = pos
         for k in range(1, variants):
-            net, _unused = _round(
+            net, _unused, _score = _round(
                 cards,
                 start,
                 deal_s,
@@ -949,7 +960,7 @@ def _rounds(
                 dealt,
             )
             nets[k] = net
-        base, pos = _round(
+        base, pos, _score = _round(
             cards,
             start,
             deal_s,
@@ -1171,6 +1182,12 @@ def scripted_round(rules: RuleSet, values: list[int | Card]) -> tuple[Fraction, 
 
     :raises ValueError: the cards ran out.
     """
+    net, used, _score = scripted(rules, values)
+    return net, used
+
+
+def scripted(rules: RuleSet, values: list[int | Card]) -> tuple[Fraction, int, int]:
+    """`scripted_round`, and the hands the seat won less the hands it lost (engine.streak)."""
     units = units_per_wager(rules)
     arrays = _arrays([rules], units)
     hands = [np.zeros(MAX_HANDS, dtype=np.int64) for _ in range(6)]
@@ -1178,8 +1195,8 @@ def scripted_round(rules: RuleSet, values: list[int | Card]) -> tuple[Fraction, 
     codes = [(card_code(v) if suited else v.value) if isinstance(v, Card) else v for v in values]
     cards = np.array(codes, dtype=np.int8)
     state = np.ones(4, dtype=np.uint64)
-    net, used = _round(cards, 0, state, _SCRIPTED, *arrays, 0, *hands, None)
-    return Fraction(int(net), units), int(used)
+    net, used, score = _round(cards, 0, state, _SCRIPTED, *arrays, 0, *hands, None)
+    return Fraction(int(net), units), int(used), int(score)
 
 
 def rules_as_dict(rules: RuleSet) -> dict[str, Any]:
