@@ -164,3 +164,61 @@ class SignSet(models.Model):
 
     def __str__(self) -> str:
         return f"{len(self.signs)} signs for {self.validation}{' (draft)' if self.draft else ''}"
+
+
+class PaytableSimulationJob(models.Model):
+    """A catalog paytable that no exact method settles (STREAK, Burnout Bonus: engine.streak),
+    simulated at each deck count it allows as seeded chunks, by Celery workers or in-process; the
+    same seed and chunk size give the same counts however it is run."""
+
+    Status = SimulationJob.Status
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    paytable = models.CharField(max_length=200, help_text="The catalog paytable's key.")
+    jurisdiction = models.CharField(max_length=16, help_text="The paytable's jurisdiction code.")
+    wager = models.SlugField(max_length=80, help_text="The catalog wager's slug.")
+    lines = models.JSONField(
+        help_text="The paytable's lines as simulated (outcome, pays, label, column), kept so the "
+        "result reads the same if the catalog changes."
+    )
+    decks = models.JSONField(help_text="The deck counts simulated, in order.")
+    dealer_hits_soft_17 = models.BooleanField()
+    continuous_shuffler = models.BooleanField(
+        default=False,
+        help_text="Every round dealt from all the cards (a continuous shuffler); else from a "
+        "shoe with a cut card at three quarters.",
+    )
+    rounds = models.PositiveBigIntegerField(help_text="Rounds at each deck count, at least.")
+    seed = models.BigIntegerField()
+    chunk_rounds = models.PositiveIntegerField(help_text="Rounds per seeded chunk.")
+    chunks = models.PositiveIntegerField(help_text="Chunks in all: per deck count × deck counts.")
+    chunks_done = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    sums = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Exact counts of the chunks done per deck count, integers as strings, and "
+        "which chunks.",
+    )
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, help_text="Record time of the request.")
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(chunks_done__lte=models.F("chunks")),
+                name="paytablesimulationjob_chunks_done_at_most_chunks",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seed__gte=0), name="paytablesimulationjob_seed_min"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.paytable} {self.rounds} rounds, seed {self.seed}: {self.status}"

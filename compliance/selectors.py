@@ -1,4 +1,5 @@
-"""Reads of submissions (validation runs, sign sets, simulation jobs) as a user may see them.
+"""Reads of submissions (validation runs, sign sets, simulation jobs, paytable simulation jobs) as
+a user may see them.
 
 The one rule of who sees a submission, for every API view and web page:
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
-from compliance.models import SignSet, SimulationJob, ValidationRun
+from compliance.models import PaytableSimulationJob, SignSet, SimulationJob, ValidationRun
 
 
 def _officer_codes(user: User) -> list[str]:
@@ -49,3 +50,11 @@ def sign_sets_visible_to(user: User | AnonymousUser) -> QuerySet[SignSet]:
 def simulation_jobs_visible_to(user: User | AnonymousUser) -> QuerySet[SimulationJob]:
     """The simulation jobs `user` may see (by their configuration's jurisdiction), newest first."""
     return _visible(SimulationJob.objects.all(), user, "configuration__jurisdiction")
+
+
+def paytable_simulation_jobs_visible_to(
+    user: User | AnonymousUser,
+) -> QuerySet[PaytableSimulationJob]:
+    """The paytable simulation jobs `user` may see (by the paytable's jurisdiction), newest
+    first."""
+    return _visible(PaytableSimulationJob.objects.all(), user, "jurisdiction")

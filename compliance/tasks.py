@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from .paytable_simulations import paytable_simulation_chunk_run, paytable_simulation_fail
 from .simulations import simulation_chunk_run, simulation_job_fail
 
 
@@ -15,4 +16,17 @@ def simulation_chunk_run_task(job_id: str, index: int) -> None:
         simulation_chunk_run(job_id=job_id, index=index)
     except Exception as exc:
         simulation_job_fail(job_id=job_id, error=f"chunk {index}: {type(exc).__name__}: {exc}")
+        raise
+
+
+@shared_task(
+    name="compliance.paytable_simulation_chunk_run", acks_late=True, reject_on_worker_lost=True
+)
+def paytable_simulation_chunk_run_task(job_id: str, index: int) -> None:
+    """Run one chunk of a paytable simulation job; a chunk that raises fails its job (as
+    `simulation_chunk_run_task`)."""
+    try:
+        paytable_simulation_chunk_run(job_id=job_id, index=index)
+    except Exception as exc:
+        paytable_simulation_fail(job_id=job_id, error=f"chunk {index}: {type(exc).__name__}: {exc}")
         raise

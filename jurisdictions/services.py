@@ -41,7 +41,8 @@ READER_GROUP = "reader"
 # What a vendor may do: submit configurations and read the results (its own: compliance.selectors).
 VENDOR_PERMISSIONS = {
     "compliance": ("add_validationrun", "view_validationrun", "add_signset", "view_signset")
-    + ("add_simulationjob", "view_simulationjob"),
+    + ("add_simulationjob", "view_simulationjob")
+    + ("add_paytablesimulationjob", "view_paytablesimulationjob"),
 }
 
 

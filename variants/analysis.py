@@ -5,6 +5,7 @@ standard error only for a wager no exact method covers (no catalog wager now).""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -21,6 +22,7 @@ from engine.analysis import (
     NotAnalysable,
     analyse,
     analyse_dealer_hand,
+    refusal,
     simulate,
     third_card,
 )
@@ -30,9 +32,10 @@ from engine.odds import Basis, Pays, decimal_string
 from engine.playtree import PLAY_TREE, RAISE_COLUMN, analyse_play_tree
 from engine.rules import PaytableLine, RuleSet
 from engine.sidewagers import Stage, stage
+from engine.streak import STREAK_WAGERS, StreakCounts, streak_analyses, streak_rules
 from pitboss.errors import DomainError
 
-from .models import Paytable, PlayRule
+from .models import Constraint, ConstraintKind, Paytable, PlayRule
 
 DEFAULT_DECKS = (1, 2, 4, 6, 8)
 """Deck counts analysed for a paytable approved for any."""
@@ -99,7 +102,7 @@ def paytable_analysed(
 
     :raises DomainError: as `paytable_analysis`.
     """
-    allowed = paytable.decks or list(DEFAULT_DECKS)
+    allowed = allowed_decks(paytable)
     if decks is not None and paytable.decks and decks not in paytable.decks:
         approved = ", ".join(map(str, paytable.decks))
         raise DomainError(
@@ -107,11 +110,15 @@ def paytable_analysed(
             f"{paytable.key} is approved for {approved} decks, not {decks}",
             fields={"decks": f"one of {approved}"},
         )
-    lines = [
-        PaytableLine(e.outcome, Pays.parse(e.pays), e.label, e.column)
-        for e in paytable.entries.all()
-    ]
+    lines = paytable_lines(paytable)
     jurisdiction = paytable.wager.jurisdiction.code
+    if paytable.wager.slug in STREAK_WAGERS:
+        raise DomainError(
+            "simulated_only",
+            f"{refusal(paytable.wager.slug)}. No exact method gives its return: it is estimated "
+            f"by simulation, as a job (POST /api/v1/paytable-simulations/ with "
+            f'{{"paytable": "{paytable.key}"}}, then GET the job for its progress and result)',
+        )
     if simulated_only(paytable.wager.slug, jurisdiction) and not simulate_play:
         raise DomainError("not_analysable", f"{paytable.key} is analysed by simulation")
     played = stage(paytable.wager.slug, jurisdiction) is Stage.ROUND
@@ -132,6 +139,84 @@ def paytable_analysed(
     if dealing_rule:
         analysed = replace(analysed, method=f"{analysed.method}; {dealing_rule}")
     return analysed
+
+
+def paytable_lines(paytable: Paytable) -> list[PaytableLine]:
+    """The paytable's lines as the engine reads them, in order."""
+    return [
+        PaytableLine(e.outcome, Pays.parse(e.pays), e.label, e.column)
+        for e in paytable.entries.all()
+    ]
+
+
+def allowed_decks(paytable: Paytable) -> list[int]:
+    """The deck counts the paytable is approved for (1, 2, 4, 6, 8 where any)."""
+    return paytable.decks or list(DEFAULT_DECKS)
+
+
+PLAYED_AT = {"burnout-bonus": "blackjack-burnout"}
+"""A side wager offered only at one game's tables (30-899.25 Bonus Wager (1)): that game."""
+
+
+def played_decks(paytable: Paytable) -> tuple[list[int], str]:
+    """The deck counts a paytable is played at, and the rule that says so where it is not the
+    paytable's own approval: its deck counts, else its wager's or its game's deck rule
+    (decks_allowed: Blackjack Burnout's two or six decks, 30-899.25(1)), else 1, 2, 4, 6, 8."""
+    if paytable.decks:
+        return list(paytable.decks), ""
+    wagers = [paytable.wager.slug, PLAYED_AT.get(paytable.wager.slug, "")]
+    rule = (
+        Constraint.objects.filter(
+            kind=ConstraintKind.DECKS_ALLOWED,
+            jurisdiction=paytable.wager.jurisdiction,
+            wager__slug__in=wagers,
+        )
+        .order_by("code")
+        .first()
+    )
+    if rule is None or not rule.params.get("decks"):
+        return list(DEFAULT_DECKS), ""
+    return [int(n) for n in rule.params["decks"]], f"{rule.code}: {rule.message}"
+
+
+def streak_soft_17(paytable: Paytable) -> bool:
+    """Whether the dealer hits soft 17 in a consecutive-wins wager's simulation
+    (`_dealer_soft_17`: the paytable's own rule, else the wager's, else standing)."""
+    return _dealer_soft_17(paytable)[0] == "hit"
+
+
+def streak_shown(
+    paytable_key: str,
+    wager: str,
+    lines: Sequence[PaytableLine],
+    counts: Mapping[int, StreakCounts],
+    *,
+    hits_soft_17: bool,
+    seed: int,
+    continuous: bool,
+) -> dict[str, Any]:
+    """A consecutive-wins paytable's simulated counts shown as an analysis is (`_shown`): each
+    spot its own wager per deck count, decimals and standard errors, no fractions.
+
+    :raises DomainError: a line the simulation cannot settle (not_analysable)."""
+    results = []
+    for decks, n in counts.items():
+        rules = streak_rules(wager, decks, hits_soft_17)
+        try:
+            results += streak_analyses(
+                wager, list(lines), n, rules, seed=seed, continuous=continuous
+            )
+        except NotAnalysable as exc:
+            raise DomainError("not_analysable", str(exc)) from exc
+    fewest = min(n.rounds for n in counts.values())
+    method = (
+        f"simulation: no exact method gives the return of a wager won over consecutive rounds "
+        f"(engine/streak.py); each spot a wager of its own, {fewest:,} rounds or more a deck "
+        f"count, the dealer {'hitting' if hits_soft_17 else 'standing on'} soft 17; an estimate "
+        f"with its standard error, never a fraction"
+    )
+    body = _shown(Analysed(wager, method, results, [], []), None, None)
+    return {"paytable": paytable_key, **body}
 
 
 def simulated_only(wager: str, jurisdiction: str | None) -> bool:
@@ -422,28 +507,46 @@ def fraction_text(value: Fraction) -> str:
 
 def _as_dict(a: Analysis) -> dict[str, Any]:
     """An exact analysis gives its fractions; a simulated one only decimals with its standard
-    error: a sampled count is an estimate, never a fraction to take as exact."""
+    error, to the places the error leaves meaningful (`estimate_places`): a sampled count is an
+    estimate, never a fraction to take as exact."""
     exact = a.method == "exact"
+    places = 12 if exact else estimate_places(a.standard_error)
+
+    def shown(value: Fraction, error: float | None = None) -> str:
+        return decimal_string(value, places if error is None else estimate_places(error))
+
+    def sampled(p: Fraction) -> float | None:
+        """A line's probability's standard error, as a share of the rounds or wagers counted."""
+        return None if exact else math.sqrt(float(p * (1 - p)) / max(a.combinations, 1))
+
     return {
         "decks": a.decks,
         "column": a.column,
         "method": a.method,
         "standard_error": None if a.standard_error is None else f"{a.standard_error:.9f}",
-        "house_edge": decimal_string(a.house_edge),
+        "house_edge": shown(a.house_edge),
         "house_edge_fraction": fraction_text(a.house_edge) if exact else None,
         "card_removal": a.card_removal,
         "combinations": a.combinations,
-        "lose_probability": decimal_string(a.lose_probability),
-        "push_probability": decimal_string(a.push_probability),
+        "lose_probability": shown(a.lose_probability, sampled(a.lose_probability)),
+        "push_probability": shown(a.push_probability, sampled(a.push_probability)),
         "lines": [
             {
                 "outcome": line.outcome,
                 "label": line.label,
                 "pays": line.pays,
-                "probability": decimal_string(line.probability),
+                "probability": shown(line.probability, sampled(line.probability)),
                 "probability_fraction": fraction_text(line.probability) if exact else None,
-                "return": decimal_string(line.returns),
+                "return": shown(line.returns),
             }
             for line in a.lines
         ],
     }
+
+
+def estimate_places(error: float | None) -> int:
+    """Decimal places worth showing of an estimate with this standard error: down to the second
+    significant digit of the error (0.0012 → 4 places: 0.0981); 12 with no error to go by."""
+    if not error or not math.isfinite(error) or error <= 0:
+        return 12
+    return min(12, max(0, 1 - math.floor(math.log10(error))))

@@ -17,4 +17,14 @@ urlpatterns = [
     path("analysis/base-game/", views.BaseGameAnalysisApi.as_view(), name="base-game-analysis"),
     path("simulations/", views.SimulationListApi.as_view(), name="simulations"),
     path("simulations/<uuid:pk>/", views.SimulationDetailApi.as_view(), name="simulation"),
+    path(
+        "paytable-simulations/",
+        views.PaytableSimulationListApi.as_view(),
+        name="paytable-simulations",
+    ),
+    path(
+        "paytable-simulations/<uuid:pk>/",
+        views.PaytableSimulationDetailApi.as_view(),
+        name="paytable-simulation",
+    ),
 ]

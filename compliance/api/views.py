@@ -9,7 +9,12 @@ from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,7 +23,12 @@ from rest_framework.views import APIView
 from compliance import selectors
 from compliance.basegame import BaseGameIn, base_game_analysis, base_game_query
 from compliance.configuration import ConfigurationSerializer
-from compliance.models import SignSet, SimulationJob, ValidationRun
+from compliance.models import PaytableSimulationJob, SignSet, SimulationJob, ValidationRun
+from compliance.paytable_simulations import (
+    PaytableSimulationIn,
+    paytable_simulation_create,
+    paytable_simulation_result,
+)
 from compliance.rounds import ReplayIn, RoundsIn, round_replay, rounds_play
 from compliance.services import NotCompliant, sign_set_create, validation_run_create
 from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
@@ -445,3 +455,73 @@ class SignSetApi(APIView):
     def get(self, request: Request, pk: Any) -> HttpResponse:
         sign_set = get_object_or_404(selectors.sign_sets_visible_to(request.user), pk=pk)
         return _sign_set_response(request, sign_set, status.HTTP_200_OK)
+
+
+class PaytableSimulationOut(serializers.ModelSerializer[PaytableSimulationJob]):
+    progress = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PaytableSimulationJob
+        fields = [
+            "id",
+            "status",
+            "paytable",
+            "jurisdiction",
+            "wager",
+            "decks",
+            "dealer_hits_soft_17",
+            "continuous_shuffler",
+            "rounds",
+            "seed",
+            "chunks",
+            "chunks_done",
+            "progress",
+            "result",
+            "error",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+    def get_progress(self, job: PaytableSimulationJob) -> float:
+        """The share of chunks done, 0 to 1."""
+        return job.chunks_done / job.chunks
+
+    @extend_schema_field(dict[str, Any])
+    def get_result(self, job: PaytableSimulationJob) -> dict[str, Any] | None:
+        """Once done, the analysis as GET paytables/{id}/analysis/ shows one: each spot's house
+        edge per deck count, a decimal with its standard error."""
+        return paytable_simulation_result(job)
+
+
+class PaytableSimulationListApi(APIView):
+    """Simulate a catalog paytable no exact method settles (STREAK, Burnout Bonus) at every deck
+    count it allows (or `decks`), as a job (vendor token or officer login): 202 with the job, then
+    GET it for progress and the result. GET lists the jobs the caller may see, newest first."""
+
+    permission_classes = [SubmitsOrReadsVisible]
+    submit_permission = "compliance.add_paytablesimulationjob"
+
+    @extend_schema(request=PaytableSimulationIn, responses={202: PaytableSimulationOut})
+    def post(self, request: Request) -> Response:
+        job = paytable_simulation_create(data=request.data, user=request.user)
+        return Response(PaytableSimulationOut(job).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(**_paged(PaytableSimulationOut, "paytable_simulations"))
+    def get(self, request: Request) -> Response:
+        return _page(
+            request,
+            self,
+            selectors.paytable_simulation_jobs_visible_to(request.user),
+            PaytableSimulationOut,
+        )
+
+
+class PaytableSimulationDetailApi(APIView):
+    permission_classes = [SubmitsOrReadsVisible]
+
+    @extend_schema(responses=PaytableSimulationOut)
+    def get(self, request: Request, pk: Any) -> Response:
+        job = get_object_or_404(selectors.paytable_simulation_jobs_visible_to(request.user), pk=pk)
+        return Response(PaytableSimulationOut(job).data)

@@ -1,0 +1,214 @@
+"""Simulations of a catalog paytable no exact method settles (POST paytable-simulations/): STREAK
+and Blackjack Burnout's Bonus (engine.streak), at every deck count the paytable allows, split
+into seeded chunks that Celery workers run (in-process when no broker is set), each adding its
+exact counts to the job; GET the job for its progress and, once done, its analysis."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
+from rest_framework import serializers
+
+from engine.odds import Pays
+from engine.rules import PaytableLine
+from engine.simulate import CHUNK_ROUNDS, chunk_sizes
+from engine.streak import MIN_ROUNDS, STREAK_WAGERS, StreakCounts, streak_chunk, streak_rules
+from pitboss.errors import DomainError
+from variants import selectors as catalog
+from variants.analysis import paytable_lines, played_decks, streak_shown, streak_soft_17
+
+from .models import PaytableSimulationJob
+from .simulations import MAX_SEED, QUEUE_UNAVAILABLE, queue_check
+
+MAX_ROUNDS = 1_000_000_000
+MIN_REQUEST_ROUNDS = 1_000_000
+
+
+class PaytableSimulationIn(serializers.Serializer):
+    paytable = serializers.CharField(help_text="The catalog paytable's key.")
+    decks = serializers.IntegerField(
+        required=False, min_value=1, help_text="One deck count; default every one it allows."
+    )
+    rounds = serializers.IntegerField(
+        min_value=MIN_REQUEST_ROUNDS,
+        max_value=MAX_ROUNDS,
+        default=MIN_ROUNDS,
+        help_text="Rounds at each deck count (at least, every wager counted being settled).",
+    )
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SEED,
+        required=False,
+        help_text="Default: a random seed, reported so the run can be repeated.",
+    )
+    continuous_shuffler = serializers.BooleanField(
+        default=False,
+        help_text="Deal every round from all the cards; default a shoe cut at three quarters.",
+    )
+
+
+def paytable_simulation_create(*, data: Any, user: Any = None) -> PaytableSimulationJob:
+    """Store a paytable simulation job and send its chunks to the workers (run them here with no
+    broker).
+
+    :raises rest_framework.exceptions.ValidationError: a malformed request (the field is named).
+    :raises pitboss.errors.DomainError: an unknown paytable (404), one with an exact analysis, a
+        deck count it is not approved for; the job queue unreachable (503).
+    """
+    values = PaytableSimulationIn(data=data)
+    values.is_valid(raise_exception=True)
+    asked = values.validated_data
+    paytable = catalog.paytables().filter(key=asked["paytable"]).first()
+    if paytable is None:
+        raise DomainError(
+            "not_found",
+            f"no catalog paytable {asked['paytable']!r}",
+            status=404,
+            fields={"paytable": "a catalog paytable's key"},
+        )
+    wager = paytable.wager.slug
+    if wager not in STREAK_WAGERS:
+        raise DomainError(
+            "exact_analysis",
+            f"{paytable.key} has an exact analysis (GET /api/v1/paytables/{paytable.key}/"
+            f"analysis/): only a wager no exact method settles is simulated "
+            f"({', '.join(sorted(STREAK_WAGERS))})",
+            fields={"paytable": "a paytable of a wager without an exact analysis"},
+        )
+    allowed, _rule = played_decks(paytable)
+    decks = [asked["decks"]] if "decks" in asked else allowed
+    if decks[0] not in allowed:
+        approved = ", ".join(map(str, allowed))
+        raise DomainError(
+            "decks_not_approved",
+            f"{paytable.key} is approved for {approved} decks, not {decks[0]}",
+            fields={"decks": f"one of {approved}"},
+        )
+    queue_check()
+    seed = asked.get("seed")
+    if seed is None:
+        seed = secrets.randbits(63)
+    per_deck = len(chunk_sizes(asked["rounds"], CHUNK_ROUNDS))
+    lines = [
+        {
+            "outcome": line.outcome,
+            "pays": str(line.pays),
+            "label": line.label,
+            "column": line.column,
+        }
+        for line in paytable_lines(paytable)
+    ]
+    with transaction.atomic():
+        job = PaytableSimulationJob(
+            paytable=paytable.key,
+            jurisdiction=paytable.wager.jurisdiction.code,
+            wager=wager,
+            lines=lines,
+            decks=decks,
+            dealer_hits_soft_17=streak_soft_17(paytable),
+            continuous_shuffler=asked["continuous_shuffler"],
+            rounds=asked["rounds"],
+            seed=seed,
+            chunk_rounds=CHUNK_ROUNDS,
+            chunks=per_deck * len(decks),
+            created_by=user if user and user.is_authenticated else None,
+        )
+        job.full_clean()
+        job.save()
+        transaction.on_commit(lambda: paytable_simulation_dispatch(job=job))
+    job.refresh_from_db()  # chunks run in-process have finished by now
+    return job
+
+
+def paytable_simulation_dispatch(*, job: PaytableSimulationJob) -> None:
+    """One Celery task per chunk. The broker lost meanwhile: the job is deleted, not left queued
+    with chunks that no worker will run.
+
+    :raises pitboss.errors.DomainError: queue_unavailable, status 503.
+    """
+    from .tasks import paytable_simulation_chunk_run_task
+
+    try:
+        for index in range(job.chunks):
+            paytable_simulation_chunk_run_task.delay(str(job.pk), index)
+    except (KombuOperationalError, OSError) as exc:
+        PaytableSimulationJob.objects.filter(pk=job.pk).delete()
+        raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
+
+
+def _chunk(job: PaytableSimulationJob, index: int) -> tuple[int, int, int]:
+    """Chunk `index` of the job: its deck count, its index within that count, its rounds."""
+    sizes = chunk_sizes(job.rounds, job.chunk_rounds)
+    at, within = divmod(index, len(sizes))
+    return job.decks[at], within, sizes[within]
+
+
+def _lengths(job: PaytableSimulationJob) -> tuple[int, ...]:
+    return tuple(sorted(set(STREAK_WAGERS[job.wager].values())))
+
+
+def paytable_simulation_chunk_run(*, job_id: str, index: int) -> None:
+    """Run chunk `index` of a job and add its counts to its deck count's, once: a chunk
+    delivered again adds nothing. The last chunk in finishes the job."""
+    job = PaytableSimulationJob.objects.filter(pk=job_id).first()
+    done = (PaytableSimulationJob.Status.DONE, PaytableSimulationJob.Status.FAILED)
+    if job is None or job.status in done or index in job.sums.get("chunks", []):
+        return
+    PaytableSimulationJob.objects.filter(
+        pk=job_id, status=PaytableSimulationJob.Status.QUEUED
+    ).update(status=PaytableSimulationJob.Status.RUNNING, started_at=timezone.now())
+    decks, within, rounds = _chunk(job, index)
+    rules = streak_rules(job.wager, decks, job.dealer_hits_soft_17)
+    counts = streak_chunk(rules, _lengths(job), rounds, job.seed, within, job.continuous_shuffler)
+    with transaction.atomic():
+        job = PaytableSimulationJob.objects.select_for_update().get(pk=job_id)
+        if index in job.sums.get("chunks", []) or job.status == PaytableSimulationJob.Status.FAILED:
+            return
+        by_decks = dict(job.sums.get("decks", {}))
+        key = str(decks)
+        if key in by_decks:
+            counts = StreakCounts.from_json(by_decks[key]) + counts
+        by_decks[key] = counts.as_json()
+        job.sums = {"chunks": [*job.sums.get("chunks", []), index], "decks": by_decks}
+        job.chunks_done += 1
+        if job.chunks_done == job.chunks:
+            job.status = PaytableSimulationJob.Status.DONE
+            job.finished_at = timezone.now()
+        job.save()
+
+
+def paytable_simulation_fail(*, job_id: str, error: str) -> None:
+    """Mark a job failed (a chunk raised)."""
+    PaytableSimulationJob.objects.filter(pk=job_id).exclude(
+        status=PaytableSimulationJob.Status.DONE
+    ).update(
+        status=PaytableSimulationJob.Status.FAILED, error=error[:2000], finished_at=timezone.now()
+    )
+
+
+def paytable_simulation_result(job: PaytableSimulationJob) -> dict[str, Any] | None:
+    """A finished job's analysis, as GET paytables/{id}/analysis/ shows one (decimals and standard
+    errors, each spot its own wager); None until every chunk is in."""
+    if job.status != PaytableSimulationJob.Status.DONE:
+        return None
+    lines = [
+        PaytableLine(line["outcome"], Pays.parse(line["pays"]), line["label"], line["column"])
+        for line in job.lines
+    ]
+    counts = {d: StreakCounts.from_json(job.sums["decks"][str(d)]) for d in job.decks}
+    return {
+        **streak_shown(
+            job.paytable,
+            job.wager,
+            lines,
+            counts,
+            hits_soft_17=job.dealer_hits_soft_17,
+            seed=job.seed,
+            continuous=job.continuous_shuffler,
+        ),
+        "rounds_below_minimum": job.rounds < MIN_ROUNDS,
+    }
