@@ -209,6 +209,33 @@ def bench_simulation(rounds: int = 20_000_000) -> None:
     )
 
 
+def bench_streak(rounds: int = 20_000_000) -> None:
+    """STREAK's Standard Schedule simulated (engine.streak): rounds a second on one core, after a
+    warm-up, and the time a paytable job's 10⁸ rounds a deck count takes at that rate."""
+    from engine.odds import Pays
+    from engine.rules import PaytableLine
+    from engine.streak import MIN_ROUNDS, streak_analyses, streak_rules, streak_simulate
+
+    rules = streak_rules("streak", 6)
+    lengths = (2, 3, 4, 5)
+    start = time.perf_counter()
+    streak_simulate(rules, lengths, 1000, seed=0)
+    warm_up = time.perf_counter() - start
+    start = time.process_time()
+    counts = streak_simulate(rules, lengths, rounds, seed=1)
+    rate = counts.rounds / (time.process_time() - start)
+    pays = ("3 to 1", "7 to 1", "17 to 1", "37 to 1")
+    keys = ("two-wins", "three-wins", "four-wins", "five-wins")
+    lines = [PaytableLine(k, Pays.parse(p), k, "") for k, p in zip(keys, pays, strict=True)]
+    spots = streak_analyses("streak", lines, counts, rules, seed=1)
+    edges = ", ".join(f"{float(a.house_edge):.2%} ± {a.standard_error:.2%}" for a in spots)
+    print(
+        f"STREAK simulated (6 decks, S17, Standard Schedule) over {counts.rounds:,} rounds: "
+        f"{rate:,.0f} rounds/s on one core (warm-up {warm_up:.1f} s); {MIN_ROUNDS:,} rounds a "
+        f"deck count in {MIN_ROUNDS / rate:.1f} s; 2-5 win spots {edges}"
+    )
+
+
 def bench_simulation_vs_c(rounds: int = 5_000_000, runs: int = 5) -> None:
     """The compiled simulator against a plain C simulation of the same game (6 decks, S17, DAS,
     late surrender, split to 4 hands, basic strategy; benchmarks/reference_sim.c built with
@@ -590,6 +617,7 @@ BENCHMARKS = {
     "validation": bench_validation,
     "engine": bench_engine_rounds,
     "simulation": bench_simulation,
+    "streak": bench_streak,
     "simulation-vs-c": bench_simulation_vs_c,
     "first-simulation": bench_first_simulation,
     "basegame": bench_basegame,
