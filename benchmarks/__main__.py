@@ -444,14 +444,15 @@ def bench_analysis() -> None:
                 cache_clear()
     done, findings, partial, skipped = 0, 0, 0, 0
     unanalysed: set[str] = set()
+    simulated: set[str] = set()
     start, cpu = time.perf_counter(), time.process_time()
     paytables = Paytable.objects.select_related("wager__jurisdiction").prefetch_related("entries")
     for paytable in paytables:
         try:
             body = paytable_analysis(paytable, simulate_play=False)
-        except DomainError:
+        except DomainError as exc:
             skipped += 1
-            unanalysed.add(paytable.wager.slug)
+            (simulated if exc.code == "simulated_only" else unanalysed).add(paytable.wager.slug)
             continue
         done += len(body["analyses"])
         findings += len(body["catalog_findings"])
@@ -459,7 +460,12 @@ def bench_analysis() -> None:
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     real = sorted(w for w in unanalysed if w in NOT_DECIDED_BY_CARDS)
     not_yet = sorted(w for w in unanalysed if w not in NOT_DECIDED_BY_CARDS)
-    gaps = ([f"not decided by the cards ({', '.join(real)})"] if real else []) + (
+    gaps = (
+        [f"no exact method, simulated as a job ({', '.join(sorted(simulated))}: see streak)"]
+        if simulated
+        else []
+    )
+    gaps += ([f"not decided by the cards ({', '.join(real)})"] if real else []) + (
         [f"not analysed yet ({', '.join(not_yet)})"] if not_yet else []
     )
     without = (
