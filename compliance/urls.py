@@ -1,10 +1,11 @@
-"""The compliance desk's pages: /configurations/, /rounds/, /simulations/ (see views.py)."""
+"""The compliance desk's pages: /configurations/, /rounds/, /simulations/ (see views.py), and
+/simulations/paytables/ (paytable_simulation_views.py)."""
 
 from __future__ import annotations
 
 from django.urls import path, re_path
 
-from compliance import views
+from compliance import paytable_simulation_views, views
 
 app_name = "compliance"
 
@@ -26,4 +27,19 @@ urlpatterns += [
     path("simulations/", views.simulations, name="simulations"),
     path("simulations/<uuid:pk>/", views.simulation, name="simulation"),
     path("simulations/<uuid:pk>/progress/", views.simulation_progress, name="simulation-progress"),
+    path(
+        "simulations/paytables/",
+        paytable_simulation_views.paytable_simulations,
+        name="paytable-simulations",
+    ),
+    path(
+        "simulations/paytables/<uuid:pk>/",
+        paytable_simulation_views.paytable_simulation,
+        name="paytable-simulation",
+    ),
+    path(
+        "simulations/paytables/<uuid:pk>/progress/",
+        paytable_simulation_views.paytable_simulation_progress,
+        name="paytable-simulation-progress",
+    ),
 ]

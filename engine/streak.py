@@ -366,9 +366,9 @@ def streak_analyses(
                 Fraction(0),
                 edge,
                 f"{counts.rounds:,} rounds ({dealing_text(rules, continuous)}), seed {seed}; "
-                f"{settled:,} wagers on the {length}-win spot settled, each placed again at once; "
-                f"one seat, basic strategy for {_CONVENTIONS[wager]}; insurance and even money "
-                f"declined (even money would advance the streak alike)",
+                f"each spot's wager placed again as soon as the last is settled; one seat, basic "
+                f"strategy for {_CONVENTIONS[wager]}; insurance and even money declined (even "
+                f"money would advance the streak alike)",
                 settled,
                 method="simulation",
                 standard_error=error,

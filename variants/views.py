@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
 from jurisdictions.selectors import jurisdiction_list
 from pitboss.errors import DomainError
@@ -127,13 +129,16 @@ def paytable(request: HttpRequest, key: str) -> HttpResponse:
     decks, decks_message = _decks(request, allowed)
     citer = selectors.Citer(as_of)
     terms, terms_message = _stake_terms(request)
-    analysis, refused = None, ""
+    analysis, refused, simulate_url = None, "", ""
     try:
         analysis = paytable_analysis(
             found, decks, stake=terms.get("stake"), meters=terms.get("meter")
         )
     except DomainError as exc:
         refused = exc.message
+        if exc.code == "simulated_only":
+            query = urlencode({"paytable": found.key})
+            simulate_url = f"{reverse('compliance:paytable-simulations')}?{query}"
     charts = [_chart(a) for a in analysis["analyses"]] if analysis else []
     columns, rows = _grid(found)
     return render(
@@ -157,6 +162,7 @@ def paytable(request: HttpRequest, key: str) -> HttpResponse:
             "analysis": analysis,
             "charts": charts,
             "refused": refused,
+            "simulate_url": simulate_url,
         },
     )
 

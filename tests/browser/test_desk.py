@@ -19,7 +19,7 @@ from compliance.services import validation_run_create
 from compliance.simulations import simulation_chunk_run
 from jurisdictions.services import api_user_create
 from pitboss.web import citation_url
-from tests.browser.conftest import log_in, screenshot
+from tests.browser.conftest import PASSWORD, log_in, screenshot
 
 SAMPLE = json.loads(
     (Path(settings.BASE_DIR) / "fixtures" / "configs" / "casino-house-rules-co.json").read_text()
@@ -217,3 +217,33 @@ def test_a_base_game_in_the_players_favour_is_flagged_in_the_report(
     page.locator("section[aria-labelledby=base-game-heading]").screenshot(
         path=str(Path(settings.BASE_DIR) / "docs" / "screenshots" / "report-player-edge.png")
     )
+
+
+def test_a_streak_paytable_is_simulated_from_its_catalog_page(
+    page: Any, browser_vendor: User
+) -> None:
+    """STREAK has no exact analysis (30-899.07: won over consecutive rounds): its catalog page
+    says why and leads to the desk, where a simulation of it gives each spot's house edge with
+    its standard error."""
+    page.goto("/catalog/paytables/us-co/streak/standard-schedule/?decks=2")
+    assert "No exact method gives its return" in page.get_by_role("alert").inner_text()
+    page.get_by_role("link", name="Simulate this paytable").click()
+    # the desk asks for a login, then opens the form on this paytable
+    page.get_by_label("Username").fill(browser_vendor.username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/simulations/paytables/?paytable=*")
+    assert page.get_by_label("Paytable").input_value() == "us-co/streak/standard-schedule"
+    page.get_by_label("Decks").fill("2")
+    page.get_by_label("Rounds").fill("2000000")
+    page.get_by_label("Seed").fill("4")
+    page.get_by_role("button", name="Start the simulation").click()
+    # No broker here: the chunks ran in-process, so the job page opens on the finished result.
+    page.wait_for_url("**/simulations/paytables/*/", timeout=180_000)
+    assert page.locator("progress#progress-bar").get_attribute("value") == "2"
+    rows = page.locator("table.result tbody tr")
+    assert rows.count() == 4
+    assert "37 to 1" in rows.nth(3).inner_text() and "±" in rows.nth(3).inner_text()
+    assert "a preview, not a figure to file" in page.content()
+    assert page.locator("#simulation-progress").get_attribute("hx-get") is None
+    screenshot(page, "paytable-simulation")

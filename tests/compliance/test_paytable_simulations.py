@@ -5,16 +5,22 @@ for the seed: each spot's house edge as a decimal with its standard error, never
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
+from django.test import Client
 from rest_framework.test import APIClient
 
 from compliance import paytable_simulations
 from compliance.models import PaytableSimulationJob
-from compliance.paytable_simulations import paytable_simulation_chunk_run
+from compliance.paytable_simulations import (
+    paytable_simulation_chunk_run,
+    paytable_simulation_create,
+)
 from engine.odds import decimal_string
 from engine.streak import streak_rules, streak_simulate
 from jurisdictions.services import api_user_create
@@ -145,4 +151,61 @@ def test_the_exact_analysis_endpoint_points_to_the_simulation(anon_client: APICl
     response = _get(anon_client, f"/api/v1/paytables/{STANDARD}/analysis/?decks=6")
     assert response.status_code == 400
     body = response.json()
-    assert body["error"]["code"] == "simulated_only" and "/api/v1/paytable-simulations/" in str(body)
+    assert body["error"]["code"] == "simulated_only" and "/api/v1/paytable-simulations/" in str(
+        body
+    )
+
+
+# The desk's pages (/simulations/paytables/): the form, the job page and its polled progress.
+
+
+@pytest.fixture
+def desk(client: Client, vendor: User) -> Client:
+    client.force_login(vendor)
+    return client
+
+
+def test_a_running_jobs_page_is_polled_until_each_spot_shows_its_edge(
+    desk: Client, vendor: User
+) -> None:
+    body = {"paytable": STANDARD, "decks": 1, "rounds": 1_000_000, "seed": 8}
+    job = paytable_simulation_create(data=body, user=vendor)  # chunks held back: no commit
+    address = f"/simulations/paytables/{job.pk}/progress/"
+    fragment = desk.get(address).content.decode()
+    assert f'hx-get="{address}"' in fragment and 'max="4" value="0"' in fragment
+    paytable_simulation_chunk_run(job_id=str(job.pk), index=0)
+    assert "(25%)" in desk.get(address).content.decode()
+    for index in (1, 2, 3):
+        paytable_simulation_chunk_run(job_id=str(job.pk), index=index)
+    page = desk.get(f"/simulations/paytables/{job.pk}/").content.decode()
+    assert "hx-get" not in page and page.count('class="edge"') == 4
+    assert "a preview, not a figure to file" in page
+    edges = re.findall(r'<strong class="edge">([^<]*)</strong>', page)
+    assert len(edges) == 4 and all(re.fullmatch(r"0\.\d{3,5}", e) for e in edges), edges
+
+
+def test_the_form_refuses_a_deck_count_naming_the_field_and_stores_nothing(desk: Client) -> None:
+    page = desk.post(
+        "/simulations/paytables/",
+        {"paytable": "us-co/burnout-bonus/pays", "decks": "4", "rounds": "1000000"},
+    )
+    text = page.content.decode()
+    assert page.status_code == 400 and "decks: one of 2, 6" in text
+    assert not PaytableSimulationJob.objects.exists()
+    # a paytable with an exact analysis is not offered
+    assert "us-co/kings-bounty/kb03" not in desk.get("/simulations/paytables/").content.decode()
+
+
+def test_another_vendors_paytable_simulation_is_not_found(client: Client) -> None:
+    owner, _ = api_user_create(username="wanda")
+    job = paytable_simulation_create(
+        data={"paytable": STANDARD, "decks": 1, "rounds": 1_000_000}, user=owner
+    )
+    other, _ = api_user_create(username="xavier")
+    client.force_login(other)
+    for address in (
+        f"/simulations/paytables/{job.pk}/",
+        f"/simulations/paytables/{job.pk}/progress/",
+    ):
+        assert client.get(address).status_code == 404
+    assert str(job.pk) not in client.get("/simulations/paytables/").content.decode()
