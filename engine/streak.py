@@ -3,7 +3,8 @@ Burnout's Bonus wager (30-899.25 Bonus Wager). Each spot ("2", "3", … consecut
 wager: won when the seat wins that many hands of the main game in a row, lost at the first hand
 lost; a push neither advances nor ends the streak (30-899.07(7), Bonus Wager (3)); a round of
 split hands advances it where the seat wins more of them than it loses, ends it where it loses
-more, and is a push where it wins as many as it loses (30-899.07(8), Bonus Wager (2)); a
+more, and is a push where it wins as many as it loses, a pushed split hand counting neither way
+(30-899.07(8), Bonus Wager (2), read as MA 22(h) says: fixtures/annotations.yaml); a
 surrender ends it (30-899.07(5)(a)); even money, taken or not, advances it unless the dealer has
 blackjack (30-899.07(5)(b)(iii), Bonus Wager (5)).
 
