@@ -159,6 +159,7 @@ def _streak_rounds(
     dealt: npt.NDArray[np.int64] | None,
     lengths: npt.NDArray[np.int64],
     progress: npt.NDArray[np.int64],
+    by_net: bool,
     out: npt.NDArray[np.int64],
     h_total: npt.NDArray[np.int64],
     h_cards: npt.NDArray[np.int64],
@@ -170,7 +171,8 @@ def _streak_rounds(
     """Rounds of rule set 0, from the shoe as engine.simulate._rounds deals them, each spot's
     wager advanced, settled and placed again; after `rounds` rounds, on until no spot has a win
     pending, so every wager counted is settled. out: rounds, advanced, ended, pushed, then for
-    each spot its wagers settled and won."""
+    each spot its wagers settled and won. `by_net`: a round counted by its net instead (see
+    `streak_chunk`)."""
     spots = lengths.size
     pos = 0
     played = 0
@@ -182,7 +184,7 @@ def _streak_rounds(
             pos = 0
             dealt[0] = 0
             _reseed(deal_s, s)
-        _net, pos, score = _round(
+        net, pos, score = _round(
             cards,
             pos,
             deal_s,
@@ -202,6 +204,8 @@ def _streak_rounds(
         )
         played += 1
         pending = 0
+        if by_net:
+            score = net
         if score > 0:
             out[1] += 1
             for j in range(spots):
@@ -238,6 +242,7 @@ def _streak_run(
     cut: int,
     dealt: npt.NDArray[np.int64] | None,
     lengths: npt.NDArray[np.int64],
+    by_net: bool,
     out: npt.NDArray[np.int64],
 ) -> None:
     """`_streak_rounds` from a freshly shuffled shoe (the arrays it needs made here)."""
@@ -260,6 +265,7 @@ def _streak_run(
         dealt,
         lengths,
         progress,
+        by_net,
         out,
         hands[0],
         hands[1],
@@ -277,10 +283,13 @@ def streak_chunk(
     seed: int,
     chunk_index: int,
     continuous: bool = False,
+    by_net: bool = False,
 ) -> StreakCounts:
     """Chunk `chunk_index` of a seeded simulation of the spots `lengths`: at least `rounds`
     rounds from a fresh shoe (or a continuous shuffler); the same seed and index, the same
-    counts."""
+    counts. `by_net` counts a round by the money it nets instead of by its hands won and lost
+    (a split hand won doubled against one lost: advanced, not a push), as the Wizard of Odds'
+    STREAK analysis does: for checking against it, not the rules' count."""
     params, strategies, bonus, _doubled = _arrays([rules], units_per_wager(rules))
     if bonus is not None:
         raise NotAnalysable("the consecutive-wins wagers are played on the standard game")
@@ -289,7 +298,8 @@ def streak_chunk(
     dealt = np.zeros(1, dtype=np.int64) if continuous else None
     cut = int(shoe.size * PENETRATION)
     spots = np.array(lengths, dtype=np.int64)
-    _streak_run(params, strategies, shoe, _state(seed, chunk_index), rounds, cut, dealt, spots, out)
+    state = _state(seed, chunk_index)
+    _streak_run(params, strategies, shoe, state, rounds, cut, dealt, spots, by_net, out)
     return StreakCounts(
         tuple(lengths),
         int(out[0]),
