@@ -316,4 +316,4 @@ def test_every_catalog_paytable_with_an_exact_analysis_has_a_par_sheet_that_adds
                     assert sum(line["combinations"] for line in lines) == column["combinations"]
                 assert fraction(column["variance_fraction"]) >= 0
     assert made > 300
-    assert refused == {"not_analysable", "player_edge"}
+    assert refused == {"not_analysable", "player_edge", "simulated_only"}
