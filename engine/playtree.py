@@ -309,7 +309,6 @@ class _Enumeration:
         self.reads = reads
         self.rules = rules
         self.suits_read = _SUITS_READ.get(wager)
-        self.strategy = BasicStrategy(rules)
         ranks = reads.ranks
         self.ranks = ranks
         n = rules.decks
@@ -344,6 +343,13 @@ class _Enumeration:
             falling(left + 3, 3) * falling(left, _MOST_DRAWN) * self.dealer_denominator
         )
         self.hands: dict[tuple, tuple] = {}
+
+    @cached_property
+    def strategy(self) -> BasicStrategy:
+        """The basic strategy of the rules, built when a hand is first played: a wager reading
+        no play (Raise the Roof) never reads it, and building it for a rule not yet seen
+        works its table out (engine/strategy.py `_strategy_table`)."""
+        return BasicStrategy(self.rules)
 
     def run(self, only: tuple[int, int, int] | None = None) -> _Readings:
         """Every round, or those of one state (`only`: the first two cards, in class order, and
