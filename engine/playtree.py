@@ -287,6 +287,23 @@ def _readings(decks: int, hits_soft_17: bool) -> _Readings:
     return _Enumeration("push-your-luck", _READS["push-your-luck"], rules).run()
 
 
+def _decisions(ranks: str, rules: RuleSet) -> dict[tuple, Action]:
+    """The strategy's decisions, by what it reads of a hand (`_Enumeration._decide`), to be
+    filled as hands are played. Those under the engine's default rules (but the decks and soft
+    17, as `play_tree` makes them) are shared at every deck count: neither the basic strategy
+    (total-dependent, worked out for an unlimited shoe: engine/strategy.py) nor the actions a
+    hand is allowed read the decks, and the five deck counts of a shoe asked the same ones."""
+    if rules != RuleSet(decks=rules.decks, dealer_hits_soft_17=rules.dealer_hits_soft_17):
+        return {}
+    return _default_decisions(ranks, rules.dealer_hits_soft_17)
+
+
+@lru_cache(maxsize=8)
+def _default_decisions(ranks: str, hits_soft_17: bool) -> dict[tuple, Action]:
+    """`_decisions` under the default rules, one dictionary a rank set and rule."""
+    return {}
+
+
 _ONE = Fraction(1)
 
 _MOST_DRAWN = 21
@@ -319,7 +336,7 @@ class _Enumeration:
         self.clubs = [_card(r, Suit.CLUBS) for r in ranks]
         """Each rank's card, for what reads no suit."""
         self.values = [min(c + 1, 10) if ranks is _RANKS13 else c + 1 for c in range(len(ranks))]
-        self.decisions: dict[tuple, Action] = {}
+        self.decisions = _decisions(ranks, rules)
         self.points: dict[tuple[int, ...], tuple[int, bool]] = {}
         self.stops: dict[tuple, bool] = {}
         self.assignments: dict[tuple[int, ...], list] = {}
