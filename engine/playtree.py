@@ -883,29 +883,16 @@ class _Enumeration:
         # the cards a hand of `total` draws after the up card hold at most total − the up card's
         # points (aces as one)
         value = min(up + 1, 10)
-        groups: dict[tuple[int, int], list[tuple[int, ...]]] = {}
-        terms = []
+        sums: dict[tuple[int, int], _TieSums] = {}
+        out = []
         for left, total in ended:
             codes, weights = _read_terms(tuple(map(operator.sub, shoe, left)), total - value)
             group = (total, sum(left))
-            terms.append((group, codes, weights))
-            groups.setdefault(group, []).append(codes)
-        sums = {}
-        for (total, cards), reads in groups.items():
-            by_j, rest = by_total[total], self._rest(cards)
-            got = {}
-            for code in set().union(*reads):
-                ks_ns = by_j.get(code)
-                got[code] = (
-                    sum(map(operator.mul, map(rest.__getitem__, ks_ns[0]), ks_ns[1]))
-                    if ks_ns
-                    else 0
-                )
-            sums[total, cards] = got
-        return [
-            sum(map(operator.mul, weights, map(sums[group].__getitem__, codes)))
-            for group, codes, weights in terms
-        ]
+            got = sums.get(group)
+            if got is None:
+                got = sums[group] = _TieSums(by_total[total], self._rest(group[1]))
+            out.append(sum(map(operator.mul, weights, map(got.__getitem__, codes))))
+        return out
 
     # --- evaluation --------------------------------------------------------------------------
 
@@ -976,6 +963,27 @@ class _Enumeration:
                 assigned = list(classes.values())
             self.assignments[key] = assigned
         return self.assignments[key]
+
+
+class _TieSums(dict[int, int]):
+    """For one total and number of cards left (`_Enumeration._ties`): the code of the cards j
+    (`_removal_terms`) → the sum over the dealer's hands of that total (`_total_moments`' sums
+    at j) weighted by what the k cards each draws leave (`rest`). Each is summed when first
+    read (`__missing__`): the codes some hand of the group reads, and no others, without
+    collecting them first; the read once summed is a plain dictionary's."""
+
+    def __init__(self, by_j: dict[int, tuple[tuple[int, ...], tuple[int, ...]]], rest: list[int]):
+        super().__init__()
+        self.by_j = by_j
+        self.rest = rest
+
+    def __missing__(self, code: int) -> int:
+        got = 0
+        if code in self.by_j:
+            ks, ns = self.by_j[code]
+            got = sum(map(operator.mul, map(self.rest.__getitem__, ks), ns))
+        self[code] = got
+        return got
 
 
 @lru_cache(maxsize=256)
