@@ -381,9 +381,25 @@ def _third_card_up(evaluate: Evaluator) -> Evaluator:
 
     @wraps(evaluate)  # sees the suits as `evaluate` does (SUITS_READ)
     def on_third_card(deal: Deal) -> list[str]:
-        return evaluate(replace(deal, player_cards=(*deal.player, deal.up)))
+        return evaluate(_with_third_card(deal))
 
     return on_third_card
+
+
+def _with_third_card(deal: Deal) -> Deal:
+    """`replace(deal, player_cards=(*deal.player, deal.up))`, every field passed in order:
+    twice as fast as `replace`, for the thousands of deals a third-card wager is evaluated on
+    (tests/engine/test_analysis_families.py holds it to `replace` and to Deal's fields)."""
+    return Deal(
+        deal.player,
+        deal.up,
+        deal.dealer_blackjack,
+        deal.dealer_cards,
+        (*deal.player, deal.up),
+        deal.player_split,
+        deal.specified_suit,
+        deal.switch_cards,
+    )
 
 
 @lru_cache(maxsize=128)

@@ -287,6 +287,23 @@ def _readings(decks: int, hits_soft_17: bool) -> _Readings:
     return _Enumeration("push-your-luck", _READS["push-your-luck"], rules).run()
 
 
+def _decisions(ranks: str, rules: RuleSet) -> dict[tuple, Action]:
+    """The strategy's decisions, by what it reads of a hand (`_Enumeration._decide`), to be
+    filled as hands are played. Those under the engine's default rules (but the decks and soft
+    17, as `play_tree` makes them) are shared at every deck count: neither the basic strategy
+    (total-dependent, worked out for an unlimited shoe: engine/strategy.py) nor the actions a
+    hand is allowed read the decks, and the five deck counts of a shoe asked the same ones."""
+    if rules != RuleSet(decks=rules.decks, dealer_hits_soft_17=rules.dealer_hits_soft_17):
+        return {}
+    return _default_decisions(ranks, rules.dealer_hits_soft_17)
+
+
+@lru_cache(maxsize=8)
+def _default_decisions(ranks: str, hits_soft_17: bool) -> dict[tuple, Action]:
+    """`_decisions` under the default rules, one dictionary a rank set and rule."""
+    return {}
+
+
 _ONE = Fraction(1)
 
 _MOST_DRAWN = 21
@@ -309,7 +326,6 @@ class _Enumeration:
         self.reads = reads
         self.rules = rules
         self.suits_read = _SUITS_READ.get(wager)
-        self.strategy = BasicStrategy(rules)
         ranks = reads.ranks
         self.ranks = ranks
         n = rules.decks
@@ -320,7 +336,7 @@ class _Enumeration:
         self.clubs = [_card(r, Suit.CLUBS) for r in ranks]
         """Each rank's card, for what reads no suit."""
         self.values = [min(c + 1, 10) if ranks is _RANKS13 else c + 1 for c in range(len(ranks))]
-        self.decisions: dict[tuple, Action] = {}
+        self.decisions = _decisions(ranks, rules)
         self.points: dict[tuple[int, ...], tuple[int, bool]] = {}
         self.stops: dict[tuple, bool] = {}
         self.assignments: dict[tuple[int, ...], list] = {}
@@ -344,6 +360,13 @@ class _Enumeration:
             falling(left + 3, 3) * falling(left, _MOST_DRAWN) * self.dealer_denominator
         )
         self.hands: dict[tuple, tuple] = {}
+
+    @cached_property
+    def strategy(self) -> BasicStrategy:
+        """The basic strategy of the rules, built when a hand is first played: a wager reading
+        no play (Raise the Roof) never reads it, and building it for a rule not yet seen
+        works its table out (engine/strategy.py `_strategy_table`)."""
+        return BasicStrategy(self.rules)
 
     def run(self, only: tuple[int, int, int] | None = None) -> _Readings:
         """Every round, or those of one state (`only`: the first two cards, in class order, and
@@ -860,29 +883,16 @@ class _Enumeration:
         # the cards a hand of `total` draws after the up card hold at most total − the up card's
         # points (aces as one)
         value = min(up + 1, 10)
-        groups: dict[tuple[int, int], list[tuple[int, ...]]] = {}
-        terms = []
+        sums: dict[tuple[int, int], _TieSums] = {}
+        out = []
         for left, total in ended:
             codes, weights = _read_terms(tuple(map(operator.sub, shoe, left)), total - value)
             group = (total, sum(left))
-            terms.append((group, codes, weights))
-            groups.setdefault(group, []).append(codes)
-        sums = {}
-        for (total, cards), reads in groups.items():
-            by_j, rest = by_total[total], self._rest(cards)
-            got = {}
-            for code in set().union(*reads):
-                ks_ns = by_j.get(code)
-                got[code] = (
-                    sum(map(operator.mul, map(rest.__getitem__, ks_ns[0]), ks_ns[1]))
-                    if ks_ns
-                    else 0
-                )
-            sums[total, cards] = got
-        return [
-            sum(map(operator.mul, weights, map(sums[group].__getitem__, codes)))
-            for group, codes, weights in terms
-        ]
+            got = sums.get(group)
+            if got is None:
+                got = sums[group] = _TieSums(by_total[total], self._rest(group[1]))
+            out.append(sum(map(operator.mul, weights, map(got.__getitem__, codes))))
+        return out
 
     # --- evaluation --------------------------------------------------------------------------
 
@@ -953,6 +963,27 @@ class _Enumeration:
                 assigned = list(classes.values())
             self.assignments[key] = assigned
         return self.assignments[key]
+
+
+class _TieSums(dict[int, int]):
+    """For one total and number of cards left (`_Enumeration._ties`): the code of the cards j
+    (`_removal_terms`) → the sum over the dealer's hands of that total (`_total_moments`' sums
+    at j) weighted by what the k cards each draws leave (`rest`). Each is summed when first
+    read (`__missing__`): the codes some hand of the group reads, and no others, without
+    collecting them first; the read once summed is a plain dictionary's."""
+
+    def __init__(self, by_j: dict[int, tuple[tuple[int, ...], tuple[int, ...]]], rest: list[int]):
+        super().__init__()
+        self.by_j = by_j
+        self.rest = rest
+
+    def __missing__(self, code: int) -> int:
+        got = 0
+        if code in self.by_j:
+            ks, ns = self.by_j[code]
+            got = sum(map(operator.mul, map(self.rest.__getitem__, ks), ns))
+        self[code] = got
+        return got
 
 
 @lru_cache(maxsize=256)

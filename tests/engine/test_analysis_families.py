@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
@@ -18,6 +18,7 @@ from engine.analysis import (
     _evaluated,
     _natural,
     _third_card_up,
+    _with_third_card,
 )
 from engine.cards import RANKS, Card, Suit, deck
 from engine.dealer_hands import CLASSES, dealer_hands, hand_shapes
@@ -232,3 +233,21 @@ def test_a_dealer_hand_wager_read_by_summary_makes_the_same_of_every_hand_of_one
                 made = evaluate(Deal(pair, cards[0], _natural(ranks), cards))
                 key = (_dealer_summary(ranks), player, rest)
                 assert first.setdefault(key, made) == made, (ranks, player, rest)
+
+
+def test_the_third_card_deal_is_the_deal_replaced_field_by_field() -> None:
+    """`_with_third_card` passes Deal's fields in order: a field added to Deal must be added
+    there too, and every field it copies comes through unchanged."""
+    assert [f.name for f in fields(Deal)] == [
+        "player",
+        "up",
+        "dealer_blackjack",
+        "dealer_cards",
+        "player_cards",
+        "player_split",
+        "specified_suit",
+        "switch_cards",
+    ]
+    ace, seven, king = Card("A", SPADES), Card("7", Suit("H")), Card("K", Suit("D"))
+    deal = Deal((ace, seven), king, True, (king, ace), (ace,), True, SPADES, (seven, king))
+    assert _with_third_card(deal) == replace(deal, player_cards=(ace, seven, king))
