@@ -65,11 +65,19 @@ _RULES = {
     "burnout-bonus": {"max_split_hands": 5, "resplit_aces": False},
 }
 _CONVENTIONS = {
-    "streak": "the standard game (30-899.07: standard rules of blackjack)",
-    "burnout-bonus": "Blackjack Burnout's rules (30-899.25(4): blackjack 3 to 2, any pair but "
-    "aces split to five hands, aces once, double on any first two cards); the player pays no "
-    "Burnout fee (no card burned)",
+    "streak": "the standard game (30-899.07, MA 22: standard rules of blackjack)",
+    "burnout-bonus": "Blackjack Burnout's rules (30-899.25(4)); the player pays no Burnout fee "
+    "(no card burned)",
 }
+
+
+def rules_text(rules: RuleSet) -> str:
+    """The main game's rules a simulation plays, in words."""
+    return (
+        f"blackjack {rules.blackjack_pays.numerator} to {rules.blackjack_pays.denominator}, the "
+        f"dealer peeking for blackjack, doubling on any first two cards and after splits, "
+        f"pairs split to {rules.max_split_hands} hands (aces once, one card each), no surrender"
+    )
 
 
 def streak_class(score: int) -> str:
@@ -378,8 +386,8 @@ def streak_analyses(
                 edge,
                 f"{counts.rounds:,} rounds ({dealing_text(rules, continuous)}), seed {seed}; "
                 f"each spot's wager placed again as soon as the last is settled; one seat, basic "
-                f"strategy for {_CONVENTIONS[wager]}; insurance and even money declined (even "
-                f"money would advance the streak alike)",
+                f"strategy for {_CONVENTIONS[wager]}: {rules_text(rules)}; insurance and even "
+                f"money declined (even money would advance the streak alike)",
                 settled,
                 method="simulation",
                 standard_error=error,

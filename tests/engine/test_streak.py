@@ -14,7 +14,7 @@ import pytest
 from engine.analysis import NotAnalysable
 from engine.odds import Pays
 from engine.round import SeatSpec, play_round
-from engine.rules import PaytableLine
+from engine.rules import DoubleOn, HoleCard, PaytableLine, Surrender
 from engine.shoe import Shoe
 from engine.strategy import BasicStrategy
 from engine.streak import (
@@ -22,6 +22,7 @@ from engine.streak import (
     END,
     PUSH,
     StreakCounts,
+    rules_text,
     scripted_class,
     streak_analyses,
     streak_chunk,
@@ -114,6 +115,11 @@ def test_burnout_bonus_is_played_on_blackjack_burnouts_rules() -> None:
     """30-899.25(4)(b): any pair but aces split up to four times, aces once."""
     rules = streak_rules("burnout-bonus", 6, hits_soft_17=True)
     assert rules.max_split_hands == 5 and not rules.resplit_aces and rules.dealer_hits_soft_17
+    # what the analysis says of the rules is what is played
+    assert rules.hole_card is HoleCard.PEEK and rules.surrender is Surrender.NONE
+    assert rules.double_on is DoubleOn.ANY_TWO and rules.double_after_split
+    assert rules.split_aces_one_card and rules.blackjack_pays == Fraction(3, 2)
+    assert "pairs split to 5 hands (aces once" in rules_text(rules)
     with pytest.raises(NotAnalysable):
         streak_rules("royal-match-21", 6)
 
