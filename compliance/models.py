@@ -68,9 +68,9 @@ class BaseGameEdge(models.Model):
         return f"{self.play} {self.key[:12]}: {-self.expected_value:.6%}"
 
 
-class SimulationJob(models.Model):
-    """A base-game simulation run as seeded chunks (engine.simulate), by Celery workers or
-    in-process; the same seed and chunk size give the same result however it is run."""
+class ChunkedJob(models.Model):
+    """A simulation run as seeded chunks, by Celery workers or in-process, each adding its exact
+    sums to the job's; the same seed and chunk size give the same result however it is run."""
 
     class Status(models.TextChoices):
         QUEUED = "queued"
@@ -78,30 +78,19 @@ class SimulationJob(models.Model):
         RUNNING = "running"
         """At least one chunk has started."""
         DONE = "done"
-        """Every chunk's sums are in; `result` holds the house edge."""
+        """Every chunk's sums are in."""
         FAILED = "failed"
         """A chunk failed; `error` says why."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    configuration = models.JSONField(help_text="The configuration as submitted.")
-    table = models.CharField(max_length=80, help_text="Name of the configuration's table.")
-    rules = models.JSONField(
-        help_text="The rules simulated (engine.simulate.rules_as_dict), resolved from the "
-        "configuration when the job was created."
-    )
-    assumed = models.JSONField(default=list, blank=True, help_text="Options taken by default.")
-    rounds = models.PositiveIntegerField()
     seed = models.BigIntegerField()
     chunk_rounds = models.PositiveIntegerField(help_text="Rounds per seeded chunk.")
     chunks = models.PositiveIntegerField()
     chunks_done = models.PositiveIntegerField(default=0)
-    effects = models.BooleanField(
-        default=False, help_text="Also the effect of each rule option (common random numbers)."
-    )
     continuous_shuffler = models.BooleanField(
         default=False,
-        help_text="Dealt from a continuous shuffler (the table's dealing is csm): every round from "
-        "all the cards; else from a shoe with a cut card.",
+        help_text="Dealt from a continuous shuffler: every round from all the cards; else from a "
+        "shoe with a cut card at three quarters.",
     )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     sums = models.JSONField(
@@ -109,7 +98,6 @@ class SimulationJob(models.Model):
         blank=True,
         help_text="Exact running sums of the chunks done, integers as strings, and which chunks.",
     )
-    result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True, help_text="Record time of the request.")
     started_at = models.DateTimeField(
@@ -125,14 +113,32 @@ class SimulationJob(models.Model):
     )
 
     class Meta:
+        abstract = True
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(chunks_done__lte=models.F("chunks")),
-                name="simulationjob_chunks_done_at_most_chunks",
+                name="%(class)s_chunks_done_at_most_chunks",
             ),
-            models.CheckConstraint(condition=models.Q(seed__gte=0), name="simulationjob_seed_min"),
+            models.CheckConstraint(condition=models.Q(seed__gte=0), name="%(class)s_seed_min"),
         ]
+
+
+class SimulationJob(ChunkedJob):
+    """A base-game simulation (engine.simulate); `result` holds the house edge once done."""
+
+    configuration = models.JSONField(help_text="The configuration as submitted.")
+    table = models.CharField(max_length=80, help_text="Name of the configuration's table.")
+    rules = models.JSONField(
+        help_text="The rules simulated (engine.simulate.rules_as_dict), resolved from the "
+        "configuration when the job was created."
+    )
+    assumed = models.JSONField(default=list, blank=True, help_text="Options taken by default.")
+    rounds = models.PositiveIntegerField()
+    effects = models.BooleanField(
+        default=False, help_text="Also the effect of each rule option (common random numbers)."
+    )
+    result = models.JSONField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"{self.table} {self.rounds} rounds, seed {self.seed}: {self.status}"
@@ -166,14 +172,10 @@ class SignSet(models.Model):
         return f"{len(self.signs)} signs for {self.validation}{' (draft)' if self.draft else ''}"
 
 
-class PaytableSimulationJob(models.Model):
+class PaytableSimulationJob(ChunkedJob):
     """A catalog paytable that no exact method settles (STREAK, Burnout Bonus: engine.streak),
-    simulated at each deck count it allows as seeded chunks, by Celery workers or in-process; the
-    same seed and chunk size give the same counts however it is run."""
+    simulated at each deck count it is played at; `sums` holds each deck count's counts."""
 
-    Status = SimulationJob.Status
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     paytable = models.CharField(max_length=200, help_text="The catalog paytable's key.")
     jurisdiction = models.CharField(max_length=16, help_text="The paytable's jurisdiction code.")
     wager = models.SlugField(max_length=80, help_text="The catalog wager's slug.")
@@ -183,42 +185,7 @@ class PaytableSimulationJob(models.Model):
     )
     decks = models.JSONField(help_text="The deck counts simulated, in order.")
     dealer_hits_soft_17 = models.BooleanField()
-    continuous_shuffler = models.BooleanField(
-        default=False,
-        help_text="Every round dealt from all the cards (a continuous shuffler); else from a "
-        "shoe with a cut card at three quarters.",
-    )
     rounds = models.PositiveBigIntegerField(help_text="Rounds at each deck count, at least.")
-    seed = models.BigIntegerField()
-    chunk_rounds = models.PositiveIntegerField(help_text="Rounds per seeded chunk.")
-    chunks = models.PositiveIntegerField(help_text="Chunks in all: per deck count × deck counts.")
-    chunks_done = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
-    sums = models.JSONField(
-        default=dict,
-        blank=True,
-        help_text="Exact counts of the chunks done per deck count, integers as strings, and "
-        "which chunks.",
-    )
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, help_text="Record time of the request.")
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
-    )
-
-    class Meta:
-        ordering = ["-created_at"]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(chunks_done__lte=models.F("chunks")),
-                name="paytablesimulationjob_chunks_done_at_most_chunks",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(seed__gte=0), name="paytablesimulationjob_seed_min"
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"{self.paytable} {self.rounds} rounds, seed {self.seed}: {self.status}"

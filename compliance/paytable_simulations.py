@@ -10,7 +10,6 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from kombu.exceptions import OperationalError as KombuOperationalError
 from rest_framework import serializers
 
 from engine.odds import Pays
@@ -22,7 +21,7 @@ from variants import selectors as catalog
 from variants.analysis import paytable_lines, played_decks, streak_shown, streak_soft_17
 
 from .models import PaytableSimulationJob
-from .simulations import MAX_SEED, QUEUE_UNAVAILABLE, queue_check
+from .simulations import MAX_SEED, chunks_dispatch, job_fail, queue_check
 
 MAX_ROUNDS = 1_000_000_000
 MIN_REQUEST_ROUNDS = 1_000_000
@@ -125,19 +124,13 @@ def paytable_simulation_create(*, data: Any, user: Any = None) -> PaytableSimula
 
 
 def paytable_simulation_dispatch(*, job: PaytableSimulationJob) -> None:
-    """One Celery task per chunk. The broker lost meanwhile: the job is deleted, not left queued
-    with chunks that no worker will run.
+    """One Celery task per chunk (`chunks_dispatch`).
 
     :raises pitboss.errors.DomainError: queue_unavailable, status 503.
     """
     from .tasks import paytable_simulation_chunk_run_task
 
-    try:
-        for index in range(job.chunks):
-            paytable_simulation_chunk_run_task.delay(str(job.pk), index)
-    except (KombuOperationalError, OSError) as exc:
-        PaytableSimulationJob.objects.filter(pk=job.pk).delete()
-        raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
+    chunks_dispatch(job, paytable_simulation_chunk_run_task)
 
 
 def _chunk(job: PaytableSimulationJob, index: int) -> tuple[int, int, int]:
@@ -183,11 +176,7 @@ def paytable_simulation_chunk_run(*, job_id: str, index: int) -> None:
 
 def paytable_simulation_fail(*, job_id: str, error: str) -> None:
     """Mark a job failed (a chunk raised)."""
-    PaytableSimulationJob.objects.filter(pk=job_id).exclude(
-        status=PaytableSimulationJob.Status.DONE
-    ).update(
-        status=PaytableSimulationJob.Status.FAILED, error=error[:2000], finished_at=timezone.now()
-    )
+    job_fail(PaytableSimulationJob, job_id, error)
 
 
 def paytable_simulation_result(job: PaytableSimulationJob) -> dict[str, Any] | None:

@@ -30,7 +30,7 @@ from engine.simulate import (
 )
 from pitboss.errors import DomainError
 
-from .models import SimulationJob
+from .models import ChunkedJob, SimulationJob
 from .rounds import request_parse, request_table
 
 MAX_ROUNDS = 100_000_000
@@ -138,18 +138,26 @@ def queue_check() -> None:
 
 
 def simulation_job_dispatch(*, job: SimulationJob) -> None:
-    """One Celery task per chunk. The broker lost meanwhile: the job is deleted, not left queued
-    with chunks that no worker will run.
+    """One Celery task per chunk (`chunks_dispatch`).
 
     :raises pitboss.errors.DomainError: queue_unavailable, status 503.
     """
     from .tasks import simulation_chunk_run_task
 
+    chunks_dispatch(job, simulation_chunk_run_task)
+
+
+def chunks_dispatch(job: ChunkedJob, task: Any) -> None:
+    """One Celery task per chunk of a job, `task.delay(job id, chunk index)`. The broker lost
+    meanwhile: the job is deleted, not left queued with chunks that no worker will run.
+
+    :raises pitboss.errors.DomainError: queue_unavailable, status 503.
+    """
     try:
         for index in range(job.chunks):
-            simulation_chunk_run_task.delay(str(job.pk), index)
+            task.delay(str(job.pk), index)
     except (KombuOperationalError, OSError) as exc:
-        SimulationJob.objects.filter(pk=job.pk).delete()
+        type(job).objects.filter(pk=job.pk).delete()
         raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
 
 
@@ -187,8 +195,13 @@ def simulation_chunk_run(*, job_id: str, index: int) -> None:
 
 def simulation_job_fail(*, job_id: str, error: str) -> None:
     """Mark a job failed (a chunk raised)."""
-    SimulationJob.objects.filter(pk=job_id).exclude(status=SimulationJob.Status.DONE).update(
-        status=SimulationJob.Status.FAILED, error=error[:2000], finished_at=timezone.now()
+    job_fail(SimulationJob, job_id, error)
+
+
+def job_fail(model: type[ChunkedJob], job_id: str, error: str) -> None:
+    """Mark a job of `model` failed with `error`, unless it is done."""
+    model.objects.filter(pk=job_id).exclude(status=ChunkedJob.Status.DONE).update(
+        status=ChunkedJob.Status.FAILED, error=error[:2000], finished_at=timezone.now()
     )
 
 

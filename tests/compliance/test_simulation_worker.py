@@ -17,10 +17,12 @@ from typing import Any
 import kombu.pools
 import pytest
 
-from compliance import simulations
-from compliance.models import SimulationJob
+from compliance import paytable_simulations, simulations
+from compliance.models import PaytableSimulationJob, SimulationJob
+from compliance.paytable_simulations import paytable_simulation_create
 from compliance.simulations import simulation_job_create
 from engine.simulate import rule_effects, rules_from_dict
+from engine.streak import StreakCounts, streak_rules, streak_simulate
 from pitboss.celery import app
 from tests.services import redis_emptied, shared_database_url
 
@@ -80,10 +82,10 @@ def worker() -> Iterator[Path]:
         log.unlink()
 
 
-def _wait(job_id: Any, log: Path, seconds: float = 240) -> SimulationJob:
+def _wait(job_id: Any, log: Path, seconds: float = 240, model: Any = SimulationJob) -> Any:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        job = SimulationJob.objects.get(pk=job_id)
+        job = model.objects.get(pk=job_id)
         if job.status in (SimulationJob.Status.DONE, SimulationJob.Status.FAILED):
             return job
         time.sleep(0.5)
@@ -117,3 +119,23 @@ def test_a_worker_on_redis_gives_the_in_process_result(
     assert {k: result[k] for k in expected.base.as_dict()} == expected.base.as_dict()
     assert result["effects"] == [effect.as_dict() for effect in expected.effects]
     assert "compliance.simulation_chunk_run" in worker.read_text()  # the worker ran them
+
+
+@pytest.mark.django_db(transaction=True, available_apps=["compliance"])
+def test_a_worker_runs_a_paytable_simulation_as_in_process(
+    worker: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two jobs of STREAK's Standard Schedule (2 and 8 decks), four chunks each, run by the
+    worker's two processes in any order: each job's counts are what the seed gives in-process."""
+    monkeypatch.setattr(paytable_simulations, "CHUNK_ROUNDS", 250_000)
+    body = {"paytable": "us-co/streak/standard-schedule", "rounds": 1_000_000, "seed": 12}
+    job = paytable_simulation_create(data={**body, "decks": 2})
+    other = paytable_simulation_create(data={**body, "decks": 8})
+    for created, decks in ((job, 2), (other, 8)):
+        done = _wait(created.pk, worker, model=PaytableSimulationJob)
+        assert done.status == "done", f"{done.error}\n{worker.read_text()}"
+        expected = streak_simulate(
+            streak_rules("streak", decks), (2, 3, 4, 5), 1_000_000, 12, 250_000
+        )
+        assert StreakCounts.from_json(done.sums["decks"][str(decks)]) == expected
+    assert "compliance.paytable_simulation_chunk_run" in worker.read_text()
