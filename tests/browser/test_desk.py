@@ -227,6 +227,7 @@ def test_a_streak_paytable_is_simulated_from_its_catalog_page(
     its standard error."""
     page.goto("/catalog/paytables/us-co/streak/standard-schedule/?decks=2")
     assert "No exact method gives its return" in page.get_by_role("alert").inner_text()
+    screenshot(page, "catalog-streak", height=1100)
     page.get_by_role("link", name="Simulate this paytable").click()
     # the desk asks for a login, then opens the form on this paytable
     page.get_by_label("Username").fill(browser_vendor.username)
