@@ -25,6 +25,10 @@ from .simulations import MAX_SEED, chunks_dispatch, job_fail, queue_check
 
 MAX_ROUNDS = 1_000_000_000
 MIN_REQUEST_ROUNDS = 1_000_000
+IN_PROCESS_ROUNDS = 500_000_000
+"""The most rounds in all (a deck count's × deck counts) a job runs with no broker: its chunks
+then run within the request (about 35 s here at this size), which a server times out (gunicorn:
+120 s) and would leave the job half done."""
 
 
 class PaytableSimulationIn(serializers.Serializer):
@@ -87,6 +91,7 @@ def paytable_simulation_create(*, data: Any, user: Any = None) -> PaytableSimula
             f"{paytable.key} is approved for {approved} decks, not {decks[0]}",
             fields={"decks": f"one of {approved}"},
         )
+    _check_in_process(asked["rounds"], decks)
     queue_check()
     seed = asked.get("seed")
     if seed is None:
@@ -121,6 +126,26 @@ def paytable_simulation_create(*, data: Any, user: Any = None) -> PaytableSimula
         transaction.on_commit(lambda: paytable_simulation_dispatch(job=job))
     job.refresh_from_db()  # chunks run in-process have finished by now
     return job
+
+
+def _check_in_process(rounds: int, decks: list[int]) -> None:
+    """Refuse, where chunks run within the request (no broker), more rounds than it can play.
+
+    :raises pitboss.errors.DomainError: too_many_rounds_in_process (a 400 naming `rounds`).
+    """
+    from pitboss.celery import app
+
+    if not app.conf.task_always_eager or rounds * len(decks) <= IN_PROCESS_ROUNDS:
+        return
+    most = IN_PROCESS_ROUNDS // len(decks)
+    raise DomainError(
+        "too_many_rounds_in_process",
+        f"with no job queue (CELERY_BROKER_URL unset) a simulation runs within the request: at "
+        f"most {IN_PROCESS_ROUNDS:,} rounds in all, so at most {most:,} a deck count at "
+        f"{len(decks)} deck count{'s' if len(decks) > 1 else ''}; ask one deck count, fewer "
+        f"rounds, or run Celery workers",
+        fields={"rounds": f"at most {most:,} here"},
+    )
 
 
 def paytable_simulation_dispatch(*, job: PaytableSimulationJob) -> None:

@@ -125,6 +125,8 @@ def test_a_chunk_delivered_twice_adds_its_counts_once(vendor_client: APIClient) 
         ({"paytable": STANDARD, "decks": 0}, "decks", 400),
         ({"paytable": "us-co/burnout-bonus/pays", "decks": 4}, "decks", 400),
         ({"decks": 6}, "paytable", 400),
+        # no broker: the chunks would run within the request, 5 deck counts × 10⁹ rounds
+        ({"paytable": STANDARD, "rounds": 1_000_000_000}, "rounds", 400),
     ],
 )
 def test_bad_requests_name_the_field_and_store_nothing(
