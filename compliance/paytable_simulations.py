@@ -82,7 +82,7 @@ def paytable_simulation_create(*, data: Any, user: Any = None) -> PaytableSimula
             f"({', '.join(sorted(STREAK_WAGERS))})",
             fields={"paytable": "a paytable of a wager without an exact analysis"},
         )
-    allowed, _rule = played_decks(paytable)
+    allowed = played_decks(paytable)
     decks = [asked["decks"]] if "decks" in asked else allowed
     if decks[0] not in allowed:
         approved = ", ".join(map(str, allowed))

@@ -158,12 +158,12 @@ PLAYED_AT = {"burnout-bonus": "blackjack-burnout"}
 """A side wager offered only at one game's tables (30-899.25 Bonus Wager (1)): that game."""
 
 
-def played_decks(paytable: Paytable) -> tuple[list[int], str]:
-    """The deck counts a paytable is played at, and the rule that says so where it is not the
-    paytable's own approval: its deck counts, else its wager's or its game's deck rule
-    (decks_allowed: Blackjack Burnout's two or six decks, 30-899.25(1)), else 1, 2, 4, 6, 8."""
+def played_decks(paytable: Paytable) -> list[int]:
+    """The deck counts a paytable is played at: its own approval's, else its wager's or its
+    game's deck rule (decks_allowed: Blackjack Burnout's two or six decks, 30-899.25(1)), else
+    1, 2, 4, 6, 8."""
     if paytable.decks:
-        return list(paytable.decks), ""
+        return list(paytable.decks)
     wagers = [paytable.wager.slug, PLAYED_AT.get(paytable.wager.slug, "")]
     rule = (
         Constraint.objects.filter(
@@ -175,8 +175,8 @@ def played_decks(paytable: Paytable) -> tuple[list[int], str]:
         .first()
     )
     if rule is None or not rule.params.get("decks"):
-        return list(DEFAULT_DECKS), ""
-    return [int(n) for n in rule.params["decks"]], f"{rule.code}: {rule.message}"
+        return list(DEFAULT_DECKS)
+    return [int(n) for n in rule.params["decks"]]
 
 
 def streak_soft_17(paytable: Paytable) -> bool:
