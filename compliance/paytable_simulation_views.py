@@ -126,10 +126,12 @@ def paytable_simulation_progress(request: HttpRequest, pk: Any) -> HttpResponse:
 
 def _progress(job: PaytableSimulationJob) -> dict[str, Any]:
     over = job.status in (PaytableSimulationJob.Status.DONE, PaytableSimulationJob.Status.FAILED)
+    result = paytable_simulation_result(job) or {}
     return {
         "over": over,
         "percent": round(100 * job.chunks_done / job.chunks) if job.chunks else 0,
-        "result": paytable_simulation_result(job) or {},
+        "result": result,
+        "spots": [{**a, "settled": f"{a['combinations']:,}"} for a in result.get("analyses", [])],
         "rounds": f"{job.rounds:,}",
         "decks": ", ".join(map(str, job.decks)),
     }

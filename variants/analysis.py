@@ -523,7 +523,7 @@ def _as_dict(a: Analysis) -> dict[str, Any]:
         "decks": a.decks,
         "column": a.column,
         "method": a.method,
-        "standard_error": None if a.standard_error is None else f"{a.standard_error:.9f}",
+        "standard_error": None if a.standard_error is None else f"{a.standard_error:.{places}f}",
         "house_edge": shown(a.house_edge),
         "house_edge_fraction": fraction_text(a.house_edge) if exact else None,
         "card_removal": a.card_removal,

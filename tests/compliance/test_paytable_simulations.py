@@ -76,10 +76,12 @@ def test_streaks_spots_are_simulated_as_a_job_each_its_own_wager(
         spots, (3, 7, 17, 37), counts.settled, counts.won, strict=True
     ):
         edge = 1 - Fraction(won, settled) * (odds + 1)
-        # to the places its standard error leaves meaningful (a second significant digit)
-        error = float(spot["standard_error"])
-        assert spot["house_edge"] == decimal_string(edge, estimate_places(error))
-        assert 10 <= error * 10 ** len(spot["house_edge"].split(".")[1]) < 100
+        # to the places its standard error leaves meaningful (its second significant digit),
+        # the error to as many
+        places = len(spot["house_edge"].split(".")[1])
+        error = spot["standard_error"]
+        assert spot["house_edge"] == decimal_string(edge, places)
+        assert len(error.split(".")[1]) == places and 10 <= float(error) * 10**places <= 100
         assert spot["combinations"] == settled and spot["method"] == "simulation"
         # about 8 to 15 % (a 7 to 1 three-win spot pays least), to within its standard error
         assert 0.05 < float(spot["house_edge"]) < 0.17
@@ -211,3 +213,12 @@ def test_another_vendors_paytable_simulation_is_not_found(client: Client) -> Non
     ):
         assert client.get(address).status_code == 404
     assert str(job.pk) not in client.get("/simulations/paytables/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("error", "places"), [(0.0012, 4), (0.00012, 5), (0.012, 3), (0.5, 2), (0.0, 12), (None, 12)]
+)
+def test_an_estimate_is_shown_down_to_its_errors_second_significant_digit(
+    error: float | None, places: int
+) -> None:
+    assert estimate_places(error) == places
