@@ -54,8 +54,9 @@ STREAK_WAGERS: dict[str, dict[str, int]] = {
 """Catalog slug → its spots: the outcome key of each line and the wins in a row it needs."""
 
 MIN_ROUNDS = 100_000_000
-"""The rounds a paytable's simulation plays at least (issue 13: 10⁸, or until the standard error
-is below 0.01 %)."""
+"""Rounds a deck count a paytable's simulation plays by default, and the fewest for a figure to
+file (issue 13: 10⁸, or until the standard error is below 0.01 %); fewer give a preview, which
+the result marks (`rounds_below_minimum`)."""
 
 ADVANCE, END, PUSH = "advance", "end", "push"
 
