@@ -112,6 +112,16 @@ class ChunkedJob(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
 
+    @property
+    def over(self) -> bool:
+        """Done or failed: no chunk will change it."""
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def progress(self) -> float:
+        """The share of chunks done, 0 to 1."""
+        return self.chunks_done / self.chunks if self.chunks else 0.0
+
     class Meta:
         abstract = True
         ordering = ["-created_at"]

@@ -9,10 +9,8 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from rest_framework import serializers
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 
 from compliance import selectors
 from compliance.models import PaytableSimulationJob
@@ -22,9 +20,8 @@ from compliance.paytable_simulations import (
     paytable_simulation_create,
     paytable_simulation_result,
 )
-from compliance.views import _problems
+from compliance.views import job_form_page, job_or_404
 from engine.streak import MIN_ROUNDS, STREAK_WAGERS
-from pitboss.errors import DomainError
 from variants import selectors as catalog
 
 
@@ -75,61 +72,42 @@ class PaytableSimulationForm(forms.Form):
         return body
 
 
-def _visible(user: Any) -> QuerySet[PaytableSimulationJob]:
-    return selectors.paytable_simulation_jobs_visible_to(user)
-
-
 @login_required
 def paytable_simulations(request: HttpRequest) -> HttpResponse:
     """Start a paytable simulation job (?paytable= chooses the paytable) and list the user's."""
     initial = {"paytable": request.GET.get("paytable", "")}
-    form = PaytableSimulationForm(request.POST or None, initial=initial)
-    problems: list[str] = []
-    if request.method == "POST" and form.is_valid():
-        try:
-            job = paytable_simulation_create(data=form.request_body(), user=request.user)
-        except (serializers.ValidationError, DomainError) as exc:
-            problems = _problems(exc)
-        else:
-            return redirect("compliance:paytable-simulation", pk=job.pk)
-    return render(
+    return job_form_page(
         request,
+        PaytableSimulationForm(request.POST or None, initial=initial),
+        paytable_simulation_create,
+        "compliance:paytable-simulation",
         "compliance/paytable_simulations.html",
-        {"form": form, "problems": problems, "jobs": _visible(request.user)[:30]},
-        status=400 if request.method == "POST" else 200,
+        selectors.paytable_simulation_jobs_visible_to(request.user),
     )
-
-
-def _job_or_404(user: Any, pk: Any) -> PaytableSimulationJob:
-    job = _visible(user).filter(pk=pk).first()
-    if job is None:
-        raise Http404("No paytable simulation of yours has this id.")
-    return job
 
 
 @login_required
 def paytable_simulation(request: HttpRequest, pk: Any) -> HttpResponse:
     """A paytable simulation job: its progress, polled every second while it runs, then each
     spot's house edge at each deck count."""
-    job = _job_or_404(request.user, pk)
+    job = job_or_404(selectors.paytable_simulation_jobs_visible_to(request.user), pk)
     return render(request, "compliance/paytable_simulation.html", {"job": job, **_progress(job)})
 
 
 @login_required
 def paytable_simulation_progress(request: HttpRequest, pk: Any) -> HttpResponse:
     """The progress fragment the job page polls (htmx); without polling once the job is over."""
-    job = _job_or_404(request.user, pk)
+    job = job_or_404(selectors.paytable_simulation_jobs_visible_to(request.user), pk)
     return render(
         request, "compliance/_paytable_simulation_progress.html", {"job": job, **_progress(job)}
     )
 
 
 def _progress(job: PaytableSimulationJob) -> dict[str, Any]:
-    over = job.status in (PaytableSimulationJob.Status.DONE, PaytableSimulationJob.Status.FAILED)
     result = paytable_simulation_result(job) or {}
     return {
-        "over": over,
-        "percent": round(100 * job.chunks_done / job.chunks) if job.chunks else 0,
+        "over": job.over,
+        "percent": round(100 * job.progress),
         "result": result,
         "spots": [{**a, "settled": f"{a['combinations']:,}"} for a in result.get("analyses", [])],
         "rounds": f"{job.rounds:,}",

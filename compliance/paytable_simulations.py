@@ -9,7 +9,6 @@ import secrets
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from rest_framework import serializers
 
 from engine.odds import Pays
@@ -21,7 +20,7 @@ from variants import selectors as catalog
 from variants.analysis import paytable_lines, played_decks, streak_shown, streak_soft_17
 
 from .models import PaytableSimulationJob
-from .simulations import MAX_SEED, chunks_dispatch, job_fail, queue_check
+from .simulations import MAX_SEED, chunk_run_once, chunks_dispatch, job_fail, queue_check
 
 MAX_ROUNDS = 1_000_000_000
 MIN_REQUEST_ROUNDS = 1_000_000
@@ -170,33 +169,25 @@ def _lengths(job: PaytableSimulationJob) -> tuple[int, ...]:
 
 
 def paytable_simulation_chunk_run(*, job_id: str, index: int) -> None:
-    """Run chunk `index` of a job and add its counts to its deck count's, once: a chunk
-    delivered again adds nothing. The last chunk in finishes the job."""
-    job = PaytableSimulationJob.objects.filter(pk=job_id).first()
-    done = (PaytableSimulationJob.Status.DONE, PaytableSimulationJob.Status.FAILED)
-    if job is None or job.status in done or index in job.sums.get("chunks", []):
-        return
-    PaytableSimulationJob.objects.filter(
-        pk=job_id, status=PaytableSimulationJob.Status.QUEUED
-    ).update(status=PaytableSimulationJob.Status.RUNNING, started_at=timezone.now())
-    decks, within, rounds = _chunk(job, index)
-    rules = streak_rules(job.wager, decks, job.dealer_hits_soft_17)
-    counts = streak_chunk(rules, _lengths(job), rounds, job.seed, within, job.continuous_shuffler)
-    with transaction.atomic():
-        job = PaytableSimulationJob.objects.select_for_update().get(pk=job_id)
-        if index in job.sums.get("chunks", []) or job.status == PaytableSimulationJob.Status.FAILED:
-            return
+    """Run chunk `index` of a job and add its counts to its deck count's, once
+    (`chunk_run_once`)."""
+
+    def compute(job: PaytableSimulationJob) -> tuple[int, StreakCounts]:
+        decks, within, rounds = _chunk(job, index)
+        rules = streak_rules(job.wager, decks, job.dealer_hits_soft_17)
+        lengths = _lengths(job)
+        return decks, streak_chunk(
+            rules, lengths, rounds, job.seed, within, job.continuous_shuffler
+        )
+
+    def add(job: PaytableSimulationJob, chunk: tuple[int, StreakCounts]) -> dict[str, Any]:
+        decks, counts = chunk
         by_decks = dict(job.sums.get("decks", {}))
-        key = str(decks)
-        if key in by_decks:
-            counts = StreakCounts.from_json(by_decks[key]) + counts
-        by_decks[key] = counts.as_json()
-        job.sums = {"chunks": [*job.sums.get("chunks", []), index], "decks": by_decks}
-        job.chunks_done += 1
-        if job.chunks_done == job.chunks:
-            job.status = PaytableSimulationJob.Status.DONE
-            job.finished_at = timezone.now()
-        job.save()
+        if str(decks) in by_decks:
+            counts = StreakCounts.from_json(by_decks[str(decks)]) + counts
+        return {"decks": {**by_decks, str(decks): counts.as_json()}}
+
+    chunk_run_once(PaytableSimulationJob, job_id, index, compute, add)
 
 
 def paytable_simulation_fail(*, job_id: str, error: str) -> None:

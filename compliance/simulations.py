@@ -5,6 +5,7 @@ the job. The same seed gives the same result as engine.simulate in-process."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -162,34 +163,57 @@ def chunks_dispatch(job: ChunkedJob, task: Any) -> None:
 
 
 def simulation_chunk_run(*, job_id: str, index: int) -> None:
-    """Run chunk `index` of a job and add its sums to the job's, once: a chunk delivered again
-    adds nothing. The last chunk in computes the result."""
-    job = SimulationJob.objects.filter(pk=job_id).first()
-    if job is None or job.status in (SimulationJob.Status.DONE, SimulationJob.Status.FAILED):
+    """Run chunk `index` of a job and add its sums to the job's, once (`chunk_run_once`); the
+    last chunk in computes the result."""
+
+    def compute(job: SimulationJob) -> EffectsResult:
+        rules = rules_from_dict(job.rules)
+        rounds = chunk_sizes(job.rounds, job.chunk_rounds)[index]
+        continuous = job.continuous_shuffler
+        if job.effects:
+            return effects_chunk(rules, rounds, job.seed, index, continuous)
+        return EffectsResult(simulate_chunk(rules, rounds, job.seed, index, continuous), ())
+
+    def add(job: SimulationJob, chunk: EffectsResult) -> dict[str, Any]:
+        return _sums_write(chunk if not job.sums else _sums_read(job) + chunk)
+
+    def finish(job: SimulationJob) -> None:
+        job.result = simulation_result(job, _sums_read(job))
+
+    chunk_run_once(SimulationJob, job_id, index, compute, add, finish)
+
+
+def chunk_run_once(
+    model: type[ChunkedJob],
+    job_id: str,
+    index: int,
+    compute: Callable[[Any], Any],
+    add: Callable[[Any, Any], dict[str, Any]],
+    finish: Callable[[Any], None] | None = None,
+) -> None:
+    """Run chunk `index` of a job of `model` once: `compute(job)` plays it (outside any
+    transaction: it takes seconds), then, under the job's row lock, `add(job, chunk)` gives the
+    job's sums with the chunk's added (the chunks recorded beside them) and the last chunk in
+    marks the job done (`finish(job)` then fills what the sums give). A chunk delivered again, or
+    one of a job that is over, adds nothing."""
+    job = model.objects.filter(pk=job_id).first()
+    if job is None or job.over or index in job.sums.get("chunks", []):
         return
-    if index in job.sums.get("chunks", []):
-        return
-    SimulationJob.objects.filter(pk=job_id, status=SimulationJob.Status.QUEUED).update(
-        status=SimulationJob.Status.RUNNING, started_at=timezone.now()
+    model.objects.filter(pk=job_id, status=ChunkedJob.Status.QUEUED).update(
+        status=ChunkedJob.Status.RUNNING, started_at=timezone.now()
     )
-    rules = rules_from_dict(job.rules)
-    rounds = chunk_sizes(job.rounds, job.chunk_rounds)[index]
-    continuous = job.continuous_shuffler
-    if job.effects:
-        chunk = effects_chunk(rules, rounds, job.seed, index, continuous)
-    else:
-        chunk = EffectsResult(simulate_chunk(rules, rounds, job.seed, index, continuous), ())
+    chunk = compute(job)
     with transaction.atomic():
-        job = SimulationJob.objects.select_for_update().get(pk=job_id)
-        if index in job.sums.get("chunks", []) or job.status == SimulationJob.Status.FAILED:
+        job = model.objects.select_for_update().get(pk=job_id)
+        if index in job.sums.get("chunks", []) or job.status == ChunkedJob.Status.FAILED:
             return
-        total = chunk if not job.sums else _sums_read(job) + chunk
-        job.sums = {"chunks": [*job.sums.get("chunks", []), index], **_sums_write(total)}
+        job.sums = {"chunks": [*job.sums.get("chunks", []), index], **add(job, chunk)}
         job.chunks_done += 1
         if job.chunks_done == job.chunks:
-            job.status = SimulationJob.Status.DONE
-            job.result = simulation_result(job, total)
+            job.status = ChunkedJob.Status.DONE
             job.finished_at = timezone.now()
+            if finish is not None:
+                finish(job)
         job.save()
 
 

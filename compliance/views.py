@@ -742,24 +742,46 @@ def simulations(request: HttpRequest) -> HttpResponse:
     """Start a simulation job (compliance.simulations.simulation_job_create, as POST
     /api/v1/simulations/) and list the user's jobs."""
     form = SimulationForm(request.POST or None, user=request.user)
+    return job_form_page(
+        request,
+        form,
+        simulation_job_create,
+        "compliance:simulation",
+        "compliance/simulations.html",
+        _visible_jobs(request.user),
+    )
+
+
+def job_form_page(
+    request: HttpRequest,
+    form: Any,
+    create: Any,
+    job_page: str,
+    template: str,
+    jobs: QuerySet,
+) -> HttpResponse:
+    """A page that starts a simulation job from `form` (`create(data=…, user=…)`, the API's
+    service) and lists the user's latest `jobs`: on a valid POST the job's page (`job_page`), else
+    the form again with why the request was refused (a 400)."""
     problems: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
-            job = simulation_job_create(data=form.request_body(), user=request.user)
+            job = create(data=form.request_body(), user=request.user)
         except (serializers.ValidationError, DomainError) as exc:
             problems = _problems(exc)
         else:
-            return redirect("compliance:simulation", pk=job.pk)
+            return redirect(job_page, pk=job.pk)
     return render(
         request,
-        "compliance/simulations.html",
-        {"form": form, "problems": problems, "jobs": _visible_jobs(request.user)[:30]},
+        template,
+        {"form": form, "problems": problems, "jobs": jobs[:30]},
         status=400 if request.method == "POST" else 200,
     )
 
 
-def _job_or_404(user: Any, pk: Any) -> SimulationJob:
-    job = _visible_jobs(user).filter(pk=pk).first()
+def job_or_404(jobs: QuerySet, pk: Any) -> Any:
+    """The job `pk` among those the user may read (`jobs`), else a 404."""
+    job = jobs.filter(pk=pk).first()
     if job is None:
         raise Http404("No simulation job of yours has this id.")
     return job
@@ -768,22 +790,21 @@ def _job_or_404(user: Any, pk: Any) -> SimulationJob:
 @login_required
 def simulation(request: HttpRequest, pk: Any) -> HttpResponse:
     """A simulation job: its progress, polled every second while it runs, then its result."""
-    job = _job_or_404(request.user, pk)
+    job = job_or_404(_visible_jobs(request.user), pk)
     return render(request, "compliance/simulation.html", {"job": job, **_progress(job)})
 
 
 @login_required
 def simulation_progress(request: HttpRequest, pk: Any) -> HttpResponse:
     """The progress fragment the job page polls (htmx); without polling once the job is over."""
-    job = _job_or_404(request.user, pk)
+    job = job_or_404(_visible_jobs(request.user), pk)
     return render(request, "compliance/_simulation_progress.html", {"job": job, **_progress(job)})
 
 
 def _progress(job: SimulationJob) -> dict[str, Any]:
-    over = job.status in (SimulationJob.Status.DONE, SimulationJob.Status.FAILED)
     return {
-        "over": over,
-        "percent": round(100 * job.chunks_done / job.chunks) if job.chunks else 0,
+        "over": job.over,
+        "percent": round(100 * job.progress),
         "result": job.result or {},
         "rounds": f"{job.rounds:,}",
         "chunk_rounds": f"{job.chunk_rounds:,}",

@@ -20,7 +20,9 @@ standard error, never a fraction to take as exact.
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -329,12 +331,13 @@ def streak_simulate(
     continuous: bool = False,
 ) -> StreakCounts:
     """Every chunk of a simulation, in-process (a job runs them as Celery tasks)."""
-    total: StreakCounts | None = None
-    for index, n in enumerate(chunk_sizes(rounds, chunk_rounds)):
-        chunk = streak_chunk(rules, lengths, n, seed, index, continuous)
-        total = chunk if total is None else total + chunk
-    assert total is not None
-    return total
+    return functools.reduce(
+        operator.add,
+        (
+            streak_chunk(rules, lengths, n, seed, index, continuous)
+            for index, n in enumerate(chunk_sizes(rounds, chunk_rounds))
+        ),
+    )
 
 
 def dealing_text(rules: RuleSet, continuous: bool) -> str:

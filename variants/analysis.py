@@ -110,8 +110,6 @@ def paytable_analysed(
             f"{paytable.key} is approved for {approved} decks, not {decks}",
             fields={"decks": f"one of {approved}"},
         )
-    lines = paytable_lines(paytable)
-    jurisdiction = paytable.wager.jurisdiction.code
     if paytable.wager.slug in STREAK_WAGERS:
         raise DomainError(
             "simulated_only",
@@ -119,6 +117,8 @@ def paytable_analysed(
             f"by simulation, as a job (POST /api/v1/paytable-simulations/ with "
             f'{{"paytable": "{paytable.key}"}}, then GET the job for its progress and result)',
         )
+    lines = paytable_lines(paytable)
+    jurisdiction = paytable.wager.jurisdiction.code
     if simulated_only(paytable.wager.slug, jurisdiction) and not simulate_play:
         raise DomainError("not_analysable", f"{paytable.key} is analysed by simulation")
     played = stage(paytable.wager.slug, jurisdiction) is Stage.ROUND

@@ -16,7 +16,7 @@ from pitboss.errors import DomainError
 from pitboss.kbcache import cached_read
 from pitboss.web import citation_url, page_as_of, paytable_url, wager_url
 from variants import selectors
-from variants.analysis import DEFAULT_DECKS, paytable_analysis
+from variants.analysis import allowed_decks, paytable_analysis
 from variants.api.views import AnalysisQuery
 from variants.models import Paytable, Wager, WagerKind
 
@@ -125,7 +125,7 @@ def paytable(request: HttpRequest, key: str) -> HttpResponse:
     found = selectors.paytables().filter(key=key).first()
     if found is None:
         raise Http404(f"No paytable {key} in the catalog.")
-    allowed = list(found.decks or DEFAULT_DECKS)
+    allowed = allowed_decks(found)
     decks, decks_message = _decks(request, allowed)
     citer = selectors.Citer(as_of)
     terms, terms_message = _stake_terms(request)

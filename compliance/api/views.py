@@ -281,7 +281,7 @@ class BaseGameAnalysisApi(APIView):
 
 
 class SimulationOut(serializers.ModelSerializer[SimulationJob]):
-    progress = serializers.SerializerMethodField()
+    progress = serializers.FloatField(read_only=True, help_text="The share of chunks done, 0 to 1.")
 
     class Meta:
         model = SimulationJob
@@ -303,10 +303,6 @@ class SimulationOut(serializers.ModelSerializer[SimulationJob]):
             "started_at",
             "finished_at",
         ]
-
-    def get_progress(self, job: SimulationJob) -> float:
-        """The share of chunks done, 0 to 1."""
-        return job.chunks_done / job.chunks
 
 
 class SimulationListApi(APIView):
@@ -458,7 +454,7 @@ class SignSetApi(APIView):
 
 
 class PaytableSimulationOut(serializers.ModelSerializer[PaytableSimulationJob]):
-    progress = serializers.SerializerMethodField()
+    progress = serializers.FloatField(read_only=True, help_text="The share of chunks done, 0 to 1.")
     result = serializers.SerializerMethodField()
 
     class Meta:
@@ -483,10 +479,6 @@ class PaytableSimulationOut(serializers.ModelSerializer[PaytableSimulationJob]):
             "started_at",
             "finished_at",
         ]
-
-    def get_progress(self, job: PaytableSimulationJob) -> float:
-        """The share of chunks done, 0 to 1."""
-        return job.chunks_done / job.chunks
 
     @extend_schema_field(dict[str, Any])
     def get_result(self, job: PaytableSimulationJob) -> dict[str, Any] | None:
