@@ -24,6 +24,8 @@ class Status(models.TextChoices):
     """Published for comment, not in force; applied only when a caller asks for proposed text."""
     ADOPTED = "adopted", "Adopted"
     """In force over its period and not yet replaced."""
+    TEMPORARY = "temporary", "Temporary"
+    """In force by a temporary (emergency) adoption, until the permanent adoption replaced it."""
     SUPERSEDED = "superseded", "Superseded"
     """Was in force; a later version replaced it."""
     REPEALED = "repealed", "Repealed"
@@ -212,7 +214,8 @@ class EventKind(models.TextChoices):
     ADOPTED = "adopted", "Adopted"
     """Added or adopted permanently."""
     TEMPORARY = "temporary", "Temporary adoption"
-    """Adopted temporarily: recorded, but does not start a version."""
+    """Adopted temporarily: in force from its date until the permanent adoption (a version of
+    status temporary, its words not on file)."""
     AMENDED = "amended", "Amended"
     """The text changed."""
     EFFECTIVE = "effective", "Effective"

@@ -97,13 +97,32 @@ class ProvisionReading:
     facts: tuple[CitingFact, ...]
 
 
+def label_on(state: selectors.ProvisionState, day: dt.date | None) -> str:
+    """The adopted label the provision bore on `day` (before its first label, that one; undated,
+    today's): an event is named as it was cited when it happened (30-834.23 on 2016-10-30)."""
+    adopted = [c for c in state.citations if c.status == Status.ADOPTED]
+    if day is None or not adopted:
+        return state.current_citation
+    for c in adopted:
+        if (c.effective_from is None or c.effective_from <= day) and (
+            c.effective_to is None or day < c.effective_to
+        ):
+            return c.label
+    first = min(adopted, key=lambda c: c.effective_from or dt.date.min)
+    if first.effective_from and day < first.effective_from:
+        return first.label
+    return state.current_citation
+
+
 def _timeline(state: selectors.ProvisionState) -> tuple[TimelineEntry, ...]:
     entries = [
         TimelineEntry(
             date=note["date"],  # type: ignore[arg-type]
             kind=str(note["kind"]),
             kind_label=EventKind(note["kind"]).label if note["kind"] in EventKind else "",
-            citation=selectors.unit_citation(state.current_citation, str(note["unit"])),
+            citation=selectors.unit_citation(
+                label_on(state, note["date"]), str(note["unit"])  # type: ignore[arg-type]
+            ),
             raw=str(note["raw"]),
             new_label=str(note["new_label"]),
             ambiguous=bool(note["ambiguous"]),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -83,6 +83,8 @@ class ProvisionState:
     """Each with its `id` (to edit it), `unit` path, `kind` and `text`."""
     warnings: tuple[str, ...]
     other_meanings: tuple[dict[str, object], ...] = field(default=())
+    temporary: bool = False
+    """In force on the date by a temporary (emergency) adoption, before the permanent one."""
 
 
 def _covers(start: dt.date | None, end: dt.date | None, day: dt.date) -> bool:
@@ -270,7 +272,6 @@ def provision_state(
             f"{label} was not yet in force on {as_of.isoformat()}; "
             f"it took effect on {start.isoformat()}."
         )
-        warnings.extend(_temporary_adoptions(provision, as_of, start))
     else:
         state = "in_force"
     if undated:
@@ -281,6 +282,8 @@ def provision_state(
         _unit_state(unit, label, as_of, state, include_proposed or not adopted_exists)
         for unit in units
     )
+    temporary = [u for u in unit_states if u.status == Status.TEMPORARY]
+    warnings.extend(_temporary_warnings(provision, label, as_of, temporary))
     for u in unit_states:
         if u.state == "not_on_file" and state == "in_force":
             warnings.append(
@@ -343,21 +346,31 @@ def provision_state(
         ),
         warnings=tuple(warnings),
         other_meanings=others,
+        temporary=bool(temporary),
     )
 
 
-def _temporary_adoptions(provision: ProvisionRecord, as_of: dt.date, start: dt.date) -> list[str]:
-    """A temporary (emergency) adoption in effect on `as_of`, before the permanent one: the
-    provision was not yet permanently in force, but a temporary rule of the same words may have
-    applied ("30-833 temp. 5/13/93, perm. 6/30/93" asked on 1993-06-01)."""
-    return [
-        f"It had been adopted temporarily on {e.date.isoformat()} ({e.raw!r}); "
-        "a temporary adoption "
-        f"is recorded as an event, and the permanent adoption took effect on {start.isoformat()}."
-        for unit in provision.units[:1]
-        for e in unit.events
-        if e.kind == "temporary" and e.date and e.date <= as_of < start
-    ]
+def _temporary_warnings(
+    provision: ProvisionRecord, label: str, as_of: dt.date, units: list[UnitState]
+) -> list[str]:
+    """A temporary (emergency) adoption is in force while it lasts ("30-833 temp. 5/13/93, perm.
+    6/30/93" asked on 1993-06-01): say so, once for the section or per subsection, and that the
+    temporary rule's words are in no source."""
+    if not units:
+        return []
+    notes = {e.date: e.raw for u in provision.units for e in u.events if e.kind == "temporary"}
+    whole = units[0].path == ""
+    out = []
+    for u in units[:1] if whole else units:
+        start, end = u.effective_from, u.effective_to
+        note = f" ({notes[start]!r})" if start in notes else ""
+        out.append(
+            f"{label if whole else u.citation} was in force on {as_of.isoformat()} by a temporary "
+            f"adoption of {start.isoformat() if start else 'an unknown date'}{note}, until its "
+            f"permanent adoption on {end.isoformat() if end else 'a later date'}; the words of the "
+            "temporary rule are not on file."
+        )
+    return out
 
 
 def unit_citation(label: str, path: str) -> str:
@@ -420,7 +433,10 @@ def _unit_state(
             None,
             (),
         )
-    uncertain = version.ambiguous and version.ambiguous_until and as_of < version.ambiguous_until
+    # A warning with no end date holds on every date (a unit the source does not date at all).
+    uncertain = version.ambiguous and (
+        version.ambiguous_until is None or as_of < version.ambiguous_until
+    )
     warnings = (version.ambiguous,) if uncertain else ()
     return UnitState(
         unit.path,
@@ -442,6 +458,9 @@ class Resolution:
     label: str
     meanings: tuple[dict[str, object], ...]
     """Every provision the label has named, with its period: for a label reused over time."""
+    also: tuple[Provision, ...] = ()
+    """Other provisions the label named on the date too (30-821 on 1998-12-29: The pickup until
+    its renumbering that day, and The play, which the sources do not date)."""
 
 
 def citation_resolve(
@@ -480,6 +499,9 @@ def citation_resolve(
         return 0
 
     chosen = covering[0] if covering else min(rows, key=distance)
+    also = tuple(
+        dict.fromkeys(c.provision for c in covering if c.provision_id != chosen.provision_id)
+    )
     meanings = tuple(
         {
             "provision": c.provision_id,
@@ -491,7 +513,20 @@ def citation_resolve(
         }
         for c in rows
     )
-    return Resolution(chosen.provision, path, chosen.label, meanings)
+    return Resolution(chosen.provision, path, chosen.label, meanings, also)
+
+
+def shared_label_warned(
+    states: list[ProvisionState], citation: str, as_of: dt.date
+) -> list[ProvisionState]:
+    """The answers to a citation that named several provisions on the date, each warning that
+    the label is shared and naming the others."""
+    titles = "; ".join(f"{s.current_citation} {s.title}" for s in states)
+    warning = (
+        f"On {as_of.isoformat()} {citation} named {len(states)} provisions (now {titles}): "
+        "the sources do not tell which one a citation of that day meant, so each is answered."
+    )
+    return [replace(s, warnings=(*s.warnings, warning)) for s in states]
 
 
 def provisions_search(

@@ -176,10 +176,11 @@ def source_ingest(
             {"instrument": instrument, "sha256": source.sha256},
             {"name": name, "kind": source.kind, "status": status, "pages": source.pages},
         )
+        latest = doc.latest_date()
         for number, section in enumerate(doc.sections, start=1):
             if progress:
                 progress(number, len(doc.sections), section.label)
-            timeline = section_timeline(section)
+            timeline = section_timeline(section, source_latest=latest)
             report.sections += 1
             report.units += len(section.units)
             report.dates += sum(len(u.events) for u in timeline.units)
@@ -342,7 +343,7 @@ def _annotations(
 ) -> list[tuple[str, str]]:
     """Source defects and ambiguities to record on a unit (whole-section ones on the section's
     unit)."""
-    remarks = list(tl.unit.remarks)
+    remarks = list(tl.unit.remarks) + tl.remarks
     notes = [placed.note for placed in tl.unit.notes]
     if not tl.unit.path:
         remarks += section.remarks + section_remarks
@@ -425,7 +426,10 @@ def _write_versions(
             del known_by_start[start]
             remarks.append(f"the period from {start or 'the start'} is no longer implied; removed")
     for period in tl.versions:
-        status = Status.SUPERSEDED if period.effective_to else Status.ADOPTED
+        if period.temporary:
+            status = Status.TEMPORARY
+        else:
+            status = Status.SUPERSEDED if period.effective_to else Status.ADOPTED
         known = known_by_start.get(period.effective_from)
         if known is not None and known.on_file and not period.on_file:
             # An earlier source gave the words of a period this source only dates: keep them.

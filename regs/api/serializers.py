@@ -80,6 +80,10 @@ class ProvisionStateSerializer(serializers.Serializer):
     notes = NoteSerializer(many=True)
     annotations = AnnotationSerializer(many=True)
     warnings = serializers.ListField(child=serializers.CharField())
+    temporary = serializers.BooleanField(
+        help_text="In force on as_of by a temporary (emergency) adoption, before the permanent "
+        "one; the units so adopted have status temporary and their words are not on file."
+    )
 
 
 class MeaningSerializer(serializers.Serializer):

@@ -72,7 +72,7 @@ class ProvisionViewSet(CachedReads, viewsets.GenericViewSet):
                 as_of=as_of,
                 today=_today(),
             )
-            pks: Any = [found.provision.pk]
+            pks: Any = [found.provision.pk, *(p.pk for p in found.also)]
             path = found.path
         else:
             path = ""
@@ -82,12 +82,16 @@ class ProvisionViewSet(CachedReads, viewsets.GenericViewSet):
                 q=query.get("q"),
             ).values_list("pk", flat=True)
         page = self.paginate_queryset(pks)
+        records = selectors.provision_records(list(page or []))
         states = [
             selectors.provision_state(
                 record, as_of=as_of, include_proposed=query["include_proposed"], path=path
             )
-            for record in selectors.provision_records(list(page or []))
+            for record in records
+            if record is records[0] or not path or any(u.path == path for u in record.units)
         ]
+        if len(states) > 1 and query.get("citation"):
+            states = selectors.shared_label_warned(states, query["citation"], as_of)
         return self.get_paginated_response(s.ProvisionStateSerializer(states, many=True).data)
 
     @extend_schema(parameters=_PARAMS[3:4] + _PARAMS[5:], responses=s.ProvisionStateSerializer)

@@ -8,6 +8,7 @@ blocks that could not be placed.
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -55,6 +56,11 @@ class ParsedUnit:
     footnote_of: tuple[str, ...] | None = None
     """An undated paragraph printed right under a table ("The … pay tables are based on a $1
     wager"): it takes the date of the table it annotates, whose unit this is."""
+    after_history: str = ""
+    """The section's parenthetical history printed before this unit, if any ("(30-821 renumbered
+    as 30-822; amended; and (2) added; perm. 12/30/98)" ends 30-822(2), and (3) follows): the
+    history dates the text up to it, so a unit printed after it was added later, on a date the
+    source gives only if the unit's own note does."""
 
     @property
     def label(self) -> str:
@@ -85,6 +91,13 @@ class ParsedDocument:
     document_notes: list[tuple[str, Note]] = field(default_factory=list)
     """Notes that belong to no section ("Former regulations 30-835 through 30-844 …"), with their heading."""
     unplaced: list[Block] = field(default_factory=list)
+
+    def latest_date(self) -> datetime.date | None:
+        """The latest date any note of the document gives: by then its whole text was in force."""
+        notes = [n for _, n in self.document_notes]
+        for section in self.sections:
+            notes += section.history + [p.note for u in section.units for p in u.notes]
+        return max((e.date for n in notes for e in n.events if e.date), default=None)
 
 
 @dataclass
@@ -161,6 +174,8 @@ class _SectionBuilder:
         """Where the table being read starts in the current unit's text."""
         self.table_after_closed = False
         """The table being read may be set apart as a unit of its own (see `row`)."""
+        self.closing_history = ""
+        """The last dated history note printed so far in the section."""
         if printed != label:
             self.section.remarks.append(f"label printed as {printed!r}")
 
@@ -169,9 +184,20 @@ class _SectionBuilder:
     ) -> None:
         for note in notes:
             if note.is_history:
-                self.section.history.append(note)
+                self._history(note)
                 continue
             unit.notes.append(PlacedNote(note, ambiguous=ambiguous, where=where))
+
+    def _history(self, note: Note) -> None:
+        self.section.history.append(note)
+        # A history of the section (not one naming only a subsection: 30-899.03's "(30-835 (5),
+        # temp. 02/21/97 perm. 6/30/97 …)") dates the section's text printed before it.
+        if any(e.date and "(" not in e.subject for e in note.events):
+            self.closing_history = note.raw
+
+    def _add_unit(self, unit: ParsedUnit) -> None:
+        unit.after_history = self.closing_history
+        self.section.units.append(unit)
 
     def heading_notes(self, notes: list[Note]) -> None:
         for note in notes:
@@ -214,7 +240,7 @@ class _SectionBuilder:
                     f"label printed without its opening parenthesis: {bare.group(0).strip()!r}"
                 )
             unit = ParsedUnit(path, text[match.end() :], para.page, para.line, remarks=remarks)
-            self.section.units.append(unit)
+            self._add_unit(unit)
         elif not self.current.path and not self.current.text and self.paragraph_count == 0:
             unit = self.current
             unit.text = text
@@ -232,19 +258,27 @@ class _SectionBuilder:
     def _new_paragraph_unit(self, text: str, para: _Paragraph) -> ParsedUnit:
         self.paragraph_count += 1
         unit = ParsedUnit((f"¶{self.paragraph_count + 1}",), text, para.page, para.line)
-        self.section.units.append(unit)
+        self._add_unit(unit)
         return unit
 
     def note_only(self, notes: list[Note]) -> None:
         """A paragraph that is only a note: a history goes to the section, a dated run to the
         unit enclosing the one before it (the source does not say how far it reaches)."""
         history = [n for n in notes if n.is_history]
-        self.section.history.extend(history)
+        for note in history:
+            self._history(note)
         runs = [n for n in notes if n not in history]
         if not runs:
             return
+        if self.after_table and path_is_paragraph(self.current.path):
+            # Under a table set apart in a paragraph of its own (its title and rows: 30-2115's
+            # TriLux Bust Bonanza table, then "Amended 5/15/22"), the note dates that table, as a
+            # dated title row would.
+            self.add_notes(self.current, runs, where="table")
+            return
         if self.after_table:
-            # After a table, the unit holding the table encloses the note.
+            # After a table inside a numbered subsection (which keeps every table printed in it),
+            # the subsection encloses the note, which may cover only one of its tables.
             target = self.current
         elif self.current.text.rstrip().endswith(":"):
             # Right under a lead-in ("… except as follows:"), a note reads as the lead-in's own,

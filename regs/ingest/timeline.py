@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .datenotes import DateEvent
 from .labels import path_label
@@ -57,6 +57,9 @@ class VersionPeriod:
     on_file: bool
     ambiguous: str = ""
     ambiguous_until: dt.date | None = None
+    temporary: bool = False
+    """In force by a temporary (emergency) adoption until the permanent one; its words are in no
+    source, so never on file."""
 
 
 @dataclass
@@ -67,6 +70,8 @@ class UnitTimeline:
     inherited: list[UnitEvent] = field(default_factory=list)
     """Notes of uncertain reach placed on an enclosing unit, which may cover this one too."""
     versions: list[VersionPeriod] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
+    """Why a date of the unit's own notes bounds none of its versions."""
 
 
 @dataclass
@@ -107,8 +112,14 @@ def _descendants(units: list[ParsedUnit], path: tuple[str, ...]) -> list[ParsedU
     return [u for u in units if u.path[: len(path)] == path]
 
 
-def section_timeline(section: ParsedSection) -> SectionTimeline:
-    """The citations and per-unit version periods the section's notes imply."""
+def section_timeline(
+    section: ParsedSection, *, source_latest: dt.date | None = None
+) -> SectionTimeline:
+    """The citations and per-unit version periods the section's notes imply.
+
+    `source_latest`: the latest date the whole source prints; by then every unit it prints was in
+    force, so a unit it does not date (see `ParsedUnit.after_history`) warns until that date.
+    """
     remarks: list[str] = []
     timelines = {u.path: UnitTimeline(u) for u in section.units}
     section_events: list[UnitEvent] = []
@@ -168,6 +179,12 @@ def section_timeline(section: ParsedSection) -> SectionTimeline:
         and (oldest.effective_to is None or start < oldest.effective_to)
     ):
         citations[0] = CitationPeriod(oldest.label, start, oldest.effective_to, oldest.basis)
+    section_temporary = _temporary_dates(section_events, section=True)
+    oldest = citations[0]
+    early = [d for d in section_temporary if oldest.effective_from and d < oldest.effective_from]
+    if early:
+        # The label was in use from the temporary adoption: "30-833 temp. 5/13/93, perm. 6/30/93".
+        citations[0] = CitationPeriod(oldest.label, max(early), oldest.effective_to, oldest.basis)
     for tl in timelines.values():
         if not tl.unit.path:
             tl.events[:0] = section_events  # whole-section events are stored on the section's unit
@@ -177,7 +194,76 @@ def section_timeline(section: ParsedSection) -> SectionTimeline:
             # A table's footnote is in force from the table's start.
             unit_start = annotated.versions[0].effective_from
         tl.versions = _versions(tl, section_events, unit_start)
+        tl.remarks += _before_start(tl)
+        own_temporary = _temporary_dates(tl.events if tl.unit.path else [], section=False)
+        first = tl.versions[0].effective_from
+        tl.versions = _temporary_first(
+            tl.versions, own_temporary + (section_temporary if first == start else [])
+        )
+        if tl.unit.after_history and not any(e.event.date for e in tl.events + tl.inherited):
+            tl.versions = _added_undated(tl.versions, tl.unit.after_history, source_latest)
     return SectionTimeline(section, start, citations, list(timelines.values()), remarks)
+
+
+def _before_start(tl: UnitTimeline) -> list[str]:
+    """A date of the unit's own definite note earlier than the unit's start bounds no version
+    (30-899.14's lead-in, "Amended 1/15/14", under a heading "Eff 4/14/2014"): say so."""
+    start = tl.versions[0].effective_from
+    if start is None:
+        return []
+    return [
+        f"the note {e.event.raw!r} gives a date before {start.isoformat()}, when this text took "
+        "effect: an amendment the source dates before the text it amends; it bounds no version"
+        for e in tl.events
+        if e.scope == "unit"
+        and not e.ambiguous
+        and e.event.date
+        and e.event.date < start
+        and kind_of(e.event) in {"amended", "effective"}
+    ]
+
+
+def _temporary_dates(events: list[UnitEvent], *, section: bool) -> list[dt.date]:
+    """The dates of temporary adoptions among the events: of the section, or of a subsection a
+    history names ("30-835 (5), temp. 02/21/97 perm. 6/30/97")."""
+    return [
+        e.event.date
+        for e in events
+        if kind_of(e.event) == "temporary"
+        and e.event.date
+        and (e.scope != "unit" if section else e.scope == "history")
+    ]
+
+
+def _temporary_first(
+    versions: list[VersionPeriod], temporary: list[dt.date]
+) -> list[VersionPeriod]:
+    """A temporary adoption is in force while it lasts: from its date to the permanent adoption
+    that starts the unit's first version, a period in force whose words are in no source."""
+    first = versions[0].effective_from
+    earlier = [d for d in temporary if first is not None and d < first]
+    if not earlier:
+        return versions
+    return [VersionPeriod(max(earlier), first, on_file=False, temporary=True), *versions]
+
+
+def _added_undated(
+    versions: list[VersionPeriod], history: str, source_latest: dt.date | None
+) -> list[VersionPeriod]:
+    """A unit printed after the section's history with no date of its own (30-822(3) after
+    "(30-821 renumbered as 30-822; amended; and (2) added; perm. 12/30/98)") was added later, on
+    a date the source does not give: every period warns that it may not yet have been in force."""
+    when = (
+        f"before {source_latest.isoformat()} (the latest date the source prints)"
+        if source_latest
+        else "on an earlier date"
+    )
+    warning = (
+        f"printed after the section's history note {history!r} with no date of its own: it was "
+        f"added later, on a date the source does not give, so {when} it may not yet have been in "
+        "force"
+    )
+    return [replace(v, ambiguous=warning, ambiguous_until=source_latest) for v in versions]
 
 
 def _section_start(events: list[UnitEvent], chain_start: dt.date | None) -> dt.date | None:
@@ -316,12 +402,12 @@ def _own_effective_start(
     if not effective:
         return None
     first = min(effective)
+    # Only the unit's own notes can date it earlier: the section's amendments (a history's
+    # "amended, perm. 12/30/98", a heading's "Amended 7/1/13") say the section changed, not that
+    # this subsection was in it (30-831(4), "Effective 10/15/20" beside its siblings' "Amended").
     earlier = [
         e
-        for e in [*dated, *section_events]
-        if e.event.date
-        and e.event.date < first
-        and kind_of(e.event) in {"amended", "adopted", "repealed_readopted"}
-        and not (e.scope == "section" and kind_of(e.event) == "adopted")
+        for e in dated
+        if e.event.date < first and kind_of(e.event) in {"amended", "adopted", "repealed_readopted"}
     ]
     return None if earlier else first

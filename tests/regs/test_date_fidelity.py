@@ -97,6 +97,16 @@ def test_a_history_s_amendment_and_a_later_one_each_bound_a_period(
         ("30-899.11", "(7)", "2015-08-14", "2014-06-01"),
         # co-rule-21 line 108: "(10) The retail licensee may offer … pay schedules … Eff 03/01/2012"
         ("30-2105", "(10)", "2012-03-01", "2011-06-01"),
+        # co-rule-8 line 333: "(4) For blackjack, currency, valid tickets, … [Effective 10/15/20]"
+        # beside (1)-(3)'s "Amended 10/15/20": the section's own earlier amendments (history,
+        # perm. 12/30/98; heading, Amended 7/1/13) do not date (4)
+        ("30-831", "(4)", "2020-10-15", "2019-01-01"),
+        # co-rule-8 line 115: "Electronic blackjack tables must have a drop slot … *Effective
+        # 10/15/20*" in 30-803, whose history dates the section from 1996
+        ("30-803", "¶2", "2020-10-15", "2019-01-01"),
+        # co-rule-8 line 207: "(6) The licensee reserves the right to use pre-shuffled cards …
+        # Effective 5/1/21", after the history of 12/30/98 on (4)
+        ("30-816", "(6)", "2021-05-01", "2019-01-01"),
     ],
 )
 def test_a_unit_first_dated_effective_was_not_in_force_before(
@@ -106,6 +116,15 @@ def test_a_unit_first_dated_effective_was_not_in_force_before(
     assert (earlier["state"], earlier["text"]) == ("not_in_force", None)
     assert earlier["effective_from"] == start
     assert unit(provision(anon_client, citation, start), path)["state"] == "in_force"
+
+
+def test_30_831_4_is_new_matter_where_its_siblings_are_amended(anon_client: APIClient) -> None:
+    """co-rule-8 lines 329-333: (1)-(3) each end "Amended 10/15/20", (4) "Effective 10/15/20".
+    On 2019-01-01 (1) stood in words not on file; (4) was not yet there."""
+    item = provision(anon_client, "30-831", "2019-01-01")
+    assert unit(item, "(1)")["state"] == "not_on_file"
+    assert unit(item, "(4)")["state"] == "not_in_force"
+    assert "For blackjack, currency" not in item["text"]
 
 
 def test_an_amended_unit_is_not_on_file_before_its_amendment(anon_client: APIClient) -> None:
@@ -169,19 +188,119 @@ def test_the_progressive_hand_rankings_keep_their_own_date(anon_client: APIClien
     assert unit(item, "¶7")["state"] == "not_in_force"
 
 
-# --- a temporary adoption is visible -----------------------------------------------------------
+# --- a temporary adoption is in force while it lasts ------------------------------------------
 
 
-def test_a_temporary_adoption_is_named_before_the_permanent_one(anon_client: APIClient) -> None:
-    """co-rule-8 line 444: "(30-833 temp. 5/13/93, perm. 6/30/93. …)": on 1993-06-01 Multiple
-    Action Blackjack was not yet permanently in force, and the answer names the temporary rule."""
-    item = provision(anon_client, "30-899.01", "1993-06-01")
-    assert item["state"] == "not_in_force"
-    assert item["citation"] == "30-833"
-    assert any("1993-06-30" in w for w in item["warnings"])
+@pytest.mark.parametrize(
+    ("citation", "label"),
+    [
+        # co-rule-8 line 444: "(30-833 temp. 5/13/93, perm. 6/30/93. 30-833 renumbered as 30-832 …)"
+        ("30-899.01", "30-833"),
+        # co-rule-8 line 90: "(30-801 temp. 5/13/93, perm. 6/30/93; (1) amended, (2)-(3) added …)"
+        ("30-801", "30-801"),
+    ],
+)
+def test_a_temporary_adoption_is_in_force_marked_temporary(
+    anon_client: APIClient, citation: str, label: str
+) -> None:
+    """Between the temporary adoption (1993-05-13) and the permanent one (1993-06-30) the rule
+    was in force, by a temporary rule whose words are in no source: in force, marked temporary,
+    its units not on file (not "not_in_force" with a warning, as before)."""
+    item = provision(anon_client, citation, "1993-06-01")
+    assert (item["state"], item["temporary"], item["citation"]) == ("in_force", True, label)
+    assert item["effective_from"] == "1993-05-13"
     assert any(
-        "temporarily on 1993-05-13" in w and "30-833 temp. 5/13/93" in w for w in item["warnings"]
+        f"by a temporary adoption of 1993-05-13 ('{label} temp. 5/13/93'), until its permanent "
+        "adoption on 1993-06-30" in w
+        for w in item["warnings"]
     )
-    after = provision(anon_client, "30-899.01", "1993-07-01")
+    section = unit(item, "")
+    assert (section["state"], section["status"], section["text"]) == (
+        "not_on_file",
+        "temporary",
+        None,
+    )
+    assert (section["effective_from"], section["effective_to"]) == ("1993-05-13", "1993-06-30")
+    assert provision(anon_client, citation, "1993-05-12")["state"] == "not_in_force"
+    after = provision(anon_client, citation, "1993-07-01")
+    assert (after["state"], after["temporary"]) == ("in_force", False)
+    assert not any("temporary" in w for w in after["warnings"])
+
+
+def test_a_subsection_s_temporary_adoption_is_in_force_marked_temporary(
+    anon_client: APIClient,
+) -> None:
+    """co-rule-8 line 463: 30-899.03(5) ends "(30-835 (5), temp. 02/21/97 perm. 6/30/97. …)":
+    on 1997-03-01 the section stood and (5) was in force by its temporary adoption."""
+    item = provision(anon_client, "30-899.03", "1997-03-01")
+    assert (item["state"], item["temporary"]) == ("in_force", True)
+    fifth = unit(item, "(5)")
+    assert (fifth["state"], fifth["status"]) == ("not_on_file", "temporary")
+    assert (fifth["effective_from"], fifth["effective_to"]) == ("1997-02-21", "1997-06-30")
+    assert any(
+        w.startswith("30-835(5) was in force on 1997-03-01 by a temporary")
+        for w in item["warnings"]
+    )
+    assert unit(item, "(4)")["state"] == "in_force"
+
+
+# --- a note under a table dates the table ----------------------------------------------------
+
+
+def test_the_bust_bonanza_table_is_not_on_file_before_its_amendment(anon_client: APIClient) -> None:
+    """co-rule-21 line 985: "Amended 5/15/22", printed on its own line under the TriLux Bust
+    Bonanza table (lines 967-983), in a section effective 1/14/22 (line 898): on 2022-03-01 the
+    table's words are not on file; from 2022-05-15 today's table is in force."""
+    before = unit(provision(anon_client, "30-2115", "2022-03-01"), "¶6")
+    assert (before["state"], before["text"]) == ("not_on_file", None)
+    assert (before["effective_from"], before["effective_to"]) == ("2022-01-14", "2022-05-15")
+    after = unit(provision(anon_client, "30-2115", "2022-05-15"), "¶6")
     assert after["state"] == "in_force"
-    assert not any("temporarily" in w for w in after["warnings"])
+    assert after["text"].startswith("TriLux Bust Bonanza:")
+    item = provision(anon_client, "30-2115", "2024-01-01")
+    assert any(a["unit"] == "¶6" and "Amended 5/15/22" in a["text"] for a in item["annotations"])
+
+
+# --- a unit printed after the section's history, undated ---------------------------------------
+
+
+def test_a_unit_printed_after_the_history_warns_it_may_not_yet_have_been_in_force(
+    anon_client: APIClient,
+) -> None:
+    """co-rule-8 lines 254-256: 30-822(2) ends "(30-821 renumbered as 30-822; amended; and (2)
+    added; perm. 12/30/98)"; (3), on digital cards, follows with no date: it was added later, on
+    a date the source does not give. In force today without a warning; on 2005-01-01 with one."""
+    item = provision(anon_client, "30-822", "2005-01-01")
+    third = unit(item, "(3)")
+    assert third["state"] == "in_force"
+    [warning] = third["warnings"]
+    assert "(30-821 renumbered as 30-822; amended; and (2) added; perm. 12/30/98)" in warning
+    assert "may not yet have been in force" in warning
+    assert any(
+        w.startswith("30-822(3): printed after the section's history") for w in item["warnings"]
+    )
+    assert unit(item, "(2)")["warnings"] == []
+    assert unit(provision(anon_client, "30-822", "2025-06-01"), "(3)")["warnings"] == []
+
+
+# --- a label on a date names every provision that bore it ---------------------------------------
+
+
+def test_a_label_shared_on_a_date_answers_each_provision(anon_client: APIClient) -> None:
+    """co-rule-8 line 254: "(30-821 renumbered as 30-822 … perm. 12/30/98)": until 1998-12-30
+    The pickup was 30-821; The play (line 241) is 30-821 and the sources give it no earlier
+    label or date. On 1998-12-29 30-821 answers both, each warning that the label is shared."""
+    response = anon_client.get(
+        "/api/v1/provisions/",
+        {"jurisdiction": "US-CO", "citation": "30-821", "as_of": "1998-12-29"},
+    )
+    results = response.json()["results"]
+    assert sorted(r["title"] for r in results) == ["The pickup.", "The play."]
+    assert {r["citation"] for r in results} == {"30-821"}
+    for r in results:
+        assert any("30-821 named 2 provisions" in w for w in r["warnings"])
+    later = anon_client.get(
+        "/api/v1/provisions/",
+        {"jurisdiction": "US-CO", "citation": "30-821", "as_of": "1999-01-01"},
+    ).json()["results"]
+    assert [r["title"] for r in later] == ["The play."]

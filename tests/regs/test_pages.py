@@ -171,6 +171,26 @@ def test_a_provision_lists_its_legal_history_as_a_timeline(client: Client) -> No
     )
 
 
+def test_the_legal_history_names_each_event_by_the_label_of_its_date(client: Client) -> None:
+    """co-rule-8 line 1474: "30-899.23 The play – Raise The Roof. Effective 10/30/16" — on
+    2016-10-30 the section was 30-834.23 (line 1565: "30-834.23 renumbered as 30-899.23,
+    effective 12/15/17"), so the history names the event 30-834.23, not today's 30-899.23."""
+    text = text_of(client.get("/us-co/rule-8/30-899.23"))
+    timeline = text[text.index("Legal history") :]
+    assert "2016-10-30 Effective 30-834.23 Effective 10/30/16" in timeline
+    assert "2016-10-30 Effective 30-899.23" not in timeline
+    assert "2021-05-01 Amended 30-899.23" in timeline
+
+
+def test_a_temporary_adoption_is_marked_on_the_page(client: Client) -> None:
+    """co-rule-8 line 444: "(30-833 temp. 5/13/93, perm. 6/30/93 …)": the page of 1993-06-01
+    says in force, temporary adoption, and that the temporary words are not on file."""
+    text = text_of(client.get("/us-co/rule-8/30-833@1993-06-01"))
+    assert "as of 1993-06-01 : in force in force from 1993-05-13 temporary adoption" in text
+    assert "30-833 not on file temporary 1993-05-13 – 1993-06-30" in text
+    assert "In force on 1993-06-01 by a temporary adoption, whose words are not on file" in text
+
+
 def test_a_provision_lists_the_catalog_facts_citing_it_with_links(client: Client) -> None:
     page = client.get("/us-co/rule-8/30-899.20@2024-06-01").content.decode()
     assert '<a href="/catalog/us-co/kings-bounty/">King&#x27;s Bounty Dealer Envy</a>' in page
