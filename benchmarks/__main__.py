@@ -616,9 +616,26 @@ def bench_pages_desk(renders: int = 200) -> None:
     )
 
 
+def bench_date_notes() -> None:
+    """Every date printed in the shipped sources (text forms and PDFs), each accounted for by a
+    version boundary, a label, an event or an annotation (regs/datenote_audit.py); target 0
+    unaccounted."""
+    from regs.datenote_audit import all_dated_notes
+
+    start = time.perf_counter()
+    notes = all_dated_notes()
+    seconds = time.perf_counter() - start
+    unaccounted = sum(not n.accounted for n in notes)
+    print(
+        f"dated notes: {len(notes)} found, {unaccounted} unaccounted  (target 0; "
+        f"python manage.py date_notes --unaccounted lists them; {seconds:.1f} s)"
+    )
+
+
 BENCHMARKS = {
     "ingest": bench_ingest,
     "lookup": bench_lookup,
+    "date-notes": bench_date_notes,
     "diff": bench_diff,
     "validation": bench_validation,
     "engine": bench_engine_rounds,
