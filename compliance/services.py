@@ -21,7 +21,7 @@ from variants.models import (
 from .basegame import table_base_games
 from .configuration import configuration_parse
 from .models import SignSet, ValidationRun
-from .signage import SIGN_FACT_MISSING, signs_build
+from .signage import SIGN_FACT_MISSING, sign_needs, signs_build
 from .validator import Finding, configuration_validate
 
 _TRACKED = [
@@ -47,7 +47,9 @@ def knowledge_base_revision(heads: dict[str, int] | None = None) -> dict[str, in
 
 def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
     """Validate a configuration and store the run with the knowledge-base state it used, and
-    each table's base-game house edge (compliance.basegame.table_base_games).
+    each table's base-game house edge (compliance.basegame.table_base_games). Its findings hold
+    the rules' and every fact the signs need and the configuration does not give (sign_needs):
+    a draft of its signs lists the same.
 
     :raises rest_framework.exceptions.ValidationError: a malformed configuration (nothing stored).
     """
@@ -55,6 +57,7 @@ def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
     revision = kbcache.revision_of(heads)
     config = configuration_parse(data, revision=revision)
     findings = configuration_validate(config, revision=revision)
+    findings += sign_needs(config, revision=revision)
     tables = table_base_games(config, revision=revision)
     run = ValidationRun(
         configuration=data,
@@ -119,7 +122,9 @@ def sign_set_create(
         run = validation_run_create(data=data, user=user)
     config = configuration_parse(data)
     built = signs_build(config, knowledge_base=run.knowledge_base, wall_signs=wall_signs)
-    findings = run.findings + [f.as_dict() for f in built.findings]
+    # the run's findings hold the signs' (sign_needs); a run stored before they did, not
+    needs = [f.as_dict() for f in built.findings]
+    findings = run.findings + [f for f in needs if f not in run.findings]
     clean = run.compliant and is_compliant(built.findings)
     if not clean and not draft:
         raise NotCompliant(run, findings)

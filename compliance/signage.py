@@ -4,9 +4,11 @@ the posting requirements in force ask of it; a wall sign with what the whole flo
 Every notice is a posting requirement's reviewed wording (variants.PostingRequirement, from the
 catalog) filled from the configuration's facts, and cites the rule it satisfies by the label of
 the as-of date. A notice two rules require is printed once and cites both; it may go only where
-both allow. Under 30-803(4), a notice that may go on a wall sign goes there when every table of
+both allow (a side wager's paytable: 30-803(3)(h) allows a wall sign, 30-810 does not, so it stays
+at its table). Under 30-803(4), a notice that may go on a wall sign goes there when every table of
 the floor carries the same notice, and is then left off the table signs. A fact a notice needs
-and the configuration does not give is a finding (sign-fact-missing), never a guess.
+and the configuration does not give is a finding (sign-fact-missing), never a guess: the
+validation report takes the same findings from `sign_needs`.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from compliance.configuration import pays_parse
 from compliance.rulesets import version_rules
-from compliance.validator import Finding, paytable_offered
-from engine.odds import Pays
+from compliance.validator import Finding, catalog_read, paytable_offered
+from engine.odds import Basis, Pays
+from pitboss import kbcache
 from regs.models import Citation, Status
 from variants.models import NoticeKind, Placement, PlayRule, PostingRequirement, Wager
 from variants.selectors import Citer
@@ -36,14 +40,16 @@ FACT_FIELDS = {
     "wager_min": "limits",
     "wager_max": "limits",
     "aggregate_limit": "aggregate_payout_limit",
+    "designated_blackjack": "designated_blackjack",
 }
 NOT_GIVEN = "[not given]"
 
 
 @dataclass
 class Notice:
-    """One notice of a sign: its text (a paytable's heading, with its lines), the rules it
-    satisfies and where they let it go."""
+    """One notice of a sign: its text (a paytable's heading, with its lines and the footnotes
+    its marks refer to), the rules it satisfies and where they let it go; `forms`, for each rule
+    whose notice's form a text not on file sets (MA 205 CMR 147.03), that text and the rule."""
 
     text: str
     citations: list[dict[str, Any]]
@@ -51,6 +57,8 @@ class Notice:
     wall_ok: bool
     lines: list[dict[str, str]] = field(default_factory=list)
     codes: list[str] = field(default_factory=list)
+    footnotes: list[str] = field(default_factory=list)
+    forms: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -63,12 +71,16 @@ class Notice:
         self.placements &= other.placements
         self.wall_ok = self.wall_ok and other.wall_ok
         self.codes += [c for c in other.codes if c not in self.codes]
+        self.forms += [f for f in other.forms if f not in self.forms]
 
     def as_dict(self) -> dict[str, Any]:
-        text = "\n".join([self.text, *(_line_text(line) for line in self.lines)])
+        lines = [_line_text(line) for line in self.lines]
+        text = "\n".join([self.text, *lines, *self.footnotes])
         out: dict[str, Any] = {"text": text, "citations": self.citations}
         if self.lines:
             out["heading"], out["lines"] = self.text, self.lines
+        if self.footnotes:
+            out["footnotes"] = self.footnotes
         return out
 
 
@@ -101,41 +113,17 @@ def signs_build(
     the configuration does not give. `knowledge_base` is the revision the validation run used.
     With `wall_signs` false, every notice stays on its table's sign."""
     jurisdiction, as_of = config["jurisdiction"], config["as_of"]
-    citer = Citer(as_of)
     include_proposed = bool(config.get("include_proposed"))
-    requirements = [
-        r
-        for r in PostingRequirement.objects.filter(jurisdiction__code=jurisdiction)
-        .select_related("wager")
-        .order_by("provision_id", "unit_path", "code")
-        if citer.in_force(r) and (include_proposed or not r.proposed)
-    ]
-    wall_rule = next((r for r in requirements if r.notice == NoticeKind.WALL_SIGNAGE), None)
-    offered = {t["game"] for t in config["tables"]} | {
-        s["wager"] for t in config["tables"] for s in t.get("side_wagers", [])
-    }
-    wagers = {
-        w.slug: w
-        for w in Wager.objects.filter(
-            jurisdiction__code=jurisdiction, slug__in=offered
-        ).prefetch_related("paytables__entries")
-    }
-    findings: list[Finding] = []
-    cite = _Cites(citer)
-    per_table: list[list[Notice]] = []
-    for index, table in enumerate(config["tables"]):
-        builder = _TableNotices(table, f"tables[{index}]", wagers, citer, cite, findings)
-        for requirement in requirements:
-            builder.apply(requirement)
-        per_table.append(builder.merged())
-
+    built = _notices(config, Citer(as_of))
+    per_table = built.per_table
     wall: dict[tuple[Any, ...], Notice] = {}
     for notices in per_table:
         for notice in notices:
             if Placement.TABLE not in notice.placements and Placement.WALL in notice.placements:
                 wall.setdefault(notice.key, notice)  # a wall-only notice (30-804's house rules)
-    if wall_signs and wall_rule is not None:
-        permission = cite(wall_rule)  # 30-803(4), cited on every notice it moves to the wall
+    if wall_signs and built.wall_rule is not None:
+        # 30-803(4), cited on every notice it moves to the wall
+        permission = built.cite(built.wall_rule)
         for key in _shared(per_table):
             notice = next(n for n in per_table[0] if n.key == key)
             if permission not in notice.citations:
@@ -159,8 +147,83 @@ def signs_build(
         sign["provenance"] = provenance_base | {
             "table": sign["table"],
             "provisions": _provisions(sign),
+            "form_not_on_file": sign.pop("form_not_on_file"),
         }
-    return SignSet(signs, findings)
+    return SignSet(signs, built.findings)
+
+
+def sign_needs(config: dict[str, Any], *, revision: str | None = None) -> list[Finding]:
+    """The facts the signs of a parsed configuration need and it does not give, a finding each
+    (sign-fact-missing, cited to the posting rule), in table order: what the validation report
+    says and what a draft of the signs lists. With `revision` (as configuration_validate takes
+    it), the rules are read once per revision, with the validator's catalog."""
+    jurisdiction, as_of = config["jurisdiction"], config["as_of"]
+    if revision is None:
+        return _notices(config, Citer(as_of)).findings
+    citer = kbcache.remember(revision, ("citer", as_of), lambda: Citer(as_of))
+    catalog = kbcache.remember(
+        revision, ("catalog", jurisdiction), lambda: catalog_read(jurisdiction)
+    )
+    requirements = kbcache.remember(
+        revision, ("posting requirements", jurisdiction), lambda: _requirements(jurisdiction)
+    )
+    return _notices(config, citer, requirements, catalog.wagers).findings
+
+
+@dataclass
+class _Built:
+    per_table: list[list[Notice]]
+    findings: list[Finding]
+    cite: _Cites
+    wall_rule: PostingRequirement | None
+
+
+def _requirements(jurisdiction: str) -> list[PostingRequirement]:
+    """The jurisdiction's posting requirements, whatever their dates, in the order of its rules."""
+    return list(
+        PostingRequirement.objects.filter(jurisdiction__code=jurisdiction)
+        .select_related("wager")
+        .order_by("provision_id", "unit_path", "code")
+    )
+
+
+def _notices(
+    config: dict[str, Any],
+    citer: Citer,
+    every_requirement: list[PostingRequirement] | None = None,
+    wagers: dict[str, Wager] | None = None,
+) -> _Built:
+    """Each table's notices (merged where two rules ask the same) and the findings of facts they
+    need and the configuration does not give. `every_requirement` and `wagers` (by slug, with
+    their paytables' lines) are read here unless given."""
+    jurisdiction = config["jurisdiction"]
+    include_proposed = bool(config.get("include_proposed"))
+    if every_requirement is None:
+        every_requirement = _requirements(jurisdiction)
+    requirements = [
+        r for r in every_requirement if citer.in_force(r) and (include_proposed or not r.proposed)
+    ]
+    citer.prefetch(r.provision_id for r in requirements)
+    if wagers is None:
+        offered = {t["game"] for t in config["tables"]} | {
+            s["wager"] for t in config["tables"] for s in t.get("side_wagers", [])
+        }
+        wagers = {
+            w.slug: w
+            for w in Wager.objects.filter(
+                jurisdiction__code=jurisdiction, slug__in=offered
+            ).prefetch_related("paytables__entries")
+        }
+    findings: list[Finding] = []
+    cite = _Cites(citer)
+    per_table: list[list[Notice]] = []
+    for index, table in enumerate(config["tables"]):
+        builder = _TableNotices(table, f"tables[{index}]", wagers, citer, cite, findings)
+        for requirement in requirements:
+            builder.apply(requirement)
+        per_table.append(builder.merged())
+    wall_rule = next((r for r in requirements if r.notice == NoticeKind.WALL_SIGNAGE), None)
+    return _Built(per_table, findings, cite, wall_rule)
 
 
 def _shared(per_table: list[list[Notice]]) -> list[tuple[Any, ...]]:
@@ -191,7 +254,20 @@ def _sign(
         "text": text,
         "notices": body,
         "layout_notices": [n.as_dict() for n in layout],
+        "form_not_on_file": _forms_not_on_file([*notices, *layout]),
     }
+
+
+def _forms_not_on_file(notices: list[Notice]) -> list[dict[str, Any]]:
+    """For each text not on file that sets the form of notices of the sign (MA 205 CMR 147.03),
+    the rules whose notices it sets, each once, in the order the sign cites them."""
+    by_text: dict[str, list[str]] = {}
+    for notice in notices:
+        for text, citation in notice.forms:
+            cited = by_text.setdefault(text, [])
+            if citation not in cited:
+                cited.append(citation)
+    return [{"text": text, "citations": cited} for text, cited in by_text.items()]
 
 
 def _provisions(sign: dict[str, Any]) -> list[dict[str, Any]]:
@@ -285,6 +361,9 @@ class _TableNotices:
             "table_max": _money(t.get("limits", {}).get("max")),
             "tips_max": _money(t.get("tips", {}).get("max")),
             "jokers": t.get("jokers"),
+            "designated_blackjack": " and ".join(t["designated_blackjack"])
+            if t.get("designated_blackjack")
+            else None,
         }
         if side is not None:
             facts |= {
@@ -338,6 +417,7 @@ class _TableNotices:
                 for e in entries
             ]
             heading = f"{wager.name} pays ({paytable.label})"
+            footnotes = list(paytable.footnotes)
         elif isinstance(side.get("paytable"), list):  # not approved: shown only on a draft
             lines = [
                 {
@@ -348,9 +428,14 @@ class _TableNotices:
                 for g in side["paytable"]
             ]
             heading = f"{wager.name} pays (offered; matches no approved paytable)"
+            footnotes = []
         else:
             return self._missing(r, "paytable", index)
+        above = r.params.get("above")
+        if above and not any(_pays_above(line["pays"], above) for line in lines):
+            return  # 30-810: nothing paid above 1 to 1, nothing this rule asks posted
         self._add(r, heading, lines)
+        self.notices[-1].footnotes = footnotes
 
     def _play_rules(self, r: PostingRequirement) -> None:
         """The game's rules in force, of the version the table deals where the game has versions
@@ -375,6 +460,8 @@ class _TableNotices:
             lines=lines,
             codes=[r.code],
         )
+        if form_in := r.params.get("form_in"):
+            notice.forms.append((form_in, notice.citations[0]["citation"]))
         self.notices.append(notice)
 
     def _missing(self, r: PostingRequirement, fact: str, index: int | None) -> None:
@@ -412,9 +499,12 @@ class _TableNotices:
 def _holds(when: dict[str, Any], table: dict[str, Any]) -> bool:
     """Whether a requirement's condition holds at the table. Conditions: game_not (a slug),
     blackjack_pays and blackjack_pays_above (odds), decks_in (deck counts), present (a field
-    given), and any field path ("double.after_split") equal to a value or one of a list."""
+    given), includes ({field: value}: a list field holds the value), and any field path
+    ("double.after_split") equal to a value or one of a list."""
     for key, value in when.items():
-        if key == "game_not":
+        if key == "includes":
+            ok = all(item in (_get(table, name) or []) for name, item in value.items())
+        elif key == "game_not":
             ok = table["game"] != value
         elif key in ("blackjack_pays", "blackjack_pays_above"):
             given = table.get("blackjack_pays")
@@ -433,6 +523,17 @@ def _holds(when: dict[str, Any], table: dict[str, Any]) -> bool:
         if not ok:
             return False
     return True
+
+
+def _pays_above(pays: str, odds: str) -> bool:
+    """Whether a printed pay may pay more than `odds` (30-810: "odds higher than one to one").
+    A meter share or a dollar amount counts as above: the paytable does not bound its value to
+    the wager, and a paytable kept at its table satisfies 30-803(3)(h) too."""
+    paid = pays_parse(pays)
+    if paid.basis in (Basis.TO, Basis.FOR):
+        floor = pays_parse(odds)
+        return paid.at_least(floor) and not paid.same_payout(floor)
+    return paid.basis not in (Basis.PUSH, Basis.LOSS)
 
 
 def _get(data: dict[str, Any], path: str) -> Any:

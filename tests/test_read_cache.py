@@ -187,11 +187,12 @@ def test_reads_and_validations_stay_within_their_queries(
     for url, most in pages.items():
         with django_assert_max_num_queries(most):
             assert Client().get(url).status_code == 200
-    # A validation reads the catalog facts and the provisions it cites once per revision of the
-    # knowledge base, and for each table's exact house edge the play rules it deals and the kept
-    # value (or analyses and keeps it); then only the token, the user's permissions, the
-    # configuration's jurisdiction and wagers, the revision, and its own run.
-    with django_assert_max_num_queries(41):
+    # A validation reads the catalog facts, the posting requirements (the facts its signs need)
+    # and the provisions it cites once per revision of the knowledge base, and for each table's
+    # exact house edge the play rules it deals and the kept value (or analyses and keeps it);
+    # then only the token, the user's permissions, the configuration's jurisdiction and wagers,
+    # the revision, and its own run.
+    with django_assert_max_num_queries(43):
         vendor_client.post("/api/v1/validations/", CO_HOUSE_RULES, format="json")
     with django_assert_max_num_queries(10):
         vendor_client.post("/api/v1/validations/", CO_HOUSE_RULES, format="json")

@@ -117,6 +117,12 @@ class Paytable(Cited):
         help_text="The wager its dollar amounts are for (30-2107: 'based on a $1 wager'); a "
         "progressive configured with another wager multiplies them accordingly.",
     )
+    footnotes = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The notes printed under the table that its marks refer to, as printed: "
+        '"*Dealer Bust total hand. The order in which cards are received does not matter."',
+    )
     history = HistoricalRecords()
 
     class Meta:

@@ -202,7 +202,14 @@ def test_a_version_the_game_does_not_have_is_a_400_naming_the_field(
 def test_a_double_up_table_of_each_version_is_validated(
     vendor_client: APIClient, version: int | None
 ) -> None:
-    config = _config(version, layouts=["double-up-blackjack"])
+    # with the facts its signs need (30-803(3)(b)-(f), 30-899.10¶4(1): sign_needs)
+    posted = {
+        "insurance_pays": "2 to 1",
+        "limits": {"min": "10", "max": "500"},
+        "double": {"on": "any_two"},
+        "surrender": "none",
+    }
+    config = _config(version, layouts=["double-up-blackjack"], **posted)
     response = post(vendor_client, config, "/api/v1/validations/")
     assert response.status_code in (200, 201), response.json()
     body = response.json()

@@ -51,7 +51,12 @@ TABLE: dict[str, Any] = {
             "limits": {"min": "10", "max": "100"},
         },
         {"wager": "blazing-7s", "paytable": "us-co/blazing-7s/b7p2", "meter": "12500"},
-        {"wager": "21-plus-3-xtreme", "paytable": "us-co/21-plus-3-xtreme/xtreme"},
+        # 30-2107(3): its limits posted at the table, so given (sign_needs)
+        {
+            "wager": "21-plus-3-xtreme",
+            "paytable": "us-co/21-plus-3-xtreme/xtreme",
+            "limits": {"min": "1", "max": "25"},
+        },
     ],
     # 30-899.20(1), 30-899.21(1): King's Bounty and Blazing 7's only at tables displaying their
     # layouts (21+3 Xtreme's rule, 30-2107, names none).
@@ -96,6 +101,7 @@ MA_TABLE: dict[str, Any] = {
     "blackjack_pays": "3 to 2",
     "insurance_pays": "2 to 1",
     "even_money": True,
+    "surrender": "none",  # 8(c): a table using the option posts it (sign_needs)
     "limits": {"min": "15", "max": "1000"},
     "side_wagers": [],
 }
@@ -214,8 +220,12 @@ def test_an_inline_paytable_equal_to_an_approved_one_passes(vendor_client: APICl
         {"outcome": "three-of-a-kind", "pays": "20 to 1"},
         {"outcome": "straight-flush", "pays": "30 to 1"},
     ]
+    limits = {"min": "1", "max": "25"}  # 30-2107(3): posted at the table (sign_needs)
     body = validate(
-        vendor_client, configuration(side_wagers=[{"wager": "21-plus-3-xtreme", "paytable": lines}])
+        vendor_client,
+        configuration(
+            side_wagers=[{"wager": "21-plus-3-xtreme", "paytable": lines, "limits": limits}]
+        ),
     )
     assert body["findings"] == []
 
@@ -459,7 +469,9 @@ def test_suited_bust_bonus_lines_are_for_six_decks_only(vendor_client: APIClient
         (off_suit + suited, 6, False),
         (off_suit, 6, True),
     ]:
-        table = {"decks": decks, "side_wagers": [side("buffalo-bust-bonus", lines)]}
+        # 30-899.09(8): its limits posted on the table signage (sign_needs)
+        bust_bonus = side("buffalo-bust-bonus", lines, limits={"min": "1", "max": "25"})
+        table = {"decks": decks, "side_wagers": [bust_bonus]}
         found = codes(validate(vendor_client, floor("US-CO", [table])))
         assert found == ({"paytable-decks"} if refused else set()), (decks, len(lines))
 
@@ -646,8 +658,10 @@ def test_a_wager_placed_only_with_another_needs_that_one_on_the_table(
     assert finding["citations"][0]["citation"] == "30-899.24(2)" and alone["compliant"] is False
     both = configuration(side_wagers=[up, down], layouts=["match-the-dealer"])  # 30-899.24(1)
     assert validate(vendor_client, both)["findings"] == []
-    top_3 = side("top-3", "us-co/top-3/pay-table-a")
-    xtreme = side("21-plus-3-xtreme", "us-co/21-plus-3-xtreme/xtreme")
+    # their limits posted at the table (30-2107(3), 30-2114: sign_needs)
+    limits = {"limits": {"min": "1", "max": "25"}}
+    top_3 = side("top-3", "us-co/top-3/pay-table-a", **limits)
+    xtreme = side("21-plus-3-xtreme", "us-co/21-plus-3-xtreme/xtreme", **limits)
     buffalo = ["buffalo-blackjack-bonus-3"]  # 30-2114(1): Top 3 on a Buffalo style table layout
     assert codes(validate(vendor_client, configuration(side_wagers=[top_3], layouts=buffalo))) == {
         "us-co/top-3/requires-21-plus-3"
@@ -727,7 +741,7 @@ VARIANT_TABLES: dict[str, dict[str, Any]] = {
     "multi-hand-blackjack": {},
     "21-hold-em": {"decks": 1, "dealing": "hand"},
     "blackjack-switch": {"blackjack_pays": "1 to 1"},
-    "ante-up-21": {"dealer_soft_17": "hit", "surrender": None},
+    "ante-up-21": {"dealer_soft_17": "hit", "surrender": "none"},
     "3-card-21-n-done": {"decks": 8, "split": {"max_hands": 3}},
     "pai-jack": {"decks": 1, "dealing": "hand"},
 }
@@ -761,7 +775,7 @@ def test_a_table_of_each_full_variant_can_keep_every_rule_of_its_game(
          "us-co/double-up-blackjack/dealt-from-shoe-or-shuffler", "30-899.10 ¶4(1)"),
         ("21-hold-em", {"dealing": "hand"}, {"dealing": "csm"},
          "us-co/21-hold-em/dealt-from-the-hand", "30-2104(1)"),
-        ("spanish-21", {"surrender": "late"}, {"surrender": None},
+        ("spanish-21", {"surrender": "late"}, {"surrender": "none"},
          "us-co/spanish-21/late-surrender", "30-899.16(9)"),
         ("ante-up-21", {"surrender": "none"}, {"surrender": "late"},
          "us-co/ante-up-21/no-surrender", "30-2106(11)(d)"),

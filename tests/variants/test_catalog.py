@@ -161,6 +161,44 @@ def _pay_cells(table: dict[str, Any]) -> list[list[str]]:
     ]
 
 
+def _source_name(table: dict[str, Any]) -> str:
+    return next(
+        f
+        for (c, prefix), f in FILES.items()
+        if c == table["jurisdiction"] and table["citation"].startswith(prefix)
+    )
+
+
+@pytest.mark.parametrize(
+    "table", [t for t in paytables() if "footnotes" in t], ids=lambda t: t["id"]
+)
+def test_each_footnote_is_the_source_line_under_its_table_and_its_mark_is_printed(
+    table: dict[str, Any],
+) -> None:
+    """A footnote as printed under its table (30-899.23(12), co-rule-8-blackjack.md:1503:
+    "*Dealer Bust total hand..."); one printed broken over cells, its letters as printed."""
+    lines = (SOURCES / _source_name(table)).read_text().splitlines()
+    printed = [str(cell) for row in table["rows"] for cell in row] + table["columns"]
+    for note in table["footnotes"]:
+        assert table["line"] < note["line"] < table["line"] + len(table["rows"]) + 20
+        source = strip_markup(lines[note["line"] - 1]).replace("\t", " ")
+        if note.get("reassembled"):
+            assert sorted(note["text"].replace(" ", "")) == sorted(source.replace(" ", ""))
+        else:
+            assert note["text"] == " ".join(source.split())
+        mark = note["text"][: len(note["text"]) - len(note["text"].lstrip("*"))]
+        assert any(cell.endswith(mark) for cell in printed), (table["id"], mark)
+
+
+@pytest.mark.django_db
+def test_raise_the_roof_keeps_its_footnote_in_the_knowledge_base() -> None:
+    table = Paytable.objects.get(key="us-co/raise-the-roof/6d-s17-pay-table-1")
+    assert table.footnotes == [
+        "*Dealer Bust total hand. The order in which cards are received does not matter."
+    ]
+    assert Paytable.objects.get(key="us-co/kings-bounty/kb03").footnotes == []
+
+
 @pytest.mark.django_db
 def test_the_loaded_catalog_holds_every_row_of_the_yaml() -> None:
     expected = sum(

@@ -91,3 +91,26 @@ def test_the_proposed_raise_the_roof_cap_is_a_proposed_requirement_only() -> Non
     assert "$100" in proposed[0].wording
     adopted = PostingRequirement.objects.filter(proposed=False)
     assert not [r.code for r in adopted if "$100" in str(r.wording)]
+
+
+def test_a_notice_whose_form_a_text_not_on_file_sets_names_that_text_from_its_line() -> None:
+    """MA: a rule that posts "in accordance with 205 CMR 147.03" (7(c), ma-205-cmr-blackjack.md:
+    167; "205 CMR147.03" at 28(d), line 677; "205CMR" at 26(f)) names it as `form_in`, and no
+    other does; 24(h) (line 574) posts "pursuant to the gaming equipment regulations"."""
+    lines = (SOURCES / TEXTS["us-ma.yaml"]).read_text().splitlines()
+    for item in read_catalog(CATALOG / "us-ma.yaml")["posting_requirements"]:
+        line = re.sub(r"205\s*CMR\s*147", "205 CMR 147", lines[int(item["line"]) - 1])
+        form_in = item.get("params", {}).get("form_in")
+        if form_in:
+            assert form_in in line, item["code"]
+        else:
+            assert "147.03" not in line, item["code"]
+    forms = {
+        item["citation"]: item["params"]["form_in"]
+        for item in read_catalog(CATALOG / "us-ma.yaml")["posting_requirements"]
+        if "form_in" in item.get("params", {})
+    }
+    assert forms["24(h)"] == "the gaming equipment regulations"
+    assert {forms[c] for c in ("3(e)", "6(k)", "7(c)", "8(c)", "10(d)", "11(e)")} == {
+        "205 CMR 147.03"
+    }
