@@ -340,6 +340,10 @@ def _base_game_view(
         edge = Decimal(entry["house_edge_percent"])
         shown["percent"] = f"{edge:.4f}"
         shown["player_edge"] = f"{-edge:.4f}" if edge < 0 else None
+    shown["alternative_readings"] = [  # runs made before readings were shown have none
+        {**r, "percent": f"{Decimal(r['house_edge_percent']):.4f}"}
+        for r in entry.get("alternative_readings", [])
+    ]
     shown["bonus_wagers"] = [
         {
             **bonus,
