@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine.cards import EngineError, parse_cards
@@ -31,6 +32,21 @@ class SidedWagerIn(serializers.Serializer):
     side = serializers.CharField()
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "format": "decimal", "example": "5"},
+            {
+                "type": "object",
+                "properties": {
+                    "stake": {"type": "string", "format": "decimal"},
+                    "side": {"type": "string", "example": "over"},
+                },
+                "required": ["stake", "side"],
+            },
+        ]
+    }
+)
 class WagerField(serializers.Field):
     """A seat's wager: an amount ("5"), or for a wager placed on one side of several
     {"stake": "5", "side": "under"} (MA 17(b)(1), (2): over or under 13)."""
