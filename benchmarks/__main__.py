@@ -340,7 +340,8 @@ def bench_basegame_variants() -> None:
     face_up = RuleSet(decks=6, dealer_hits_soft_17=True, dealer_face_up=True, ties_lose=True,
                       blackjack_pays=Fraction(1))  # fmt: skip
     switch = RuleSet(decks=6, dealer_hits_soft_17=True, blackjack_pays=Fraction(1),
-                     spots_per_seat=2, switch=True, switched_blackjack_pushes_22=True)  # fmt: skip
+                     spots_per_seat=2, switch=True, switched_blackjack_pushes_22=True,
+                     dealer_22_pushes=True)  # fmt: skip
     wizard = replace(face_up, blackjack_beats_dealer_blackjack=True,
                      double_on=DoubleOn.NINE_TEN_ELEVEN)  # fmt: skip
     cases = [
@@ -350,11 +351,15 @@ def bench_basegame_variants() -> None:
             lambda: face_up_value(wizard),
             "Wizard of Odds 0.68 %",
         ),  # fmt: skip
-        ("Blackjack Switch, Colorado 30-2105 as read (6D H17)", lambda: switch_value(switch), ""),
         (
-            "Blackjack Switch, Las Vegas (dealer 22 pushes)",
-            lambda: switch_value(switch, dealer_22_pushes=True),
+            "Blackjack Switch, Colorado 30-2105 as read: dealer 22 pushes (6D H17)",
+            lambda: switch_value(switch),
             "Wizard of Odds 0.58 %",
+        ),
+        (
+            "Blackjack Switch, 30-2105(8)(e) read literally: a dealer 22 busts",
+            lambda: switch_value(replace(switch, dealer_22_pushes=False)),
+            "",
         ),  # fmt: skip
     ]
     cases += [  # the best play, then the engine's basic strategy (what its rounds play)

@@ -49,10 +49,13 @@ from engine.basegame import (
 )
 from engine.basegame_variants import check_variant, is_variant, shared_dealer_odds
 from engine.odds import decimal_string
+from engine.readings import Reading, rules_read_otherwise
 from engine.rules import RuleSet
 from engine.simulate import rules_as_dict
 from pitboss import kbcache
 from pitboss.errors import DomainError
+from regs.models import AnnotationKind
+from regs.selectors import unit_annotations
 from variants.models import Constraint, ConstraintKind
 from variants.selectors import Citer
 
@@ -166,12 +169,38 @@ def _analysis_body(
         "rules": rules_as_dict(rules) | _spanish_rules(rules) | _variant_rules(rules),
         "assumed": assumed,
         **value.as_dict(),
+        "alternative_readings": alternative_readings([rules])[0],
         "basic_strategy": _basic_strategy(rules),
     }
     if values["effects"]:
         effects = rule_effects(rules, value, values=base_game_values)
         body["effects"] = [effect.as_dict() for effect in effects]
     return body
+
+
+def alternative_readings(rules_list: list[RuleSet]) -> list[list[dict[str, Any]]]:
+    """For each rule set, each reading of its rules that the analysis sets aside
+    (engine/readings.py: 30-2105(8)(e)'s dealer 22 read as a bust), valued as the rules are (the
+    values kept alike), with the rule's annotation that states both: the figure shown beside
+    the one the table's edge rests on."""
+    read = [rules_read_otherwise(rules) for rules in rules_list]
+    values = iter(base_game_values([other for pairs in read for _, other in pairs]))
+    return [[_reading_shown(reading, next(values)) for reading, _ in pairs] for pairs in read]
+
+
+def _reading_shown(reading: Reading, value: BaseGameValue) -> dict[str, Any]:
+    body = value.as_dict()
+    return {
+        **reading.as_dict(),
+        "house_edge": body["house_edge"],
+        "house_edge_percent": body["house_edge_percent"],
+        "favours": "player" if value.house_edge < 0 else "house",
+        "annotations": unit_annotations(
+            jurisdiction=reading.jurisdiction,
+            citation=reading.citation,
+            kind=AnnotationKind.AMBIGUITY,
+        ),
+    }
 
 
 def _spanish_rules(rules: RuleSet) -> dict[str, Any]:
@@ -198,6 +227,7 @@ VARIANT_RULES = (
     "switch",
     "spots_per_seat",
     "switched_blackjack_pushes_22",
+    "dealer_22_pushes",
     *engine.basegame_double_up.FIELDS,
 )
 """The RuleSet fields of the variants' own play rules, shown with a variant's analysis."""
@@ -383,6 +413,7 @@ def table_base_games(
             "assumed": [],
             "not_analysed": None,
             "analysis": None,
+            "alternative_readings": [],
             "bonus_wagers": _bonus_wagers(config, table, bounded),
         }
         entries.append(entry)
@@ -400,10 +431,12 @@ def table_base_games(
         entry["analysis"] = base_game_url(config, table)
         analysable.append((entry, outcome.rules))
     values = base_game_values([rules for _, rules in analysable])
-    for (entry, _), value in zip(analysable, values, strict=True):
+    readings = alternative_readings([rules for _, rules in analysable])
+    for (entry, _), value, read in zip(analysable, values, readings, strict=True):
         body = value.as_dict()
         entry |= {key: body[key] for key in ("house_edge", "house_edge_percent", "play", "method")}
         entry["conventions"] = body["conventions"]
+        entry["alternative_readings"] = read
     return entries
 
 

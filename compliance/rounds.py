@@ -6,11 +6,13 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine.cards import EngineError, parse_cards
 from engine.round import MAIN, RoundLog, SeatSpec, play_round
 from engine.shoe import Shoe
+from engine.sidewagers import SIDES
 from engine.strategy import BasicStrategy, Scripted, Strategy
 from pitboss.errors import DomainError
 
@@ -19,10 +21,52 @@ from .rulesets import TableRules, table_rules
 from .validator import configuration_validate
 
 
+def _amount() -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
+
+
+class SidedWagerIn(serializers.Serializer):
+    """A wager placed on one side of several (engine.sidewagers.SIDES): its stake and the side."""
+
+    stake = _amount()
+    side = serializers.CharField()
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "format": "decimal", "example": "5"},
+            {
+                "type": "object",
+                "properties": {
+                    "stake": {"type": "string", "format": "decimal"},
+                    "side": {"type": "string", "example": "over"},
+                },
+                "required": ["stake", "side"],
+            },
+        ]
+    }
+)
+class WagerField(serializers.Field):
+    """A seat's wager: an amount ("5"), or for a wager placed on one side of several
+    {"stake": "5", "side": "under"} (MA 17(b)(1), (2): over or under 13)."""
+
+    def to_internal_value(self, data: Any) -> tuple[Decimal, str | None]:
+        if isinstance(data, dict):
+            sided = SidedWagerIn(data=data)
+            sided.is_valid(raise_exception=True)
+            return sided.validated_data["stake"], sided.validated_data["side"]
+        return _amount().run_validation(data), None
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class SeatIn(serializers.Serializer):
     wagers = serializers.DictField(
-        child=serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0),
-        help_text='{"main": "10", "<side wager slug>": "5"}',
+        child=WagerField(),
+        help_text='{"main": "10", "<side wager slug>": "5"}; a wager placed on one side of '
+        'several names it: {"over-under-13": {"stake": "5", "side": "over"}} (or "under").',
     )
     actions = serializers.ListField(
         child=serializers.CharField(),
@@ -32,10 +76,35 @@ class SeatIn(serializers.Serializer):
         help_text="The seat's actions in order of play; absent: basic strategy for the rules.",
     )
 
-    def validate_wagers(self, value: dict[str, Decimal]) -> dict[str, Decimal]:
-        if not value.get(MAIN):
+    def validate_wagers(
+        self, value: dict[str, tuple[Decimal, str | None]]
+    ) -> dict[str, tuple[Decimal, str | None]]:
+        if not value.get(MAIN, (0, None))[0]:
             raise serializers.ValidationError('a main wager is required: {"main": "10"}')
+        for wager, (stake, side) in value.items():
+            names = [s.name for s in SIDES.get(wager, ())]
+            if names and side not in names:
+                choices = " or ".join(f'"{n}"' for n in names)
+                raise serializers.ValidationError(
+                    {
+                        wager: {
+                            "side": f"{wager} is a wager on one side: {choices}, as "
+                            f'{{"stake": "{stake}", "side": "{names[0]}"}}'
+                        }
+                    }  # fmt: skip
+                )
+            if not names and side is not None:
+                raise serializers.ValidationError(
+                    {wager: {"side": f"{wager} has no sides: give its amount alone"}}
+                )
         return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The wagers as amounts, and the side of each wager placed on one (`sides`)."""
+        placed = attrs["wagers"]
+        attrs["wagers"] = {wager: stake for wager, (stake, _) in placed.items()}
+        attrs["sides"] = {wager: side for wager, (_, side) in placed.items() if side is not None}
+        return attrs
 
 
 class RoundsIn(serializers.Serializer):
@@ -137,7 +206,9 @@ def rounds_play(data: Any) -> dict[str, Any]:
         logs: list[RoundLog] = []
         for _ in range(values["rounds"]):
             seats = [
-                SeatSpec(seat["wagers"], _strategy(seat.get("actions"), n + 1, rules))
+                SeatSpec(
+                    seat["wagers"], _strategy(seat.get("actions"), n + 1, rules), seat["sides"]
+                )
                 for n, seat in enumerate(values["seats"])
             ]
             logs.append(play_round(rules, shoe, seats))
@@ -169,7 +240,7 @@ def round_replay(data: Any) -> dict[str, Any]:
             rules,
             shoe,
             [
-                SeatSpec(seat["wagers"], Scripted(seat["actions"], n + 1))
+                SeatSpec(seat["wagers"], Scripted(seat["actions"], n + 1), seat["sides"])
                 for n, seat in enumerate(values["seats"])
             ],
         )

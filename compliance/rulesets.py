@@ -192,6 +192,7 @@ def table_rules(
         spots_per_seat=param("deal", "spots", 1),
         switch=param("deal", "switch", False),
         switched_blackjack_pushes_22=param("switched-blackjack", "pushes_22", False),
+        dealer_22_pushes=param("dealer-22", "pushes", False),
         double_up="double-up" in play_rules,
         double_up_split_aces=param("double-up", "split_aces", False),
         dealer_stops_on_16="dealer-16" in play_rules,

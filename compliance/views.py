@@ -340,6 +340,10 @@ def _base_game_view(
         edge = Decimal(entry["house_edge_percent"])
         shown["percent"] = f"{edge:.4f}"
         shown["player_edge"] = f"{-edge:.4f}" if edge < 0 else None
+    shown["alternative_readings"] = [  # runs made before readings were shown have none
+        {**r, "percent": f"{Decimal(r['house_edge_percent']):.4f}"}
+        for r in entry.get("alternative_readings", [])
+    ]
     shown["bonus_wagers"] = [
         {
             **bonus,
@@ -507,6 +511,17 @@ def _amounts(text: str, field: str) -> dict[str, str]:
     return amounts
 
 
+def _wagers(text: str, field: str) -> dict[str, Any]:
+    """ "main=10 over-under-13:under=1" as {"main": "10", "over-under-13": {"stake": "1",
+    "side": "under"}}: a wager placed on one side of several names it after a colon (the API's
+    {"stake", "side"})."""
+    wagers: dict[str, Any] = {}
+    for name, amount in _amounts(text, field).items():
+        wager, colon, side = name.partition(":")
+        wagers[wager] = {"stake": amount, "side": side} if colon else amount
+    return wagers
+
+
 def _words(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
@@ -526,7 +541,8 @@ class RoundForm(_SourceForm):
             self.fields[f"seat{n}_wagers"] = forms.CharField(
                 required=n == 1,
                 label=f"Seat {n}: wagers",
-                help_text="wager=amount, e.g. main=10 kings-bounty=5",
+                help_text="wager=amount, e.g. main=10 kings-bounty=5; a side after a colon: "
+                "over-under-13:under=1",
             )
             self.fields[f"seat{n}_actions"] = forms.CharField(
                 required=False,
@@ -548,7 +564,7 @@ class RoundForm(_SourceForm):
             if not wagers:
                 continue
             actions = _words(self.cleaned_data.get(f"seat{n}_actions") or "")
-            seat: dict[str, Any] = {"wagers": _amounts(wagers, f"seat{n}_wagers")}
+            seat: dict[str, Any] = {"wagers": _wagers(wagers, f"seat{n}_wagers")}
             if self.replay:
                 seat |= {"actions": actions}
                 seat["paid"] = _amounts(self.cleaned_data[f"seat{n}_paid"], f"seat{n}_paid")

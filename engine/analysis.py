@@ -35,6 +35,7 @@ from engine.sidewagers import (
     PAIR_ONLY,
     PUSH,
     RANKS_ONLY,
+    SIDES,
     SPANISH_DECKS,
     SUITS_READ,
     WHOLE_HAND,
@@ -66,10 +67,12 @@ DOWN_CARD_REMOVAL = (
 
 
 THIRD_CARD = {
-    "sevens": "MA 17(a)(3), (b)(4), (e)(3): a player dealt two sevens takes a third card on that "
-    "hand (draws or doubles) for the three-sevens lines. The rules let the player stand, "
-    "surrender or split instead (17(e); 12(f): splitting forfeits the three-sevens pay), which "
-    "only lowers the wager's return: the figure is the return to a player who always draws",
+    "sevens": "MA 17(a)(3), (b)(4), (e)(3): one seven is the player's first card a seven (\"One "
+    'seven (initial card)", as the published analyses read it: engine/readings.py); a player '
+    "dealt two sevens takes a third card on that hand (draws or doubles) for the three-sevens "
+    "lines. The rules let the player stand, surrender or split instead (17(e); 12(f): splitting "
+    "forfeits the three-sevens pay), which only lowers the wager's return: the figure is the "
+    "return to a player who always draws",
     "blazing-7s": "30-899.21(7)-(9): the player's first two cards and the third card dealt to "
     "that player (to the first hand of a split pair of 7's, (8); a bust card does not count, "
     "(9)); a player dealt two 7's receives a third card by drawing, doubling or splitting. "
@@ -137,10 +140,16 @@ class Analysis:
 
 
 def analyse(
-    wager: str, lines: Sequence[PaytableLine], decks: int, jurisdiction: str | None = None
+    wager: str,
+    lines: Sequence[PaytableLine],
+    decks: int,
+    jurisdiction: str | None = None,
+    reading: str | None = None,
 ) -> Analysis:
     """The exact analysis of a paytable column (its lines) for a shoe of `decks` decks, with the
-    wager as `jurisdiction` defines it where definitions differ (Blazing 7's).
+    wager as `jurisdiction` defines it where definitions differ (Blazing 7's); with `reading`, as
+    a reading the engine sets aside reads it (engine/readings.py: MA 17(e)(3)'s one seven in
+    either of the first two cards), to show that reading's figure.
 
     A deal may pay several lines (Royal Match's Crown Treasure on top, Match the Dealer per
     matching card): each line's probability counts the deals that pay it, and the return adds them.
@@ -175,7 +184,9 @@ def analyse(
     hole = stage(wager, jurisdiction) is Stage.HOLE
     spanish = wager in SPANISH_DECKS
     try:
-        counts = _outcome_counts(wager, frozenset(by_outcome), decks, hole, jurisdiction, spanish)
+        counts = _outcome_counts(
+            wager, frozenset(by_outcome), decks, hole, jurisdiction, spanish, reading
+        )
     except NotDecidable as exc:
         raise NotAnalysable(f"{wager}: {exc}") from exc
     total = sum(counts.values())
@@ -322,6 +333,7 @@ def _outcome_counts(
     hole: bool,
     jurisdiction: str | None,
     spanish: bool = False,
+    reading: str | None = None,
 ) -> dict[tuple[str, ...], int]:
     """Deals (the player's pair unordered, the up card, and the hole card where it matters)
     counted per outcome: each class of deals weighted by how many ways `decks` decks deal it."""
@@ -329,7 +341,7 @@ def _outcome_counts(
     tens, size = (12, 48) if spanish else (16, 52)
     counts: dict[tuple[str, ...], int] = {}
     for (same, up_matches, need, needed_in_pair, bj), keys in _deal_classes(
-        wager, outcomes, hole, jurisdiction, spanish
+        wager, outcomes, hole, jurisdiction, spanish, reading
     ).items():
         pair_ways = n * (n - 1) // 2 if same else n * n
         left_up = n - up_matches
@@ -352,11 +364,16 @@ how many of those the pair holds, dealer blackjack)."""
 
 @lru_cache(maxsize=512)
 def _deal_classes(
-    wager: str, outcomes: frozenset[str], hole: bool, jurisdiction: str | None, spanish: bool
+    wager: str,
+    outcomes: frozenset[str],
+    hole: bool,
+    jurisdiction: str | None,
+    spanish: bool,
+    reading: str | None = None,
 ) -> dict[DealClass, dict[tuple[str, ...], int]]:
     """The deals of each class by the lines of this paytable they pay."""
     classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
-    for deal_class, made in _evaluations(wager, hole, jurisdiction, spanish).items():
+    for deal_class, made in _evaluations(wager, hole, jurisdiction, spanish, reading).items():
         group = classes.setdefault(deal_class, {})
         for keys, count in made.items():
             paid = tuple(paid_from(wager, keys, outcomes))
@@ -366,9 +383,9 @@ def _deal_classes(
 
 @lru_cache(maxsize=128)
 def _evaluations(
-    wager: str, hole: bool, jurisdiction: str | None, spanish: bool
+    wager: str, hole: bool, jurisdiction: str | None, spanish: bool, reading: str | None = None
 ) -> dict[DealClass, dict[tuple[str, ...], int]]:
-    evaluate = evaluator(DOWN_CARD_OF.get(wager, wager), jurisdiction)
+    evaluate = evaluator(DOWN_CARD_OF.get(wager, wager), jurisdiction, reading)
     if third_card(wager, jurisdiction):
         evaluate = _third_card_up(evaluate)
     return _evaluated(evaluate, hole, spanish, wager in ORDERED)
@@ -634,7 +651,10 @@ def simulate(
     side = SideWagerRules(wager, "analysed", tuple(lines))
     rules = replace(rules, side_wagers=(side,), jurisdiction=jurisdiction or rules.jurisdiction)
     shoe = Shoe.shuffled(rules.decks, seed, spanish=rules.spanish_decks)
-    seats = [SeatSpec({MAIN: Decimal(1), wager: Decimal(1)}, BasicStrategy(rules))]
+    # a wager with sides (SIDES) bets the side the lines pay: each side is analysed apart
+    bet = [s.name for s in SIDES.get(wager, ()) if any(line.outcome == s.outcome for line in lines)]
+    sides = {wager: bet[0]} if bet else {}
+    seats = [SeatSpec({MAIN: Decimal(1), wager: Decimal(1)}, BasicStrategy(rules), sides)]
     total, squares, lost, pushed = Fraction(0), Fraction(0), 0, 0
     hits: Counter[str] = Counter()
     for _ in range(rounds):

@@ -1157,9 +1157,15 @@ def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
         obo = rules.original_bets_only
         yield change("original_bets_only", obo, not obo, original_bets_only=not obo)
     if rules.switch:
-        pushes = rules.switched_blackjack_pushes_22
-        yield change("switched_blackjack_pushes_22", pushes, not pushes,
-                     switched_blackjack_pushes_22=not pushes)  # fmt: skip
+        # where every dealer 22 pushes, a switched blackjack's own push against it changes
+        # nothing: the effect is then the 22's (the literal reading of 30-2105(8)(e))
+        pushes_22 = rules.dealer_22_pushes
+        yield change("dealer_22_pushes", pushes_22, not pushes_22,
+                     dealer_22_pushes=not pushes_22)  # fmt: skip
+        if not pushes_22:
+            pushes = rules.switched_blackjack_pushes_22
+            yield change("switched_blackjack_pushes_22", pushes, not pushes,
+                         switched_blackjack_pushes_22=not pushes)  # fmt: skip
     from engine.basegame_double_up import double_up_variations  # built on this module
 
     for option, was, now, fields in double_up_variations(rules):

@@ -8,8 +8,9 @@
   as blackjack_beats_dealer_blackjack and ties_lose say). Pushes lose where ties_lose.
 - Blackjack Switch (RuleSet.switch, two hands a seat): the player may swap the hands' second
   cards; a switched blackjack counts 21, and pushes a dealer's 21 or 22 where
-  switched_blackjack_pushes_22 (30-2105(8)(e)). Published analyses' game also has every dealer 22
-  push a non-blackjack hand (switch_value's dealer_22_pushes; not in Colorado's rule text).
+  switched_blackjack_pushes_22 (30-2105(8)(e)). Where dealer_22_pushes (the game's rule, as
+  Colorado's 30-2105(8)(e) is read: engine/readings.py), every dealer 22 pushes a hand that is not
+  a blackjack; without it, the 22 busts (the literal reading, set aside).
 
 Both reuse engine.basegame's analysis, whose conventions hold (one player from a full shoe,
 composition-dependent play, Farmer's split algorithm, insurance declined). The engine's basic
@@ -94,6 +95,8 @@ def misplaced_variant_rules(rules: RuleSet) -> list[str]:
         out.append(f"switching between {rules.spots_per_seat} hands (2 are analysed)")
     if not rules.switch and rules.spots_per_seat != 1:
         out.append(f"{rules.spots_per_seat} hands a seat without switching")
+    if rules.dealer_22_pushes and not rules.switch:
+        out.append("a dealer's 22 that pushes without switching")
     return out
 
 
@@ -114,9 +117,7 @@ def variant_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValu
     return switch_value(rules, play=play)
 
 
-def variant_conventions(
-    rules: RuleSet, dealer_22_pushes: bool = False, play: Play = Play.COMPOSITION
-) -> list[str]:
+def variant_conventions(rules: RuleSet, play: Play = Play.COMPOSITION) -> list[str]:
     """What the analysis of a variant assumes, in words (engine.basegame.conventions, adapted)."""
     out = conventions(rules, play)
     if rules.dealer_face_up:
@@ -154,7 +155,7 @@ def variant_conventions(
         )
         pushes = (
             "every dealer 22 pushes a hand that is not a blackjack"
-            if dealer_22_pushes
+            if rules.dealer_22_pushes
             else "a dealer 22 is a bust"
             + (
                 ", except that it pushes a switched blackjack"
@@ -406,8 +407,8 @@ class _Switch(_Analysis):
     """engine.basegame's analysis with the dealer's 22 counted apart (it pushes where
     dealer_22_pushes)."""
 
-    def __init__(self, rules: RuleSet, dealer_22_pushes: bool, play: Play) -> None:
-        self.dealer_22_pushes = dealer_22_pushes
+    def __init__(self, rules: RuleSet, play: Play) -> None:
+        self.dealer_22_pushes = rules.dealer_22_pushes
         super().__init__(rules, play)
 
     def _odds_key(self) -> tuple[Any, ...]:
@@ -437,20 +438,16 @@ class _Switch(_Analysis):
 
 
 def switch_value(
-    rules: RuleSet,
-    dealer_22_pushes: bool = False,
-    switching: bool = True,
-    play: Play = Play.COMPOSITION,
+    rules: RuleSet, switching: bool = True, play: Play = Play.COMPOSITION
 ) -> BaseGameValue:
     """The expected value per hand of a Blackjack Switch round (two hands, equal wagers), the
-    better arrangement of the hands chosen (variant_conventions(rules) states how).
+    better arrangement of the hands chosen (variant_conventions(rules) states how); a dealer's 22
+    pushing every hand but a blackjack where rules.dealer_22_pushes.
 
-    dealer_22_pushes: a dealer's 22 pushes every hand but a blackjack (published analyses'
-    game; Colorado's rule text has only a switched blackjack push a 22).
     switching: False values the same two hands never switched (for comparison).
     play: Play.BASIC plays and switches as the engine's basic strategy does.
     """
-    analysis = _Switch(rules, dealer_22_pushes, play)
+    analysis = _Switch(rules, play)
     full = np.array(_full_shoe(rules), dtype=np.float64)
     cards = float(full.sum())
     # values[a, b, up]: the two-card hand a, b played best; switched: a blackjack counts 21.
@@ -494,7 +491,7 @@ def switch_value(
             best = np.maximum(kept, swapped)
         by_up[up] = np.sum(chance * best) / 2 / (full[up] / cards)
     value = float(by_up @ full / cards)
-    stated = tuple(variant_conventions(rules, dealer_22_pushes, play))
+    stated = tuple(variant_conventions(rules, play))
     if not switching:
         stated += ("the hands never switched",)
     return BaseGameValue(rules, value, tuple(float(v) for v in by_up), play, stated)

@@ -32,10 +32,12 @@ from engine.sidewagers import (
     EVALUATORS,
     NOT_FROM_CARDS,
     PUSH,
+    SIDES,
     Deal,
     NotDecidable,
     Stage,
     paid_outcomes,
+    side_lines,
     stage,
 )
 from engine.strategy import (
@@ -69,6 +71,9 @@ DOUBLE_UP_RULE_KEYS = frozenset(
 )
 """The rules of Double Up Blackjack's own a settlement names too (30-899.10), cited where the
 game's rules have them."""
+SWITCH_RULE_KEYS = frozenset({"dealer-22"})
+"""Blackjack Switch's own rule a settlement names: a dealer's 22 pushes (30-2105(8)(e), as
+read: engine/readings.py)."""
 _ONE_CARD_ACES = frozenset({Action.SPLIT, Action.STAND, Action.DOUBLE_UP})
 """What a split ace given its one card may do: split again, stand, or double up (where the hand
 allows each)."""
@@ -78,10 +83,13 @@ ONE_TO_ONE_TEXT = str(ONE_TO_ONE)
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """A box: its wagers (the main wager under "main", side wagers by slug) and who decides."""
+    """A box: its wagers (the main wager under "main", side wagers by slug) and who decides;
+    `sides`: the side the seat bets of each wager placed on one side of several
+    (engine.sidewagers.SIDES: "over-under-13" → "over" or "under")."""
 
     wagers: Mapping[str, Decimal]
     strategy: Strategy
+    sides: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -121,6 +129,8 @@ class Seat:
     number: int
     wagers: dict[str, Decimal]
     strategy: Strategy
+    sides: Mapping[str, str] = field(default_factory=dict)
+    """The side bet of each wager placed on one side of several (SeatSpec.sides)."""
     hands: list[Hand] = field(default_factory=list)
     insurance: Decimal = Decimal(0)
     initial: tuple[Card, ...] = ()
@@ -163,6 +173,7 @@ class RoundLog:
                 {
                     "seat": seat.number,
                     "wagers": {k: money(v) for k, v in seat.wagers.items()},
+                    **({"sides": dict(seat.sides)} if seat.sides else {}),
                     "hands": [_hand_dict(hand) for hand in seat.hands],
                     "net": money(self.net(seat.number)),
                 }
@@ -205,6 +216,26 @@ def money(amount: Decimal) -> str:
     return str(cents if cents == amount else amount)
 
 
+def _check_sides(seat: Seat) -> None:
+    """:raises IllegalAction: a wager placed on one side of several (SIDES) without a side the
+    wager has, or a side named for a wager that has none."""
+    for wager in seat.wagers:
+        if wager in SIDES:
+            names = [s.name for s in SIDES[wager]]
+            if seat.sides.get(wager) not in names:
+                raise IllegalAction(
+                    f"seat {seat.number}: {wager} is a wager on one side: name it, "
+                    f"{' or '.join(names)}"
+                )
+    for wager in seat.sides:
+        if wager not in SIDES or wager not in seat.wagers:
+            raise IllegalAction(
+                f"seat {seat.number}: {wager} has no sides to name"
+                if wager not in SIDES
+                else f"seat {seat.number}: a side is named for {wager}, which the seat does not bet"
+            )
+
+
 def play_round(rules: RuleSet, shoe: Shoe, seats: Sequence[SeatSpec]) -> RoundLog:
     """Play one round and settle every wager.
 
@@ -223,7 +254,12 @@ class _Round:
         self.log = RoundLog(
             rules,
             [
-                Seat(n + 1, {k: Decimal(v) for k, v in spec.wagers.items()}, spec.strategy)
+                Seat(
+                    n + 1,
+                    {k: Decimal(v) for k, v in spec.wagers.items()},
+                    spec.strategy,
+                    dict(spec.sides),
+                )
                 for n, spec in enumerate(seats)
             ],
             DealerHand(),
@@ -231,6 +267,7 @@ class _Round:
         for seat in self.log.seats:
             if seat.wagers.get(MAIN, ZERO) <= 0:
                 raise IllegalAction(f"seat {seat.number}: a main wager above 0 is required")
+            _check_sides(seat)
         self.peeked = False
         # Double Up Blackjack's rules (30-899.10), read once: most rule sets have none of them.
         self.double_up = rules.double_up
@@ -617,6 +654,8 @@ class _Round:
         ):
             self._push(seat, i, hand, f"A switched blackjack against a dealer's {dealer_total}",
                        "switched-blackjack")  # fmt: skip
+        elif dealer_total == 22 and self.rules.dealer_22_pushes:
+            self._push(seat, i, hand, "The dealer's 22 does not bust: it pushes", "dealer-22")
         elif dealer_total > 21:
             self._settle_win(seat, i, hand, "The dealer's total exceeds 21")
         elif total > dealer_total:
@@ -805,9 +844,12 @@ class _Round:
                 side.citation,
             )
             return
-        columns = [line.column for line in side.lines if line.pays.basis in (Basis.TO, Basis.FOR)]
-        columns = columns or [line.column for line in side.lines]  # meter shares and amounts only
-        lines = {line.outcome: line for line in side.lines if columns and line.column == columns[0]}
+        offered = side.lines
+        if wager in SIDES:  # the seat's side, a bet of its own: only its line pays it
+            offered = tuple(side_lines(wager, seat.sides[wager], offered))
+        columns = [line.column for line in offered if line.pays.basis in (Basis.TO, Basis.FOR)]
+        columns = columns or [line.column for line in offered]  # meter shares and amounts only
+        lines = {line.outcome: line for line in offered if columns and line.column == columns[0]}
         dealer = self.log.dealer
         deal = Deal(
             (seat.initial[0], seat.initial[1]),

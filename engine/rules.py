@@ -116,6 +116,9 @@ class RuleSet:
     """The player may swap the hands' second cards (30-2105(8)(b)); a switched blackjack is a 21."""
     switched_blackjack_pushes_22: bool = False
     """A switched blackjack pushes against a dealer's 22 (30-2105(8)(e))."""
+    dealer_22_pushes: bool = False
+    """A dealer's 22 does not bust: it pushes every standing hand but a blackjack (Blackjack
+    Switch's rule, as 30-2105(8)(e) is read: engine/readings.py SWITCH_DEALER_22)."""
     blackjack_beats_dealer_blackjack: bool = False
     """A player's blackjack beats the dealer's (Spanish 21, 30-899.16(3))."""
     player_21_wins: bool = False

@@ -253,6 +253,7 @@ class BasicStrategy:
             rules.hole_card,
             rules.original_bets_only,
             _DoubleUp(rules.double_up, rules.dealer_stops_on_16, rules.dealer_16_pays_21),
+            rules.dealer_22_pushes,
         )
 
     def decide(
@@ -338,19 +339,26 @@ _NO_DOUBLE_UP = _DoubleUp()
 
 @lru_cache(maxsize=32)
 def _dealer_outcomes(
-    spanish: bool, hits_soft_17: bool, face_up: bool = False, stops_on_16: bool = False
+    spanish: bool,
+    hits_soft_17: bool,
+    face_up: bool = False,
+    stops_on_16: bool = False,
+    twenty_two: bool = False,
 ) -> dict[DealerKey, dict[int, float]]:
-    """Probabilities of the dealer's final total (22 = bust): for each up card given no blackjack,
-    or, face up, for each two-card dealer hand that is not a blackjack. Where the dealer stops on
-    16 (30-899.10), 16 is a final total too (soft or hard, engine.hands.dealer_draws)."""
+    """Probabilities of the dealer's final total (22 = bust; with `twenty_two`, 22 a dealer's 22
+    and 23 any other bust): for each up card given no blackjack, or, face up, for each two-card
+    dealer hand that is not a blackjack. Where the dealer stops on 16 (30-899.10), 16 is a final
+    total too (soft or hard, engine.hands.dealer_draws)."""
     p = _draw_probabilities(spanish)
-    finals = range(16 if stops_on_16 else 17, 23)
+    finals = range(16 if stops_on_16 else 17, 24 if twenty_two else 23)
     n = len(finals)
+    bust = finals[-1]
 
     @cache
     def finish(total: int, soft: bool) -> tuple[float, ...]:
         if total > 21:
-            return tuple(1.0 if t == 22 else 0.0 for t in finals)
+            final = 22 if twenty_two and total == 22 else bust
+            return tuple(1.0 if t == final else 0.0 for t in finals)
         if not dealer_draws(total, soft, hits_soft_17, stops_on_16):
             return tuple(1.0 if t == total else 0.0 for t in finals)
         out = [0.0] * n
@@ -392,6 +400,7 @@ def _strategy_table(
     hole_card: HoleCard = HoleCard.PEEK,
     original_bets_only: bool = True,
     double_up: _DoubleUp = _NO_DOUBLE_UP,
+    dealer_22_pushes: bool = False,
 ) -> tuple[
     dict[StrategyKey, tuple[Action, ...]],
     dict[StrategyKey, float],
@@ -405,20 +414,25 @@ def _strategy_table(
     peek, given no dealer blackjack; with no peek or no hole card, against a dealer who may hold
     one (_unchecked). Early surrender is decided before any peek: with early surrender, a two-card
     hand ranks surrender first exactly where surrendering beats playing on against an unchecked
-    dealer, and last elsewhere (it is never offered later)."""
+    dealer, and last elsewhere (it is never offered later). Where `dealer_22_pushes` (Blackjack
+    Switch, 30-2105(8)(e)), a dealer's 22 returns a standing hand's wager."""
     p = _draw_probabilities(spanish)
-    dealer = _dealer_outcomes(spanish, hits_soft_17, face_up, double_up.stops_on_16)
+    dealer = _dealer_outcomes(
+        spanish, hits_soft_17, face_up, double_up.stops_on_16, dealer_22_pushes
+    )
+    bust = 23 if dealer_22_pushes else 22
 
     def stand(total: int, up: DealerKey) -> float:
         if total > 21:
             return -1.0
         d = dealer[up]
-        # A dealer's 16 (where the dealer stops on it) returns the wager, or pays a 21 1:1.
-        win = d[22] + sum(q for t, q in d.items() if t < total and t not in (16, 22))
+        # A dealer's 16 (where the dealer stops on it) returns the wager, or pays a 21 1:1; a
+        # dealer's 22 that pushes (bust 23) neither wins nor loses.
+        win = d[bust] + sum(q for t, q in d.items() if t < total and t != 16)
         lose = sum(
             q
             for t, q in d.items()
-            if (t >= total if ties_lose else t > total) and t not in (16, 22)
+            if (t >= total if ties_lose else t > total) and t not in (16, 22, 23)
         )
         if total == 21 and double_up.pays_21:
             win += d.get(16, 0.0)

@@ -661,3 +661,17 @@ def provision_by_citation(*, jurisdiction: str, label: str) -> Provision:
     if found is None:
         raise UnknownCitation(jurisdiction, label)
     return found.provision
+
+
+def unit_annotations(*, jurisdiction: str, citation: str, kind: str | None = None) -> list[str]:
+    """The annotations' texts on a unit cited as its provision's current label plus unit path
+    ("17(e)(3)"), oldest first; of one `kind` where given; none where nothing bears the label."""
+    label, path = normalise_label(citation)
+    try:
+        provision = provision_by_citation(jurisdiction=jurisdiction, label=label)
+    except UnknownCitation:
+        return []
+    found = Annotation.objects.filter(unit__provision=provision, unit__path=path)
+    if kind is not None:
+        found = found.filter(kind=kind)
+    return list(found.order_by("id").values_list("text", flat=True))

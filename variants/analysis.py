@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -30,10 +30,13 @@ from engine.gc_paused import gc_paused
 from engine.hold_em import HOLD_EM
 from engine.odds import Basis, Pays, decimal_string
 from engine.playtree import PLAY_TREE, RAISE_COLUMN, analyse_play_tree
+from engine.readings import Reading, readings_of
 from engine.rules import PaytableLine, RuleSet
-from engine.sidewagers import Stage, stage
+from engine.sidewagers import READING_EVALUATORS, Stage, sided, stage
 from engine.streak import STREAK_WAGERS, StreakCounts, streak_analyses, streak_rules
 from pitboss.errors import DomainError
+from regs.models import AnnotationKind
+from regs.selectors import unit_annotations
 
 from .models import Constraint, ConstraintKind, Paytable, PlayRule
 
@@ -53,6 +56,9 @@ class Analysed:
     not_analysed: list[str]
     """Columns paying a meter share or a dollar amount, without a stake to settle them."""
     lines_left_out: list[str]
+    alternatives: list[tuple[Reading, list[Analysis]]] = field(default_factory=list)
+    """Each reading of the rule the engine sets aside (engine/readings.py), analysed as it reads
+    the wager: the same columns and deck counts as `results`."""
 
 
 def paytable_analysis(
@@ -312,9 +318,14 @@ def lines_analysed(
     played = wager in PLAY_TREE and stage(wager, jurisdiction) is Stage.ROUND
     simulated = simulated_only(wager, jurisdiction)
     columns: dict[str, list[PaytableLine]] = {}
-    for line in lines:
+    for line in sided(wager, lines):  # a wager with sides: each side a column (a bet) of its own
         columns.setdefault(line.column, []).append(line)
     results, skipped, set_aside = [], [], []
+    alternatives: list[tuple[Reading, list[Analysis]]] = [
+        (reading, [])
+        for reading in readings_of(wager, jurisdiction)
+        if (reading.jurisdiction, wager, reading.key) in READING_EVALUATORS
+    ]
     for column, column_lines in columns.items():
         optional = [line for line in column_lines if _optional_amount(line)]
         column_lines = [line for line in column_lines if line not in optional]
@@ -356,6 +367,8 @@ def lines_analysed(
                     )
                 else:
                     result = analyse(wager, column_lines, n, jurisdiction)
+                    for reading, figures in alternatives:
+                        figures.append(analyse(wager, column_lines, n, jurisdiction, reading.key))
             except NotAnalysable as exc:
                 raise DomainError("not_analysable", str(exc)) from exc
             results.append(result)
@@ -383,7 +396,7 @@ def lines_analysed(
         if wager == HOLD_EM
         else "exact"
     )
-    return Analysed(wager, method, results, skipped, set_aside)
+    return Analysed(wager, method, results, skipped, set_aside, alternatives)
 
 
 def removal_checked(wager: str, removal: str | None) -> str:
@@ -439,7 +452,37 @@ def _shown(
         "not_analysed": analysed.not_analysed,
         "lines_left_out": analysed.lines_left_out,
         "catalog_findings": [player_edge_finding(r) for r in analysed.results if player_edge(r)],
+        "alternative_readings": alternative_readings(analysed),
         "at_stake": _stake_terms(stake, meters),
+    }
+
+
+def alternative_readings(analysed: Analysed) -> list[dict[str, Any]]:
+    """Each reading of the rule set aside (engine/readings.py), with its figure at each column and
+    deck count analysed (a negative house edge: the player's edge under that reading) and the
+    rule's annotation that states both."""
+    return [
+        {
+            **reading.as_dict(),
+            "annotations": unit_annotations(
+                jurisdiction=reading.jurisdiction,
+                citation=reading.citation,
+                kind=AnnotationKind.AMBIGUITY,
+            ),
+            "figures": [reading_figure(r) for r in figures],
+        }
+        for reading, figures in analysed.alternatives
+    ]
+
+
+def reading_figure(result: Analysis) -> dict[str, Any]:
+    """A reading's exact figure: the house edge (negative where the player has the edge)."""
+    return {
+        "decks": result.decks,
+        "column": result.column,
+        "house_edge": decimal_string(result.house_edge),
+        "house_edge_fraction": fraction_text(result.house_edge),
+        "favours": "player" if result.house_edge < 0 else "house",
     }
 
 

@@ -22,6 +22,7 @@ from engine.par_sheet import SD_DIGITS, ParSheet, par_sheet, significant
 from pitboss.errors import DomainError
 from variants.analysis import (
     DEFAULT_DECKS,
+    alternative_readings,
     fraction_text,
     paytable_analysed,
     player_edge,
@@ -126,6 +127,7 @@ def paytable_par_sheet(
             else None
         ),
         "sheets": [_sheet(s) for s in sheets],
+        "alternative_readings": alternative_readings(analysed),
     }
 
 
@@ -263,6 +265,17 @@ def _particulars(body: Mapping[str, Any]) -> list[tuple[str, str]]:
         rows.append(("Analysed at stake", at))
     rows += [("Line left out", note) for note in body["lines_left_out"]]
     rows += [("Not analysed", note) for note in body["not_analysed"]]
+    rows += [
+        (
+            "Reading set aside",
+            f"{other['jurisdiction']} {other['citation']} read as {other['alternative']}: house "
+            f"edge {figure['house_edge']} ({figure['house_edge_fraction']})"
+            + (f", {figure['column']}" if figure["column"] else "")
+            + (", the player's edge" if figure["favours"] == "player" else ""),
+        )
+        for other in body.get("alternative_readings", [])
+        for figure in other["figures"]
+    ]
     return rows
 
 

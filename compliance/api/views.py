@@ -74,6 +74,22 @@ class BonusWagerOut(serializers.Serializer):
     citations = CitationOut(many=True)
 
 
+class AlternativeReadingOut(serializers.Serializer):
+    reading = serializers.CharField(help_text="The reading set aside (engine/readings.py).")
+    jurisdiction = serializers.CharField()
+    citation = serializers.CharField(help_text="The unit read.")
+    words = serializers.CharField(help_text="The words read, as printed.")
+    taken = serializers.CharField(help_text="The reading the house edge rests on.")
+    why = serializers.CharField()
+    alternative = serializers.CharField(help_text="The reading set aside.")
+    house_edge = serializers.CharField(help_text="The base game's house edge read so.")
+    house_edge_percent = serializers.CharField()
+    favours = serializers.ChoiceField(choices=["house", "player"])
+    annotations = serializers.ListField(
+        child=serializers.CharField(), help_text="The rule's annotations stating both readings."
+    )
+
+
 class TableBaseGameOut(serializers.Serializer):
     table = serializers.CharField()
     game = serializers.CharField()
@@ -101,6 +117,12 @@ class TableBaseGameOut(serializers.Serializer):
         allow_null=True,
         help_text="GET analysis/base-game/ with the table's options: the same house edge, the "
         "engine's basic strategy's, and the change each rule option makes.",
+    )
+    alternative_readings = AlternativeReadingOut(
+        many=True,
+        default=list,  # runs made before readings were shown
+        help_text="Each reading of the rules the house edge sets aside (a dealer's 22 at "
+        "Blackjack Switch read as a bust, 30-2105(8)(e)), with the house edge read so.",
     )
     bonus_wagers = BonusWagerOut(
         many=True, help_text="Side by side: each bonus wager MA 20(k) bounds, its house advantage."

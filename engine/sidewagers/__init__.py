@@ -14,7 +14,9 @@ Families: `poker` (poker hands), `cards` (the player's first cards), `dealer` (t
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 
+from engine.rules import PaytableLine
 from engine.sidewagers import cards, dealer, poker
 from engine.sidewagers.base import PUSH, Deal, Evaluator, NotDecidable, Stage
 
@@ -27,13 +29,16 @@ __all__ = [
     "NOT_DECIDED_BY_CARDS",
     "NOT_FROM_CARDS",
     "PAIR_ONLY",
+    "READING_EVALUATORS",
     "PUSH",
     "RANKS_ONLY",
     "SPANISH_DECKS",
     "SUITS_READ",
     "WHOLE_HAND",
     "STAGES",
+    "SIDES",
     "Deal",
+    "Side",
     "Evaluator",
     "NotDecidable",
     "Stage",
@@ -41,6 +46,8 @@ __all__ = [
     "outcome",
     "paid_from",
     "paid_outcomes",
+    "side_lines",
+    "sided",
     "stage",
 ]
 
@@ -108,6 +115,14 @@ JURISDICTION_EVALUATORS: dict[tuple[str, str], tuple[Evaluator, Stage]] = {
 }
 """(jurisdiction, slug) → evaluator and stage where a jurisdiction defines the wager otherwise."""
 
+READING_EVALUATORS: dict[tuple[str, str, str], Evaluator] = {
+    # MA 17(e)(3)'s "One seven (initial card)" as a seven in either of the first two cards
+    ("US-MA", "sevens", "either-first-two-cards"): cards.sevens_either_card,
+}
+"""(jurisdiction, slug, reading) → the evaluator of a reading the engine sets aside
+(engine/readings.py), to give its figure beside the one the engine plays. The stage is the
+wager's."""
+
 _ROUND = Stage.ROUND
 STAGES: dict[str, Stage] = {
     "kings-bounty": Stage.HOLE,
@@ -167,9 +182,53 @@ PAID_FOR_EACH = {
 """Wagers paid once for every key the evaluator returns (MA 23(a)(2), 30-899.16(12)(b): "paid for
 each card"); a paytable printing the combinations (30-899.24(6)) has only the combination's key."""
 
-ORDERED = {"war-blackjack"}
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a wager placed on one of several: what a seat names, the one line that pays it,
+    and the pay column its analysis is shown as."""
+
+    name: str
+    outcome: str
+    column: str
+
+
+SIDES: dict[str, tuple[Side, ...]] = {
+    # MA 17(b)(1), (2): the player wagers that the initial two cards' total exceeds 13, or that
+    # it is less than 13 ("either greater than or less than", (a)(1)); each pays one to one,
+    # (e)(1), and a total of 13 loses, (c)
+    "over-under-13": (Side("over", "over-13", "Over 13"), Side("under", "under-13", "Under 13")),
+}
+"""Wagers the player places on one side of several: each side a bet of its own, paid only by its
+own line, never a stake paid on every line (`sided`: the analysis values each side as a pay
+column of its own; a round settles the side the seat names, `side_lines`)."""
+
+
+def sided(wager: str, lines: Sequence[PaytableLine]) -> list[PaytableLine]:
+    """The paytable's lines, each line of a wager with sides (SIDES) in its side's pay column (the
+    column the paytable gives, if any, before it), so that each side is analysed as a bet of its
+    own; a line of no side is left out. Other wagers' lines unchanged."""
+    if wager not in SIDES:
+        return list(lines)
+    by_outcome = {side.outcome: side for side in SIDES[wager]}
+    return [
+        replace(line, column=", ".join(filter(None, (line.column, side.column))))
+        for line in lines
+        if (side := by_outcome.get(line.outcome)) is not None
+    ]
+
+
+def side_lines(wager: str, side: str, lines: Sequence[PaytableLine]) -> list[PaytableLine]:
+    """The lines that pay `side` of a wager with sides, in that side's column (`sided`).
+
+    :raises KeyError: the wager has no such side."""
+    [chosen] = [s for s in SIDES[wager] if s.name == side]
+    return [line for line in sided(wager, lines) if line.outcome == chosen.outcome]
+
+
+ORDERED = {"war-blackjack", "sevens"}
 """Wagers decided on the order the player's cards came: War Blackjack's first card
-(30-899.17(5))."""
+(30-899.17(5)), the sevens wager's "One seven (initial card)" (MA 17(e)(3))."""
 
 SPANISH_DECKS = {"spanish-21-match-the-dealer", "spanish-21-match-the-dealer-down-card"}
 """Wagers offered only at Spanish 21, dealt from Spanish decks (30-899.16(2): 48 cards, the 10s
@@ -198,6 +257,7 @@ SUITS_READ: dict[Evaluator, str] = {
     cards.match_the_dealer: "alike",
     cards.match_combination: "alike",
     cards.sevens: "alike",  # three 7s of one suit, two of one suit
+    cards.sevens_either_card: "alike",
     # a suit by name: the others alike
     cards.kings_bounty: "S",  # the kings of spades
     poker.ante_up_poker_bonus: "S",  # three aces of spades
@@ -285,11 +345,14 @@ not decided by the cards, and three the exact analysis counts on cards of their 
 deck, 21-Hold 'em's community cards, a Pai Jack packet) that a blackjack round does not deal."""
 
 
-def evaluator(slug: str, jurisdiction: str | None = None) -> Evaluator:
-    """The wager's evaluator in a jurisdiction (Colorado's form where none is given).
+def evaluator(slug: str, jurisdiction: str | None = None, reading: str | None = None) -> Evaluator:
+    """The wager's evaluator in a jurisdiction (Colorado's form where none is given); with
+    `reading`, the evaluator of that reading set aside (READING_EVALUATORS).
 
-    :raises KeyError: no evaluator for the wager.
+    :raises KeyError: no evaluator for the wager (or the reading).
     """
+    if reading is not None:
+        return READING_EVALUATORS[(jurisdiction or "", slug, reading)]
     if jurisdiction and (jurisdiction, slug) in JURISDICTION_EVALUATORS:
         return JURISDICTION_EVALUATORS[(jurisdiction, slug)][0]
     return EVALUATORS[slug]

@@ -164,8 +164,8 @@ def same_suit(deal: Deal) -> list[str]:
 
 def over_under_13(deal: Deal) -> list[str]:
     """Over/under 13 (MA 17(b)(1), (2), (c); 2(b)(3)(ii)): the point total of the player's first two
-    cards, an ace counting one; 13 loses both. The player bets one side: a paytable holding only
-    that side's line settles it."""
+    cards, an ace counting one; 13 loses both. The player bets one side, a wager of its own
+    (engine.sidewagers.SIDES): only that side's line pays it."""
     points = deal.player[0].value + deal.player[1].value
     if points > 13:
         return ["over-13"]
@@ -261,21 +261,35 @@ def blazing_7s_up_card(deal: Deal) -> list[str]:
 
 
 def sevens(deal: Deal) -> list[str]:
-    """Sevens (MA 17(a)(3), (d), (e)(3)): a seven in the player's first two cards wins (losers are
-    collected after the second card, (d)); two sevens wait for the third card dealt to the player
-    for the three-seven lines."""
+    """Sevens (MA 17(a)(3), (d), (e)(3)): "One seven (initial card)" is the player's first card a
+    seven, as the published analyses of the wager read it (engine/readings.py, us-ma/sevens/
+    one-seven); two sevens in the first two cards; three sevens with the third card dealt to the
+    player (two sevens wait for it, (e)). A seven second or third alone is paid by no line: the
+    wager pays "only ... the highest winning payout below", and none names it."""
+    return _sevens(deal, first_card_only=True)
+
+
+def sevens_either_card(deal: Deal) -> list[str]:
+    """Sevens with "One seven (initial card)" read as a seven in either of the first two cards:
+    the reading engine/readings.py sets aside (it gives the player the edge), kept to show its
+    figure beside the one the engine plays."""
+    return _sevens(deal, first_card_only=False)
+
+
+def _sevens(deal: Deal, *, first_card_only: bool) -> list[str]:
     first_two = deal.player
     count = sum(c.rank == "7" for c in first_two)
     out = []
     third = dealt_in_order(deal)[2:3]
     three = (*first_two, *third)
-    if count == 2 and len(three) == 3 and third[0].rank == "7":
+    # 12(f): a player who splits the sevens forfeits the three-sevens pay
+    if count == 2 and not deal.player_split and len(three) == 3 and third[0].rank == "7":
         out += ["three-7s-suited"] if suited(three) else []
         out.append("three-7s")
     if count == 2:
         out += ["two-7s-suited"] if first_two[0].suit == first_two[1].suit else []
         out.append("two-7s")
-    if count:
+    if first_two[0].rank == "7" if first_card_only else count:
         out.append("one-7")
     return out
 

@@ -213,25 +213,34 @@ def test_massachusetts_face_up_dealing_is_analysed_with_its_two_card_21(
 
 
 def test_a_blackjack_switch_table_is_analysed_per_hand(anon_client: APIClient) -> None:
-    # 30-2105 as the catalog reads it: a switched blackjack pushes a dealer's 21 or 22, but no
-    # other hand pushes a 22, which gives the player about 6.8 % a hand (the published game
-    # pushes every hand but a blackjack against a 22).
+    """30-2105(8)(e) as read (engine/readings.py SWITCH_DEALER_22): a dealer's 22 pushes every
+    hand but a blackjack, the game's rule, and the house keeps 0.538 % a hand (the Wizard of Odds
+    publishes 0.58 %). The literal reading, a 22 that busts against every hand but a switched
+    blackjack, is shown beside it with its figure, the player's 6.83 %, and its annotation."""
     table = {"game": "blackjack-switch", "blackjack_pays": None, "dealer_soft_17": "hit"}
     response = _post(anon_client, {"configuration": _config(surrender="none", **table)})
     assert response.status_code == 200, response.json()
     body = response.json()
-    assert body["house_edge_percent"].startswith("-6.8311")
+    assert body["house_edge_percent"].startswith("0.53818")
+    assert body["rules"]["dealer_22_pushes"] is True
     assert any("Switch: each pair of hands" in text for text in body["conventions"])
-    assert any("pushes a switched blackjack" in text for text in body["conventions"])
+    assert any("every dealer 22 pushes a hand" in text for text in body["conventions"])
+    [literal] = body["alternative_readings"]
+    assert (literal["citation"], literal["reading"]) == ("30-2105(8)(e)", "dealer-22-busts")
+    assert literal["house_edge_percent"].startswith("-6.8311")
+    assert literal["favours"] == "player"
+    assert any("6.831%" in text for text in literal["annotations"])
     basic = body["basic_strategy"]  # the engine's own switching and play
     assert 0 < float(basic["house_edge"]) - float(body["house_edge"]) < 0.0005
     effects = {effect["option"]: effect for effect in body["effects"]}
     s17 = effects["dealer_soft_17"]
     assert (s17["from"], s17["to"]) == ("hit", "stand")
     assert float(s17["house_edge_change"]) < 0
-    no_push = effects["switched_blackjack_pushes_22"]
-    assert (no_push["from"], no_push["to"]) == ("true", "false")
-    assert float(no_push["house_edge_change"]) < 0
+    busts = effects["dealer_22_pushes"]
+    assert (busts["from"], busts["to"]) == ("true", "false")
+    assert float(busts["house_edge_change"]) == pytest.approx(
+        float(literal["house_edge"]) - float(body["house_edge"]), abs=1e-11
+    )
 
 
 def test_a_request_without_a_configuration_is_a_400(anon_client: APIClient) -> None:

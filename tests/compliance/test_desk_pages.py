@@ -206,3 +206,22 @@ def test_another_vendors_simulation_is_not_found(client: Client, run: Validation
     for address in (f"/simulations/{job.pk}/", f"/simulations/{job.pk}/progress/"):
         assert client.get(address).status_code == 404
     assert str(job.pk) not in client.get("/simulations/").content.decode()
+
+
+def test_a_seat_names_its_over_or_under_13_side_on_the_rounds_page(
+    desk: Client, vendor: User
+) -> None:
+    """MA 17(b)(1)-(2) (fixtures/sources/text/ma-205-cmr-blackjack.md lines 282-283): a player
+    wagers over or under 13: the page takes the side after a colon, and without it says which
+    field wants it."""
+    side = {"wager": "over-under-13", "paytable": "us-ma/over-under-13/pays"}
+    config = _config(side_wagers=[side], layouts=["over-under-13"]) | {"jurisdiction": "US-MA"}
+    run = validation_run_create(data=config, user=vendor)
+    page = _play(desk, f"run:{run.pk}", shoe="AH 5C KD TS 6C",
+                 seat1_wagers="main=10 over-under-13:under=1").content.decode()  # fmt: skip
+    settlements = page.split('class="data settlements"')[1].split("</table>")[0]
+    assert "us-ma/over-under-13/pays (Under 13): Under 13" in settlements
+    missing = _play(desk, f"run:{run.pk}", shoe="AH 5C KD TS 6C",
+                    seat1_wagers="main=10 over-under-13=1")  # fmt: skip
+    assert missing.status_code == 400
+    assert "seats[0].wagers.over-under-13.side" in missing.content.decode()

@@ -407,13 +407,33 @@ def test_blackjack_switch_deals_two_hands_and_swaps_second_cards(vendor_client: 
     ]
 
 
-def test_a_switched_blackjack_pushes_a_dealer_22(vendor_client: APIClient) -> None:
-    """30-2105(8)(e); the other hand wins on the dealer's bust."""
+def test_a_dealer_22_pushes_every_standing_hand_at_switch(vendor_client: APIClient) -> None:
+    """30-2105(8)(e) as read (engine/readings.py SWITCH_DEALER_22, annotated): a switched
+    blackjack "pushes against a dealer 21 or 22", which makes sense only where a 22 does not
+    bust, the game's rule: the other standing hand pushes the 22 too, and a busted hand loses."""
     log = _switch_round(vendor_client, "AH 9D 6C 5S KC 6D TH", ["switch", "stand"])
     assert log["dealer"]["total"] == 22
     assert settled(log) == [
         (1, "main", "push", "0.00", "30-2105(8)(e)"),
-        (2, "main", "win", "10.00", "30-807(1)"),
+        (2, "main", "push", "0.00", "30-2105(8)(e)"),
+    ]
+    assert log["settlements"][1]["rule_key"] == "dealer-22"
+    busted = _switch_round(vendor_client, "TH 9D 6C 5S 6H 6D 9S TH", ["no_switch", "hit", "stand"])
+    assert busted["dealer"]["total"] == 22
+    assert settled(busted) == [
+        (1, "main", "lose", "-10.00", "30-807(2)"),
+        (2, "main", "push", "0.00", "30-2105(8)(e)"),
+    ]
+
+
+def test_a_blackjack_wins_against_a_dealer_22_at_switch(vendor_client: APIClient) -> None:
+    """30-2105(8)(e): "If the player has a blackjack, and the dealer does not have a blackjack,
+    the player is paid at odds of 1 to 1", a dealer's 22 included."""
+    log = _switch_round(vendor_client, "AH 9D 6C KS 5S 6D TH", ["no_switch", "stand"])
+    assert log["dealer"]["total"] == 22
+    assert settled(log) == [
+        (1, "main", "blackjack", "10.00", "30-2105(8)(e)"),
+        (2, "main", "push", "0.00", "30-2105(8)(e)"),
     ]
 
 
@@ -703,3 +723,98 @@ def test_face_up_blackjack_may_say_its_hole_card_is_face_up(vendor_client: APICl
     game = {"game": "face-up-blackjack", "blackjack_pays": None, "hole_card": "face_up"}
     tie = play(vendor_client, "TH 9C 8D 9S", ("10", ["stand"]), **game)
     assert settled(tie) == [(1, "main", "lose", "-10.00", "30-899.02(3)")]
+
+
+def _ma_side_round(client: APIClient, wager: str, paytable: str, shoe: str,
+                   seats: list[dict[str, Any]]) -> Any:  # fmt: skip
+    side = {"wager": wager, "paytable": paytable, "limits": {"min": "1", "max": "1"}}
+    config = _config("US-MA", hole_card="peek", side_wagers=[side], layouts=[wager])
+    body = {"configuration": config, "shoe": shoe.split(), "seats": seats}
+    return client.post(URL, body, format="json", HTTP_HOST="localhost")
+
+
+def test_over_and_under_13_are_settled_as_the_side_each_seat_bets(
+    vendor_client: APIClient,
+) -> None:
+    """MA 17(b)(1)-(2) (fixtures/sources/text/ma-205-cmr-blackjack.md lines 282-283): a player
+    wagers over or under 13, each one to one ((e)(1), line 290), an ace counting one (2(b)(3)(ii),
+    line 30): 9-5 wins over; A-K is 11, under, though a blackjack for the main wager. A seat
+    names its side: {"stake": "1", "side": "over"}."""
+    seats = [
+        {"wagers": {"main": "10", "over-under-13": {"stake": "1", "side": "over"}},
+         "actions": ["stand"]},
+        {"wagers": {"main": "10", "over-under-13": {"stake": "1", "side": "under"}},
+         "actions": []},
+        {"wagers": {"main": "10", "over-under-13": {"stake": "1", "side": "under"}},
+         "actions": ["stand"]},
+    ]  # fmt: skip
+    response = _ma_side_round(vendor_client, "over-under-13", "us-ma/over-under-13/pays",
+                              "9H AH 6S 5C 5D KD 7S TS 7C", seats)  # fmt: skip
+    assert response.status_code == 200, response.json()
+    log = response.json()["rounds"][0]
+    bets = [(s["seat"], s["result"], s["net"], s["outcomes"], s["rule"])
+            for s in log["settlements"] if s["wager"] == "over-under-13"]  # fmt: skip
+    assert bets == [
+        (1, "win", "1.00", ["over-13"], "us-ma/over-under-13/pays (Over 13): Over 13"),
+        (2, "win", "1.00", ["under-13"], "us-ma/over-under-13/pays (Under 13): Under 13"),
+        (3, "lose", "-1.00", [], "No paying hand"),  # 6-7: a total of 13 loses, 17(c)
+    ]
+    assert log["seats"][0]["sides"] == {"over-under-13": "over"}
+
+
+@pytest.mark.parametrize(
+    ("wager", "field"),
+    [
+        ("1", "seats[0].wagers.over-under-13.side"),
+        ({"stake": "1", "side": "high"}, "seats[0].wagers.over-under-13.side"),
+        ({"stake": "1"}, "seats[0].wagers.over-under-13.side"),
+        ({"side": "over"}, "seats[0].wagers.over-under-13.stake"),
+    ],
+)
+def test_an_over_under_13_wager_without_its_side_is_a_400_naming_it(
+    vendor_client: APIClient, wager: Any, field: str
+) -> None:
+    seats = [{"wagers": {"main": "10", "over-under-13": wager}, "actions": ["stand"]}]
+    response = _ma_side_round(vendor_client, "over-under-13", "us-ma/over-under-13/pays",
+                              "9H 5C 5D TS 7C", seats)  # fmt: skip
+    assert response.status_code == 400
+    assert response.json()["error"]["message"].startswith(field)
+
+
+def test_a_side_named_for_a_wager_without_sides_is_a_400(vendor_client: APIClient) -> None:
+    seats = [{"wagers": {"main": "10", "sevens": {"stake": "1", "side": "over"}},
+              "actions": ["stand"]}]  # fmt: skip
+    response = _ma_side_round(vendor_client, "sevens", "us-ma/sevens/highest-winning-payout",
+                              "9H 5C 5D TS 7C", seats)  # fmt: skip
+    assert response.status_code == 400
+    assert response.json()["error"]["message"].startswith("seats[0].wagers.sevens.side")
+
+
+def test_the_sevens_one_seven_line_pays_a_first_card_seven_only(vendor_client: APIClient) -> None:
+    """MA 17(e)(3) (ma-205-cmr-blackjack.md line 329), "One seven (initial card) 3 to 1": the
+    player's first card (engine/readings.py); a seven dealt second is paid by no line. The
+    replay of a round that paid it is a finding citing 17(e)(3)."""
+    seats = [{"wagers": {"main": "10", "sevens": "1"}, "actions": ["stand"]} for _ in range(2)]
+    shoe = "7H 9D 5C 9C 7S TS 4C"  # seat 1: 7H 9C; seat 2: 9D 7S; the dealer 5-T-4
+    response = _ma_side_round(vendor_client, "sevens", "us-ma/sevens/highest-winning-payout",
+                              shoe, seats)  # fmt: skip
+    assert response.status_code == 200, response.json()
+    log = response.json()["rounds"][0]
+    bets = [(s["seat"], s["net"], s["outcomes"]) for s in log["settlements"]
+            if s["wager"] == "sevens"]  # fmt: skip
+    assert bets == [(1, "3.00", ["one-7"]), (2, "-1.00", [])]
+    side = {"wager": "sevens", "paytable": "us-ma/sevens/highest-winning-payout"}
+    replay = vendor_client.post(
+        "/api/v1/rounds/replay/",
+        {"configuration": _config("US-MA", hole_card="peek", side_wagers=[side]),
+         "cards": shoe.split(),
+         "seats": [{"wagers": {"main": "10", "sevens": "1"}, "actions": ["stand"],
+                    "paid": {"main": "-10", "sevens": "3"}},
+                   {"wagers": {"main": "10", "sevens": "1"}, "actions": ["stand"],
+                    "paid": {"main": "-10", "sevens": "3"}}]},
+        format="json", HTTP_HOST="localhost",
+    ).json()  # fmt: skip
+    [finding] = replay["findings"]
+    assert finding["path"] == "seats[1].paid.sevens"
+    assert "paid +3.00, the approved rules pay -1.00" in finding["message"]
+    assert [c["citation"] for c in finding["citations"]] == ["17(e)(3)"]

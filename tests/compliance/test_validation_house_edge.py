@@ -184,3 +184,25 @@ def test_a_base_game_giving_the_player_the_edge_is_flagged_in_the_report(
     html = client.get(f"/configurations/runs/{body['id']}/", HTTP_HOST="localhost").content.decode()
     assert html.count("the player has the edge") == 1
     assert "give the player 0.2631 % of each wager" in html
+
+
+def test_a_switch_table_s_edge_rests_on_the_reading_of_its_dealer_22(
+    vendor_client: APIClient, client: Client, vendor: User
+) -> None:
+    """30-2105(8)(e) (fixtures/sources/text/co-rule-21-blackjack-poker.md line 103) as read
+    (engine/readings.py SWITCH_DEALER_22): a dealer's 22 pushes every hand but a blackjack, and a
+    Switch table keeps 0.538 % a hand (6 decks, H17), not the player's 6.83 % of the literal
+    reading, which the run and its report show beside the edge, annotated."""
+    switch = _table(name="SW-1", game="blackjack-switch", blackjack_pays="1 to 1",
+                    dealer_soft_17="hit", surrender="none")  # fmt: skip
+    body = _validate(vendor_client, _floor(switch))
+    [table] = body["tables"]
+    assert table["house_edge_percent"].startswith("0.53818")
+    [literal] = table["alternative_readings"]
+    assert (literal["citation"], literal["favours"]) == ("30-2105(8)(e)", "player")
+    assert literal["house_edge_percent"].startswith("-6.8311")
+    assert any("6.831%" in text for text in literal["annotations"])
+    client.force_login(vendor)
+    page = client.get(f"/configurations/runs/{body['id']}/", HTTP_HOST="localhost").content.decode()
+    assert "30-2105(8)(e) read otherwise" in page and "-6.8311 %" in page
+    assert "the player has the edge" not in page

@@ -305,15 +305,18 @@ SEVENS = [
 
 
 @pytest.mark.parametrize("decks", [4, 6, 8])
+@pytest.mark.parametrize("reading", [None, "either-first-two-cards"])
 def test_the_sevens_wager_is_counted_exactly_with_the_third_card_to_two_sevens(
-    decks: int,
+    decks: int, reading: str | None
 ) -> None:
     """MA 17(a)(3), (e)(3) with a player dealt two sevens taking a third card: counted here from
     the shoe's sevens alone (S of M cards, N of each suit), the third card drawn from the M - 2
-    left whatever else is dealt, each hand paid its highest line."""
+    left whatever else is dealt, each hand paid its highest line. "One seven (initial card)" is
+    the first card a seven, the second not (engine/readings.py); the reading set aside,
+    a seven in either card, pays it on twice as many deals."""
     n, s, m = decks, 4 * decks, 52 * decks
     pairs = Fraction(1, m * (m - 1))
-    one = 2 * s * (m - s) * pairs
+    one = s * (m - s) * pairs * (2 if reading else 1)
     two = s * (s - 1) * pairs
     two_suited = s * (n - 1) * pairs
     third = Fraction(s - 2, m - 2)
@@ -325,11 +328,12 @@ def test_the_sevens_wager_is_counted_exactly_with_the_third_card_to_two_sevens(
         "two-7s": (two - two_suited) * (1 - third),
         "one-7": one,
     }
-    result = analyse("sevens", _lines(SEVENS), decks, "US-MA")
+    result = analyse("sevens", _lines(SEVENS), decks, "US-MA", reading)
     assert {line.outcome: line.probability for line in result.lines} == expected
     pays = {"three-7s-suited": 5000, "three-7s": 500, "two-7s-suited": 100, "two-7s": 50}
     lose = 1 - one - two
     assert result.house_edge == lose - sum(p * pays.get(k, 3) for k, p in expected.items())
+    assert (result.house_edge > 0) == (reading is None)  # the reading set aside: the player's
     assert "third card" in result.card_removal
 
 

@@ -112,7 +112,8 @@ def test_an_evaluator_cannot_tell_apart_the_deals_its_declaration_says_it_cannot
     RANKS_ONLY), its pair swapped (unless the order is the wager's: War), for PAIR_ONLY another
     up card, and for WHOLE_HAND the three cards in any order."""
     read = SUITS_READ[getattr(evaluate, "__wrapped__", evaluate)]
-    ordered = any(EVALUATORS[wager] is evaluate for wager in ORDERED)
+    seen = getattr(evaluate, "__wrapped__", evaluate)  # a third-card reading: its wager's
+    ordered = any(EVALUATORS[wager] is seen for wager in ORDERED)
     relabellings = _relabellings(read)
     rng = random.Random(13)
     ranks = "AKQJT98765432"

@@ -318,14 +318,14 @@ def test_in_between_matches_the_published_house_edges(
     assert decimal_string(result.house_edge, len(published) - 2) == published
 
 
-def test_sevens_lines_for_two_and_three_sevens_match_the_published_counts() -> None:
+def test_sevens_lines_match_the_published_counts_and_house_edge() -> None:
     """Wizard of Odds, "Super Sevens" (read in its mirror user-casino.com/games/blackjack/
     side-bets/super-sevens/), "Super Sevens — Six Decks — Three-Card Guarantee" (a player with two
     sevens always gets a third card, as the engine reads MA 17(e)(3)): of 312·311·310 = 30,079,920
     ordered three-card deals, 480 suited and 11,664 other 7-7-7, 34,560 suited and 124,416 other
-    7-7. MA 17's sevens table prints the Super Sevens pays. Its one-seven line is not pinned: the
-    Wizard pays it on a first card seven (2,142,720 deals, 11.40 % house edge), the engine on one
-    seven in either of the first two cards (twice as many deals, a player edge)."""
+    7-7, and 2,142,720 with a seven first ("One seven (initial card)", fixtures/sources/text/
+    ma-205-cmr-blackjack.md line 329, read as the first card: engine/readings.py); house edge
+    11.40 %. MA 17's sevens table prints the Super Sevens pays."""
     pays = [
         ("three-7s-suited", "5000 to 1"), ("three-7s", "500 to 1"),
         ("two-7s-suited", "100 to 1"), ("two-7s", "50 to 1"), ("one-7", "3 to 1"),
@@ -333,9 +333,27 @@ def test_sevens_lines_for_two_and_three_sevens_match_the_published_counts() -> N
     result = analyse("sevens", _lines(pays), 6, "US-MA")
     deals = 312 * 311 * 310
     by = {line.outcome: line.probability * deals for line in result.lines}
-    assert {key: by[key] for key in ("three-7s-suited", "three-7s", "two-7s-suited", "two-7s")} == {
+    assert by == {
         "three-7s-suited": 480,
         "three-7s": 11_664,
         "two-7s-suited": 34_560,
         "two-7s": 124_416,
+        "one-7": 2_142_720,
     }
+    assert decimal_string(result.house_edge, 4) == "0.1140"
+    assert result.house_edge == Fraction(14288, 125333)
+
+
+@pytest.mark.parametrize(("decks", "published"), [(4, "0.1592"), (6, "0.1140"), (8, "0.0901")])
+def test_the_sevens_house_edge_matches_the_published_one_at_each_deck_count(
+    decks: int, published: str
+) -> None:
+    """Super Sevens' house edge with a three-card guarantee by deck count, as the Wizard of Odds'
+    table is quoted (webdelautomovil.com/how-to-play-super-7-in-blackjack/: 8 decks 9.01 %, 6 decks
+    11.40 %, 4 decks 15.92 %): the MA 17(e)(3) pays, one seven the first card (line 329)."""
+    pays = [
+        ("three-7s-suited", "5000 to 1"), ("three-7s", "500 to 1"),
+        ("two-7s-suited", "100 to 1"), ("two-7s", "50 to 1"), ("one-7", "3 to 1"),
+    ]  # fmt: skip
+    result = analyse("sevens", _lines(pays), decks, "US-MA")
+    assert decimal_string(result.house_edge, 4) == published

@@ -116,22 +116,68 @@ def test_the_player_edge_is_annotated_on_the_rule(anon_client: APIClient) -> Non
     assert any("45/4043" in a["text"] for a in item["annotations"])
 
 
-def test_the_sevens_wager_drawing_to_two_sevens_is_a_catalog_finding(
+def test_the_sevens_one_seven_line_is_the_first_card_with_the_other_reading_beside_it(
     anon_client: APIClient,
 ) -> None:
-    """MA 17(e)(3)'s pay table, counted exactly with the player drawing a third card to two
-    sevens ((e): "elects to draw an additional card"): the player's edge is 1648/9641 (17.09 %)
-    at 6 decks, reported as a finding and annotated on the rule, never as a house edge."""
+    """MA 17(e)(3) (fixtures/sources/text/ma-205-cmr-blackjack.md line 329): "One seven (initial
+    card) 3 to 1" is the player's first card a seven, as the published analyses read it
+    (engine/readings.py SEVENS_EITHER_CARD): with the third card drawn to two sevens ((e):
+    "elects to draw an additional card") the house keeps 14288/125333 = 11.40 % at 6 decks, the
+    Wizard of Odds' Super Sevens figure. Read as a seven in either of the first two cards, the
+    player's 1648/9641 (17.09 %): shown beside it, annotated on the rule, never a house edge."""
     body = analysis(anon_client, "us-ma/sevens/highest-winning-payout", decks=6)
-    assert body["analyses"] == []
-    assert "third card" in body["method"] and "17(e)" in body["method"]
-    [finding] = body["catalog_findings"]
-    assert (finding["code"], finding["player_edge_fraction"]) == ("player-edge", "1648/9641")
+    assert body["catalog_findings"] == []
+    assert "third card" in body["method"] and "first card a seven" in body["method"]
+    [result] = body["analyses"]
+    assert result["house_edge_fraction"] == "14288/125333"
+    assert result["house_edge"].startswith("0.1140003")
+    lines = {line["outcome"]: line for line in result["lines"]}
+    assert Fraction(lines["one-7"]["probability_fraction"]) * 312 * 311 * 310 == 2_142_720
+    [other] = body["alternative_readings"]
+    assert (other["citation"], other["reading"]) == ("17(e)(3)", "either-first-two-cards")
+    [figure] = other["figures"]
+    assert (figure["decks"], figure["house_edge_fraction"], figure["favours"]) == (
+        6,
+        "-1648/9641",
+        "player",
+    )
+    assert any("1648/9641" in text and "14288/125333" in text for text in other["annotations"])
     response = anon_client.get(
         "/api/v1/provisions/", {"jurisdiction": "US-MA", "citation": "17(e)(3)"}
     )
     [item] = response.json()["results"]
     assert any("1648/9641" in a["text"] for a in item["annotations"])
+
+
+def test_over_and_under_13_are_two_wagers_each_with_its_own_house_edge(
+    anon_client: APIClient,
+) -> None:
+    """MA 17(a)(1), (b)(1)-(2) (fixtures/sources/text/ma-205-cmr-blackjack.md lines 277, 282-283): the player wagers
+    either over or under 13; (c) line 287: a total of 13 loses; (e)(1) line 290: one to one;
+    2(b)(3)(ii) line 30: an ace counts one. Each side is a bet of its own: two analyses, one per
+    side, each an exact house edge (over 265/4043 = 6.55 %, under 407/4043 = 10.07 % at 6
+    decks, as published), never one stake paid on both lines (an 83 % player edge)."""
+    body = analysis(anon_client, "us-ma/over-under-13/pays", decks=6)
+    assert body["catalog_findings"] == []
+    by_side = {a["column"]: a for a in body["analyses"]}
+    assert set(by_side) == {"Over 13", "Under 13"}
+    assert by_side["Over 13"]["house_edge_fraction"] == "265/4043"
+    assert by_side["Under 13"]["house_edge_fraction"] == "407/4043"
+    won = {}
+    for side, outcome in (("Over 13", "over-13"), ("Under 13", "under-13")):
+        [line] = by_side[side]["lines"]
+        assert line["outcome"] == outcome
+        won[side] = Fraction(line["probability_fraction"])
+        assert by_side[side]["house_edge_fraction"] == str(1 - 2 * won[side])  # one to one
+    assert 1 - sum(won.values()) > 0  # the 13s, which lose both sides
+    inline = anon_client.post(
+        "/api/v1/analysis/",
+        {"wager": "over-under-13", "jurisdiction": "US-MA", "decks": 8,
+         "paytable": [{"outcome": "over-13", "pays": "1 to 1"},
+                      {"outcome": "under-13", "pays": "1 to 1"}]},
+        format="json",
+    ).json()  # fmt: skip
+    assert [a["house_edge"][:6] for a in inline["analyses"]] == ["0.0654", "0.1006"]
 
 
 def test_colorado_blazing_7s_is_exact_at_a_stake_and_a_meter(anon_client: APIClient) -> None:

@@ -142,3 +142,19 @@ def test_a_paytable_printed_in_for_keeps_for_and_its_meter_shares(client: Client
     for pays in ("25 for 1", "500 for 1", "10%", "100%"):
         assert f'<td class="num">{pays}</td>' in printed
     assert "25 to 1" not in page
+
+
+def test_a_paytable_page_shows_each_over_under_side_and_the_sevens_reading_set_aside(
+    client: Client,
+) -> None:
+    """MA 17(a)(1) (fixtures/sources/text/ma-205-cmr-blackjack.md line 277): over and under 13
+    are two wagers, a house edge each; 17(e)(3) (line 329): the sevens page states the reading
+    its edge rests on and the other's figure, the player's edge."""
+    page = client.get(paytable_url("us-ma/over-under-13/pays") + "?decks=6").content.decode()
+    assert "Column “Over 13”, 6 decks" in page and "Column “Under 13”, 6 decks" in page
+    assert "= 265/4043 exactly" in page and "= 407/4043 exactly" in page
+    sevens = paytable_url("us-ma/sevens/highest-winning-payout") + "?decks=6"
+    page = client.get(sevens).content.decode()
+    assert "= 14288/125333 exactly" in page
+    assert "is read as: the player&#x27;s first card is a seven" in page
+    assert "the house edge would be -1648/9641 (Payout Odds) at 6 decks, the player's edge" in page

@@ -317,3 +317,42 @@ def test_every_catalog_paytable_with_an_exact_analysis_has_a_par_sheet_that_adds
                 assert fraction(column["variance_fraction"]) >= 0
     assert made > 300
     assert refused == {"not_analysable", "player_edge", "simulated_only"}
+
+
+def test_over_and_under_13_have_a_par_sheet_each(anon_client: APIClient) -> None:
+    """MA 17(a)(1), (b)(1)-(2), (c), (e)(1) (fixtures/sources/text/ma-205-cmr-blackjack.md lines
+    277, 282-283, 287, 290): over and under 13 are two wagers, one to one, 13 losing both; each
+    side's sheet is its own bet, as the analysis values it (265/4043 and 407/4043 at 6 decks),
+    its one line and the loss counting every deal once."""
+    body = sheet(anon_client, "us-ma/over-under-13/pays", decks=6)
+    by_side = {s["column"]: s for s in body["sheets"]}
+    assert set(by_side) == {"Over 13", "Under 13"}
+    assert by_side["Over 13"]["house_edge_fraction"] == "265/4043"
+    assert by_side["Under 13"]["house_edge_fraction"] == "407/4043"
+    analysis = anon_client.get(
+        "/api/v1/paytables/us-ma/over-under-13/pays/analysis/", {"decks": 6}
+    ).json()
+    assert {a["column"]: a["house_edge_fraction"] for a in analysis["analyses"]} == {
+        column: s["house_edge_fraction"] for column, s in by_side.items()
+    }
+    for side in by_side.values():
+        assert side["lines_exclusive"]
+        assert sum(line["combinations"] for line in side["lines"]) == side["combinations"]
+        won, lost = side["lines"][0], side["lines"][-1]
+        assert won["pays"] == "1 to 1" and lost["outcome"] == "lose"
+        assert fraction(side["variance_fraction"]) > 0
+
+
+def test_the_sevens_par_sheet_pays_one_seven_on_the_first_card(anon_client: APIClient) -> None:
+    """MA 17(e)(3) (ma-205-cmr-blackjack.md line 329): "One seven (initial card)" on the player's
+    first card (engine/readings.py): at 6 decks, 2,142,720 of 312·311·310 ordered deals and a
+    house edge of 14288/125333 (11.40 %), the figure the analysis gives; the reading set aside
+    (a seven in either card, the player's edge) is shown beside it."""
+    body = sheet(anon_client, "us-ma/sevens/highest-winning-payout", decks=6)
+    [column] = body["sheets"]
+    assert column["house_edge_fraction"] == "14288/125333"
+    assert column["combinations"] == 312 * 311 * 310
+    lines = {line["outcome"]: line for line in column["lines"]}
+    assert lines["one-7"]["combinations"] == 2_142_720
+    [other] = body["alternative_readings"]
+    assert other["figures"][0]["house_edge_fraction"] == "-1648/9641"
