@@ -55,3 +55,48 @@ def test_a_vendor_cannot_open_the_admin(vendor: User) -> None:
     browser = Client()
     browser.force_login(vendor)
     assert browser.get("/admin/regs/unitversion/").status_code == 302  # to the login page
+
+
+def _reviewed_entries() -> list[dict[str, str]]:
+    import yaml
+    from django.conf import settings
+
+    return yaml.safe_load((settings.BASE_DIR / "fixtures" / "annotations.yaml").read_text())
+
+
+@pytest.mark.django_db
+def test_a_reviewed_annotation_taken_out_of_the_file_is_withdrawn_on_the_next_load(
+    officer: User,
+) -> None:
+    """A revised reading (the sevens' 17(e)(3) annotation rewritten) must not linger beside its
+    revision in a knowledge base loaded before: loading the file again withdraws what it no longer
+    holds, recorded in the history, and never touches an annotation an officer wrote or edited."""
+    from regs.models import Annotation
+    from regs.services import annotation_add, annotation_update, annotations_apply
+
+    entries = _reviewed_entries()
+    provision = provision_by_citation(jurisdiction="US-MA", label="17")
+    stale = "A reading of 17(e)(3) this file no longer holds."
+    annotation_add(provision=provision, unit_path="(e)(3)", kind="ambiguity", text=stale,
+                   reason="reviewed annotation")  # fmt: skip
+    edited = "A reviewed remark an officer then edited."
+    annotation_add(provision=provision, unit_path="(e)", kind="editorial",
+                   text="A reviewed remark, since dropped from the file.",
+                   reason="reviewed annotation")  # fmt: skip
+    annotation_update(
+        annotation=Annotation.objects.get(text__startswith="A reviewed remark, since"),
+        text=edited,
+        user=officer,
+    )
+    annotation_add(provision=provision, unit_path="(e)", kind="editorial",
+                   text="An officer's own remark.", user=officer)  # fmt: skip
+
+    added, retired = annotations_apply(entries=entries)
+
+    assert (added, retired) == (0, 1)
+    texts = set(Annotation.objects.values_list("text", flat=True))
+    assert stale not in texts
+    assert {edited, "An officer's own remark."} <= texts
+    [gone] = Annotation.history.filter(text=stale, history_type="-")
+    assert gone.history_change_reason.startswith("reviewed annotation withdrawn")
+    assert annotations_apply(entries=entries) == (0, 0)

@@ -30,7 +30,9 @@ SOURCES = [
 
 
 class Command(BaseCommand):
-    help = "Load the knowledge base: the sources in fixtures/sources, then the catalog (idempotent)."
+    help = (
+        "Load the knowledge base: the sources in fixtures/sources, then the catalog (idempotent)."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         root = Path(settings.BASE_DIR) / "fixtures" / "sources"
@@ -44,6 +46,8 @@ class Command(BaseCommand):
             )
             self.stdout.write(render_report(report.as_dict()))
         entries = yaml.safe_load((root.parent / "annotations.yaml").read_text())
-        added = annotations_apply(entries=entries)
-        self.stdout.write(f"reviewed annotations: {len(entries)} ({added} new)")
+        added, retired = annotations_apply(entries=entries)
+        self.stdout.write(
+            f"reviewed annotations: {len(entries)} ({added} new, {retired} withdrawn)"
+        )
         call_command("load_catalog", stdout=self.stdout)
