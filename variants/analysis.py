@@ -17,6 +17,7 @@ from engine.analysis import (
     DEALER_HAND_REMOVALS,
     GO_FISH,
     HANDS,
+    PER_UNIT,
     THIRD_CARD,
     Analysis,
     NotAnalysable,
@@ -318,7 +319,7 @@ def lines_analysed(
     for column, column_lines in columns.items():
         optional = [line for line in column_lines if _optional_amount(line)]
         column_lines = [line for line in column_lines if line not in optional]
-        if any(line.pays.basis not in (Basis.TO, Basis.FOR, Basis.PUSH) for line in column_lines):
+        if any(line.pays.basis not in PER_UNIT for line in column_lines):
             skipped.append(
                 f"column {column!r}: pays a meter share (alone or on top of odds) or a dollar "
                 f"amount, so it has no house edge per unit staked"
