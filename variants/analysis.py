@@ -103,14 +103,8 @@ def paytable_analysed(
 
     :raises DomainError: as `paytable_analysis`.
     """
-    allowed = allowed_decks(paytable)
-    if decks is not None and paytable.decks and decks not in paytable.decks:
-        approved = ", ".join(map(str, paytable.decks))
-        raise DomainError(
-            "decks_not_approved",
-            f"{paytable.key} is approved for {approved} decks, not {decks}",
-            fields={"decks": f"one of {approved}"},
-        )
+    if decks is not None:
+        decks_checked(paytable, decks)
     if paytable.wager.slug in STREAK_WAGERS:
         raise DomainError(
             "simulated_only",
@@ -128,7 +122,7 @@ def paytable_analysed(
     analysed = lines_analysed(
         paytable.wager.slug,
         lines,
-        [decks] if decks else allowed,
+        [decks] if decks else allowed_decks(paytable),
         jurisdiction,
         dealer_hits_soft_17=soft_17 == "hit",
         rounds=rounds,
@@ -151,33 +145,66 @@ def paytable_lines(paytable: Paytable) -> list[PaytableLine]:
 
 
 def allowed_decks(paytable: Paytable) -> list[int]:
-    """The deck counts the paytable is approved for (1, 2, 4, 6, 8 where any)."""
-    return paytable.decks or list(DEFAULT_DECKS)
+    """The deck counts a paytable is analysed at: those of its own approval that its wager's (or
+    its game's) deck rule allows (decks_allowed: a Buffalo Blackjack Bonus 2 table of 30-2113
+    printed for one deck is not analysed there, 30-2107(1) playing 21+3 on 2 and 4-8 decks); with
+    no approval of its own, those the rule names (Blackjack Burnout's two or six decks,
+    30-899.25(1)), or of 1, 2, 4, 6, 8 those a rule of a least number allows (War Blackjack's six
+    or more, 30-899.17(2)); with no rule either, 1, 2, 4, 6, 8."""
+    rule = deck_rule(paytable)
+    if paytable.decks:
+        return [n for n in paytable.decks if rule is None or rule.allows_decks(n)]
+    if rule is None:
+        return list(DEFAULT_DECKS)
+    if "decks" in rule.params:
+        return [int(n) for n in rule.params["decks"]]
+    return [n for n in DEFAULT_DECKS if rule.allows_decks(n)]
 
 
 PLAYED_AT = {"burnout-bonus": "blackjack-burnout"}
 """A side wager offered only at one game's tables (30-899.25 Bonus Wager (1)): that game."""
 
 
-def played_decks(paytable: Paytable) -> list[int]:
-    """The deck counts a paytable is played at: its own approval's, else its wager's or its
-    game's deck rule (decks_allowed: Blackjack Burnout's two or six decks, 30-899.25(1)), else
-    1, 2, 4, 6, 8."""
-    if paytable.decks:
-        return list(paytable.decks)
+def deck_rule(paytable: Paytable) -> Constraint | None:
+    """The rule of the deck counts the paytable's wager (or the one game it is offered at) is
+    played with (decks_allowed), if any."""
     wagers = [paytable.wager.slug, PLAYED_AT.get(paytable.wager.slug, "")]
-    rule = (
+    return (
         Constraint.objects.filter(
             kind=ConstraintKind.DECKS_ALLOWED,
             jurisdiction=paytable.wager.jurisdiction,
             wager__slug__in=wagers,
         )
+        .select_related("provision")
         .order_by("code")
         .first()
     )
-    if rule is None or not rule.params.get("decks"):
-        return list(DEFAULT_DECKS)
-    return [int(n) for n in rule.params["decks"]]
+
+
+def decks_checked(paytable: Paytable, decks: int) -> None:
+    """:raises DomainError: `decks` is not a deck count the paytable is approved for, or that its
+    wager's deck rule allows (a 400 naming `decks` and the rule)."""
+    if paytable.decks and decks not in paytable.decks:
+        approved = ", ".join(map(str, paytable.decks))
+        raise DomainError(
+            "decks_not_approved",
+            f"{paytable.key} is approved for {approved} decks, not {decks}",
+            fields={"decks": f"one of {approved}"},
+        )
+    rule = deck_rule(paytable)
+    if rule is not None and not rule.allows_decks(decks):
+        allowed = ", ".join(map(str, allowed_decks(paytable)))
+        raise DomainError(
+            "decks_not_allowed",
+            f"{paytable.key} is not played with {decks} decks: {rule.message} ({cited(rule)})",
+            fields={"decks": f"{rule.message} ({cited(rule)}); analysed at {allowed}"},
+        )
+
+
+def cited(fact: Constraint | PlayRule) -> str:
+    """A catalog fact's citation as the rules print it ("30-899.17(2)")."""
+    section = fact.provision.citations.filter(effective_to__isnull=True).first()
+    return f"{section.label if section else fact.provision.key}{fact.unit_path}"
 
 
 def streak_soft_17(paytable: Paytable) -> bool:
@@ -245,11 +272,9 @@ def _dealer_soft_17(paytable: Paytable) -> tuple[str, str]:
     if rule is None:
         return "stand", ""
     draw = str(rule.params.get("draw", "stand"))
-    section = rule.provision.citations.filter(effective_to__isnull=True).first()
-    cited = f"{section.label if section else rule.provision.key}{rule.unit_path}"
     return draw, (
         f"the dealer {'hits' if draw == 'hit' else 'stands on'} soft 17 as the wager's own rule "
-        f"says, {cited}: {rule.summary}"
+        f"says, {cited(rule)}: {rule.summary}"
     )
 
 

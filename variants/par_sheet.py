@@ -21,7 +21,8 @@ from engine.odds import decimal_string
 from engine.par_sheet import SD_DIGITS, ParSheet, par_sheet, significant
 from pitboss.errors import DomainError
 from variants.analysis import (
-    DEFAULT_DECKS,
+    allowed_decks,
+    decks_checked,
     fraction_text,
     paytable_analysed,
     player_edge,
@@ -130,24 +131,20 @@ def paytable_par_sheet(
 
 
 def _decks(paytable: Paytable, decks: int | None) -> int:
-    """The deck count asked for, which the paytable must be approved for (any, where it names
-    none); left out, the only one it is approved for."""
-    choices = ", ".join(map(str, paytable.decks)) or "any"
+    """The deck count asked for, which the paytable must be approved for and its wager's deck rule
+    allow (variants.analysis.decks_checked); left out, the only one it is analysed at."""
+    allowed = allowed_decks(paytable)
     if decks is None:
-        if len(paytable.decks) == 1:
-            return int(paytable.decks[0])
+        if len(allowed) == 1:
+            return allowed[0]
+        choices = ", ".join(map(str, allowed))
         raise DomainError(
             "decks_required",
             f"a par sheet is for one deck count: give ?decks= ({paytable.key}: {choices}, e.g. "
-            f"{(paytable.decks or DEFAULT_DECKS)[-1]})",
+            f"{allowed[-1]})",
             fields={"decks": f"one of {choices}"},
         )
-    if paytable.decks and decks not in paytable.decks:
-        raise DomainError(
-            "decks_not_approved",
-            f"{paytable.key} has a par sheet for {choices} decks, not {decks}",
-            fields={"decks": f"one of {choices}"},
-        )
+    decks_checked(paytable, decks)
     return decks
 
 
