@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -31,6 +31,7 @@ from engine.gc_paused import gc_paused
 from engine.hold_em import HOLD_EM
 from engine.odds import Basis, Pays, decimal_string
 from engine.playtree import PLAY_TREE, RAISE_COLUMN, analyse_play_tree
+from engine.published import cases_for, confirmed, disagreements, figures_at
 from engine.rules import PaytableLine, RuleSet
 from engine.sidewagers import Stage, stage
 from engine.streak import STREAK_WAGERS, StreakCounts, streak_analyses, streak_rules
@@ -50,10 +51,16 @@ class Analysed:
     wager: str
     method: str
     results: list[Analysis]
-    """Player edges included: they are reported as catalog findings, never as house edges."""
+    """Player edges included: they are reported as catalog findings or readings under review
+    (`edge_explained`), never as house edges."""
     not_analysed: list[str]
     """Columns paying a meter share or a dollar amount, without a stake to settle them."""
     lines_left_out: list[str]
+    hits_soft_17: bool = False
+    """The dealer's soft-17 rule the analyses play (it matters to a wager on the dealer's hand)."""
+    meter_wins: Mapping[tuple[str, str], Fraction] = field(default_factory=dict)
+    """At a stake: what each (column, outcome) line wins per unit staked from the meter's share
+    alone (the part of its pay the meter gives)."""
 
 
 def paytable_analysis(
@@ -332,7 +339,13 @@ def lines_analysed(
 
     :raises DomainError: the engine cannot analyse the wager; a `removal` it does not take."""
     removal = removal_checked(wager, removal)
+    meter_wins = {}
     if stake is not None:
+        meter_wins = {
+            (line.column, line.outcome): win
+            for line in lines
+            if (win := _meter_win(line, stake, meters or {}))
+        }
         lines = [_at_stake(line, stake, meters or {}) for line in lines]
     dealer_hand = wager in DEALER_HAND
     played = wager in PLAY_TREE and stage(wager, jurisdiction) is Stage.ROUND
@@ -409,7 +422,7 @@ def lines_analysed(
         if wager == HOLD_EM
         else "exact"
     )
-    return Analysed(wager, method, results, skipped, set_aside)
+    return Analysed(wager, method, results, skipped, set_aside, dealer_hits_soft_17, meter_wins)
 
 
 def removal_checked(wager: str, removal: str | None) -> str:
@@ -449,14 +462,44 @@ def _ante_lines(columns: Mapping[str, list[PaytableLine]], column: str) -> list[
 
 
 def player_edge(result: Analysis) -> bool:
-    """An exact analysis the player wins: a finding about the catalog, not a house edge."""
+    """An exact analysis the player wins: a catalog finding or a reading under review
+    (`edge_explained`), never a house edge."""
     return result.house_edge < 0 and result.method == "exact"
+
+
+def edge_explained(analysed: Analysed, result: Analysis) -> str:
+    """Why an analysis giving the player the edge is a finding about the catalog: a published
+    analysis of the same pays agrees with the engine at every deck count it prints, and with this
+    analysis where it prints its deck count (engine/published.yaml: Royal Match 21 Pay Table 1,
+    a player's edge from 3 decks up), or the progressive meter's share makes it so (without the
+    share the house keeps its edge). "" otherwise: an approved wager that favours the player
+    means the reading is wrong until proven otherwise, so it is a reading under review, not a
+    finding."""
+    lines = {line.outcome: Pays.parse(line.pays) for line in result.lines}
+    for case in cases_for(result.wager, lines):
+        here = figures_at(case, result.decks, analysed.hits_soft_17)
+        if confirmed(case) and not any(disagreements(f, result) for f in here):
+            return f"a published analysis of these pays agrees: {case.source}"
+    share = sum(
+        (
+            line.probability * analysed.meter_wins.get((result.column, line.outcome), Fraction(0))
+            for line in result.lines
+        ),
+        Fraction(0),
+    )
+    if share and result.house_edge + share >= 0:
+        return (
+            f"the progressive meter makes it so: its share returns {decimal_string(share * 100)}% "
+            f"of each unit staked at this stake and meter"
+        )
+    return ""
 
 
 def _shown(
     analysed: Analysed, stake: Decimal | None, meters: Mapping[str, Decimal] | None
 ) -> dict[str, Any]:
     analyses = [_as_dict(r) for r in analysed.results if not player_edge(r)]
+    edges = [(r, edge_explained(analysed, r)) for r in analysed.results if player_edge(r)]
     return {
         "wager": analysed.wager,
         "method": analysed.method,
@@ -464,7 +507,8 @@ def _shown(
         "analyses": analyses,
         "not_analysed": analysed.not_analysed,
         "lines_left_out": analysed.lines_left_out,
-        "catalog_findings": [player_edge_finding(r) for r in analysed.results if player_edge(r)],
+        "catalog_findings": [player_edge_finding(r, why) for r, why in edges if why],
+        "readings_under_review": [player_edge_finding(r) for r, why in edges if not why],
         "at_stake": _stake_terms(stake, meters),
     }
 
@@ -489,6 +533,16 @@ def _at_stake(line: PaytableLine, stake: Decimal, meters: Mapping[str, Decimal])
     return PaytableLine(line.outcome, Pays(Basis.TO, ratio=ratio), line.label, line.column)
 
 
+def _meter_win(line: PaytableLine, stake: Decimal, meters: Mapping[str, Decimal]) -> Fraction:
+    """What the meter's share of a line's pay wins per unit of `stake` (0 for a line paying no
+    share, or a share of a meter not given)."""
+    pays = line.pays
+    meter = _meter_for(pays, meters) if pays.share is not None else None
+    if meter is None or _optional_amount(line):
+        return Fraction(0)
+    return Fraction(str(meter)) * pays.share / Fraction(str(stake))  # type: ignore[operator]
+
+
 def _stake_terms(
     stake: Decimal | None, meters: Mapping[str, Decimal] | None
 ) -> dict[str, Any] | None:
@@ -510,18 +564,33 @@ def _optional_amount(line: PaytableLine) -> bool:
     return line.pays.basis is Basis.AMOUNT and "(optional)" in line.label.lower()
 
 
-def player_edge_finding(result: Analysis) -> dict[str, Any]:
-    """An approved paytable the player beats is a finding about the catalog, not a house edge."""
+def player_edge_finding(result: Analysis, explained: str = "") -> dict[str, Any]:
+    """An analysis giving the player the edge: a finding about the approved paytable where
+    `explained` says why it holds (`edge_explained`), else a reading under review."""
     edge = -result.house_edge
+    gives = (
+        f"At {result.decks} decks this paytable gives the player an edge of "
+        f"{decimal_string(edge * 100)}% ({fraction_text(edge)} per unit staked)"
+    )
+    if explained:
+        code = "player-edge"
+        message = (
+            f"{gives}, as printed: a finding about the approved paytable, not a house edge to "
+            f"rely on ({explained})."
+        )
+    else:
+        code = "reading-under-review"
+        message = (
+            f"{gives} as the engine reads it: an approved wager that favours the player means "
+            f"the reading is wrong until proven otherwise, so this is a reading under review "
+            f"(python manage.py review_readings), not a finding about the paytable and not a "
+            f"house edge."
+        )
     return {
-        "code": "player-edge",
+        "code": code,
         "decks": result.decks,
         "column": result.column,
-        "message": (
-            f"At {result.decks} decks this paytable gives the player an edge of "
-            f"{decimal_string(edge * 100)}% ({fraction_text(edge)} per unit staked), as printed: a "
-            f"finding about the approved paytable, not a house edge to rely on."
-        ),
+        "message": message,
         "player_edge": decimal_string(edge),
         "player_edge_fraction": fraction_text(edge),
     }

@@ -23,6 +23,7 @@ from pitboss.errors import DomainError
 from variants.analysis import (
     allowed_decks,
     decks_checked,
+    edge_explained,
     fraction_text,
     paytable_analysed,
     player_edge,
@@ -84,10 +85,10 @@ def paytable_par_sheet(
     if beaten:
         raise DomainError(
             "player_edge",
-            " ".join(player_edge_finding(r)["message"] for r in beaten)
-            + " It is reported as a catalog finding (GET paytables/{id}/analysis/), not as a par "
-            "sheet.",
-            fields={"paytable": "gives the player an edge as printed"},
+            " ".join(player_edge_finding(r, edge_explained(analysed, r))["message"] for r in beaten)
+            + " It is reported by GET paytables/{id}/analysis/ (catalog_findings or "
+            "readings_under_review), not as a par sheet.",
+            fields={"paytable": "gives the player an edge as read"},
         )
     sheets = [par_sheet(r) for r in analysed.results if r.nets]
     # Raise the Roof's raised column: its stake is the player's choice per deal (1 to 6 units),

@@ -1,6 +1,7 @@
 """Analyses that must settle as the rules do (issue #9): War Blackjack on the first card dealt,
 Massachusetts' Buster Blackjack with the dealer its own section fixes, and Royal Match 21 Pay
-table 1's player edge reported as a catalog finding, through GET paytables/{id}/analysis/."""
+table 1's player edge reported as a catalog finding (a published analysis agrees, issue #23),
+through GET paytables/{id}/analysis/."""
 
 from __future__ import annotations
 
@@ -94,6 +95,10 @@ def test_royal_match_pay_table_1_s_player_edge_is_a_catalog_finding(
     assert (finding["code"], finding["decks"]) == ("player-edge", 6)
     assert finding["player_edge_fraction"] == "45/4043"
     assert "1.113" in finding["message"]
+    assert (
+        'a published analysis of these pays agrees: Wizard of Odds, "Royal Match"'
+        in (finding["message"])
+    )
     assert any("Crown Treasure (optional)" in note for note in body["lines_left_out"])
     two_decks = analysis(anon_client, "us-co/royal-match-21/pay-table-1", decks=2)
     [result] = two_decks["analyses"]
@@ -116,17 +121,22 @@ def test_the_player_edge_is_annotated_on_the_rule(anon_client: APIClient) -> Non
     assert any("45/4043" in a["text"] for a in item["annotations"])
 
 
-def test_the_sevens_wager_drawing_to_two_sevens_is_a_catalog_finding(
+def test_the_sevens_wager_drawing_to_two_sevens_is_a_reading_under_review(
     anon_client: APIClient,
 ) -> None:
     """MA 17(e)(3)'s pay table, counted exactly with the player drawing a third card to two
     sevens ((e): "elects to draw an additional card"): the player's edge is 1648/9641 (17.09 %)
-    at 6 decks, reported as a finding and annotated on the rule, never as a house edge."""
+    at 6 decks. No published analysis agrees and no meter makes it so, so it is a reading under
+    review (issue #23), annotated on the rule, never a house edge nor a catalog finding."""
     body = analysis(anon_client, "us-ma/sevens/highest-winning-payout", decks=6)
-    assert body["analyses"] == []
+    assert body["analyses"] == [] and body["catalog_findings"] == []
     assert "third card" in body["method"] and "17(e)" in body["method"]
-    [finding] = body["catalog_findings"]
-    assert (finding["code"], finding["player_edge_fraction"]) == ("player-edge", "1648/9641")
+    [finding] = body["readings_under_review"]
+    assert (finding["code"], finding["player_edge_fraction"]) == (
+        "reading-under-review",
+        "1648/9641",
+    )
+    assert "reading under review" in finding["message"]
     response = anon_client.get(
         "/api/v1/provisions/", {"jurisdiction": "US-MA", "citation": "17(e)(3)"}
     )
