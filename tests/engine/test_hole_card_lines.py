@@ -5,6 +5,7 @@ up card, the hole card) that make it, every card drawn from the shoe less the ca
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
@@ -16,6 +17,8 @@ from engine.cards import Card, Suit, deck
 from engine.dealer_hands import falling
 from engine.odds import Pays
 from engine.rules import PaytableLine
+from engine.sidewagers import EVALUATORS, SUITS_READ, Deal
+from tests.engine.test_analysis_families import _relabellings
 
 Four = tuple[Card, Card, Card, Card]
 
@@ -167,3 +170,33 @@ def test_a_wager_waiting_for_the_hole_card_says_how_it_is_drawn() -> None:
     result = analyse("royal-match-21-progressive", _lines(pays), 6)
     assert result.card_removal == HOLE_CARD_REMOVAL
     assert "hole card" in result.card_removal
+
+
+@pytest.mark.parametrize(
+    "wager",
+    [
+        "trilux-progressive",
+        "royal-match-21-progressive",
+        "bet-the-set-21-progressive",
+        "rocket-aces",
+    ],
+)
+def test_a_hole_card_reading_sees_the_hole_card_s_suit_as_the_others(wager: str) -> None:
+    """The analysis counts one deal of each family of deals the evaluator cannot tell apart and
+    deals it every hole card: so each hole card must be seen as the other cards are, the same
+    outcome with every suit relabelled as SUITS_READ allows (random deals from few ranks)."""
+    evaluate = EVALUATORS[wager]
+    relabellings = _relabellings(SUITS_READ[evaluate])
+    rng = random.Random(23)
+    for n in range(3000):
+        pool = "AKQJT9"[: 2 + n % 5]
+        a, b, up, hole = (Card(rng.choice(pool), rng.choice(list(Suit))) for _ in range(4))
+        natural = (up.is_ace and hole.is_ten_value) or (up.is_ten_value and hole.is_ace)
+        relabel = rng.choice(relabellings)
+        moved = [Card(c.rank, relabel[c.suit]) for c in (a, b, up, hole)]
+        deals = [
+            Deal((a, b), up, natural, (up, hole)),
+            Deal((moved[1], moved[0]), moved[2], natural, (moved[2], moved[3])),
+        ]
+        made = [evaluate(d) for d in deals]
+        assert made[0] == made[1], deals
