@@ -175,17 +175,19 @@ PLAYED_AT = {"burnout-bonus": "blackjack-burnout"}
 def deck_rule(paytable: Paytable) -> Constraint | None:
     """The rule of the deck counts the paytable's wager (or the one game it is offered at) is
     played with (decks_allowed), if any."""
-    wagers = [paytable.wager.slug, PLAYED_AT.get(paytable.wager.slug, "")]
-    return (
-        Constraint.objects.filter(
-            kind=ConstraintKind.DECKS_ALLOWED,
-            jurisdiction=paytable.wager.jurisdiction,
-            wager__slug__in=wagers,
+    if not hasattr(paytable, "_deck_rule"):  # read once for the paytable object
+        wagers = [paytable.wager.slug, PLAYED_AT.get(paytable.wager.slug, "")]
+        paytable._deck_rule = (  # type: ignore[attr-defined]
+            Constraint.objects.filter(
+                kind=ConstraintKind.DECKS_ALLOWED,
+                jurisdiction_id=paytable.wager.jurisdiction_id,
+                wager__slug__in=wagers,
+            )
+            .select_related("provision")
+            .order_by("code")
+            .first()
         )
-        .select_related("provision")
-        .order_by("code")
-        .first()
-    )
+    return paytable._deck_rule  # type: ignore[attr-defined,no-any-return]
 
 
 def decks_checked(paytable: Paytable, decks: int) -> None:
