@@ -460,7 +460,7 @@ def bench_analysis() -> None:
             (simulated if exc.code == "simulated_only" else unanalysed).add(paytable.wager.slug)
             continue
         done += len(body["analyses"])
-        findings += len(body["catalog_findings"])
+        findings += len(body["catalog_findings"]) + len(body["readings_under_review"])
         partial += bool(body["not_analysed"]) and not body["analyses"]
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     real = sorted(w for w in unanalysed if w in NOT_DECIDED_BY_CARDS)
@@ -481,10 +481,33 @@ def bench_analysis() -> None:
     print(
         f"exact analysis of the catalog: {done} paytable columns × deck counts in {seconds:.2f} s "
         f"({cpu:.2f} s CPU; target < 5 s), {findings} more found giving the player an edge "
-        f"(catalog findings); "
+        f"(catalog findings or readings under review); "
         f"{without}; {partial} pay only meter shares or dollar amounts (exact for a stake and "
         f"meter: ?stake=&meter=)"
     )
+    bench_review()
+
+
+def bench_review() -> None:
+    """The review of readings (variants/review.py, manage.py review_readings): the analyses giving
+    the player an edge or differing from a published figure, and how many no one has explained;
+    the paytable columns × deck counts with no exact figure, at a stake or not, besides the wagers
+    the cards do not decide."""
+    from variants.review import review
+
+    start = time.perf_counter()
+    found = review()
+    seconds = time.perf_counter() - start
+    aside = ", ".join(sorted(found.set_aside)) or "none"
+    print(
+        f"readings under review: {len(found.readings)} ({len(found.unexplained)} unexplained; "
+        f"target 0) of {found.analysed} exact analyses in {seconds:.2f} s; paytable columns × "
+        f"deck counts without an exact figure besides the wagers the cards do not decide "
+        f"({aside}): {len(found.without_exact)} (target 0)"
+    )
+    for reading in found.unexplained:
+        where = f"{reading.subject} {reading.column!r} at {reading.decks} decks"
+        print(f"  unexplained: {where}: {reading.why[0]}")
 
 
 def bench_diff(runs: int = 200) -> None:
@@ -650,6 +673,7 @@ BENCHMARKS = {
     "first-simulation": bench_first_simulation,
     "basegame": bench_basegame,
     "analysis": bench_analysis,
+    "review": bench_review,
     "signage": bench_signage,
     "pages_rules": bench_pages_rules,
     "pages_desk": bench_pages_desk,

@@ -17,7 +17,7 @@ from engine.simulate import CHUNK_ROUNDS, chunk_sizes
 from engine.streak import MIN_ROUNDS, STREAK_WAGERS, StreakCounts, streak_chunk, streak_rules
 from pitboss.errors import DomainError
 from variants import selectors as catalog
-from variants.analysis import paytable_lines, played_decks, streak_shown, streak_soft_17
+from variants.analysis import allowed_decks, paytable_lines, streak_shown, streak_soft_17
 
 from .models import PaytableSimulationJob
 from .simulations import MAX_SEED, chunk_run_once, chunks_dispatch, job_fail, queue_check
@@ -81,7 +81,7 @@ def paytable_simulation_create(*, data: Any, user: Any = None) -> PaytableSimula
             f"({', '.join(sorted(STREAK_WAGERS))})",
             fields={"paytable": "a paytable of a wager without an exact analysis"},
         )
-    allowed = played_decks(paytable)
+    allowed = allowed_decks(paytable)
     decks = [asked["decks"]] if "decks" in asked else allowed
     if decks[0] not in allowed:
         approved = ", ".join(map(str, allowed))

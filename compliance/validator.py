@@ -594,7 +594,7 @@ def _decks_allowed(
         return _missing(
             ctx, c, table, f"{path.rsplit('.side_wagers', 1)[0]}.decks", "The deck count"
         )
-    if decks not in c.params["decks"]:
+    if not c.allows_decks(decks):
         ctx.breach(
             c,
             f"{c.wager.name} on a {decks}-deck table",

@@ -59,6 +59,12 @@ REMOVAL = {
     "other cards are removed",
 }
 
+HOLE_CARD_REMOVAL = (
+    "the player's first two cards and the dealer's up card are drawn from a full shoe, and where "
+    "a line waits for the dealer's hole card, the hole card from the shoe less those three; no "
+    "other cards are removed"
+)
+
 DOWN_CARD_REMOVAL = (
     "the player's first two cards and the dealer's two cards are drawn from a full shoe; no other "
     "cards are removed. The up card is unseen by the wager, so the down card is distributed as the "
@@ -221,6 +227,8 @@ def analyse(
             else DOWN_CARD_REMOVAL
             if wager in DOWN_CARD_OF
             else REMOVAL[hole]
+            if hole or not _waits_for_hole_card(wager, jurisdiction, spanish)
+            else HOLE_CARD_REMOVAL
         )
         + ("; Spanish decks (48 cards, the 10s removed)" if spanish else ""),
         total,
@@ -266,9 +274,13 @@ def _line_results(
 
 
 def _win(line: PaytableLine) -> Fraction:
-    """What the line wins per unit staked: a push line (30-2115¶3 TRI-05's Pair) wins nothing."""
+    """What the line wins per unit staked: a push line (30-2115¶3 TRI-05's Pair) wins nothing; a
+    line printed as "Loss" (21+3 Progressive's Flush, 30-2107; Rocket Aces' "All other hands",
+    30-899.29(2); MA 19(n)) loses the unit, as a round settles it."""
     if line.pays.basis is Basis.PUSH:
         return Fraction(0)
+    if line.pays.basis is Basis.LOSS:
+        return Fraction(-1)
     return line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
 
 
@@ -311,6 +323,10 @@ def _nets(
     return tuple(sorted(((n, c) for n, c in nets.items() if c), reverse=True))
 
 
+PER_UNIT = (Basis.TO, Basis.FOR, Basis.PUSH, Basis.LOSS)
+"""Pays whose return is a ratio of the stake: odds, the wager returned, the wager lost."""
+
+
 def _refuse_unless_odds(line: PaytableLine) -> None:
     """:raises NotAnalysable: the line pays a meter share (alone or with odds) or an amount."""
     if line.pays.basis is Basis.ODDS_AND_METER:
@@ -319,7 +335,7 @@ def _refuse_unless_odds(line: PaytableLine) -> None:
             f"meter; the share's return depends on the meter, so the paytable has no house edge "
             f"per unit staked (give the meter to settle a round)"
         )
-    if line.pays.basis not in (Basis.TO, Basis.FOR, Basis.PUSH):
+    if line.pays.basis not in PER_UNIT:
         raise NotAnalysable(
             f"{line.label or line.outcome} pays {line.pays}: its return depends on the meter "
             f"or the stake, so the paytable has no house edge per unit staked"
@@ -340,26 +356,33 @@ def _outcome_counts(
     n = decks
     tens, size = (12, 48) if spanish else (16, 52)
     counts: dict[tuple[str, ...], int] = {}
-    for (same, up_matches, need, needed_in_pair, bj), keys in _deal_classes(
-        wager, outcomes, hole, jurisdiction, spanish, reading
-    ).items():
+    classes = _deal_classes(wager, outcomes, hole, jurisdiction, spanish, reading)
+    # a wager that reads the hole card only where a line waits for it: every deal dealt one
+    waits = not hole and any(c[2] == HOLE_CARD for c in classes)
+    for (same, up_matches, need, needed_in_pair, bj), keys in classes.items():
         pair_ways = n * (n - 1) // 2 if same else n * n
         left_up = n - up_matches
         if pair_ways <= 0 or left_up <= 0:
             continue
         ways = pair_ways * left_up
-        if hole:
+        if need == HOLE_CARD:
+            ways *= max(n - needed_in_pair, 0)
+        elif waits:
+            ways *= size * n - 3
+        elif hole:
             blackjack_holes = tens * n if need == "ten" else 4 * n if need == "ace" else 0
             blackjack_holes = max(blackjack_holes - needed_in_pair, 0) if need else 0
             ways *= blackjack_holes if bj else size * n - 3 - blackjack_holes
-        for key, classes in keys.items():
-            counts[key] = counts.get(key, 0) + ways * classes
+        for key, dealt in keys.items():
+            counts[key] = counts.get(key, 0) + ways * dealt
     return counts
 
 
 DealClass = tuple[bool, int, str, int, bool]
 """(pair of one card, up card's matches in the pair, card a blackjack needs in the hole,
-how many of those the pair holds, dealer blackjack)."""
+how many of those the pair holds, dealer blackjack); or, where a line waits for the hole card
+(`HOLE_CARD`), (…, HOLE_CARD, copies of the hole card among the three cards dealt, dealer
+blackjack)."""
 
 
 @lru_cache(maxsize=512)
@@ -379,6 +402,11 @@ def _deal_classes(
             paid = tuple(paid_from(wager, keys, outcomes))
             group[paid] = group.get(paid, 0) + count
     return classes
+
+
+def _waits_for_hole_card(wager: str, jurisdiction: str | None, spanish: bool) -> bool:
+    """Whether a line of the wager waits for the dealer's hole card (HOLE_CARD classes)."""
+    return any(c[2] == HOLE_CARD for c in _evaluations(wager, False, jurisdiction, spanish))
 
 
 @lru_cache(maxsize=128)
@@ -436,26 +464,75 @@ def _evaluated(
     then doubled alike, and each order weighs what it should."""
     cards = deck(spanish)
     seen = getattr(evaluate, "__wrapped__", evaluate)  # a third-card reading sees as its wager
-    families = _families(
-        hole, spanish, SUITS_READ.get(seen, ""), evaluate in PAIR_ONLY, seen in WHOLE_HAND
-    )
+    read = SUITS_READ.get(seen, "")
+    families = _families(hole, spanish, read, evaluate in PAIR_ONLY, seen in WHOLE_HAND)
     outcomes: dict[tuple[str, ...], int] = {}  # what a deal makes, numbered
     made = []  # of each family's deal: for each order it is evaluated in
-    for i, j, u, bj in families.first:
+    waiting: dict[int, dict[tuple[int, bool, int], int]] = {}  # families waiting for the hole card
+    for f, (i, j, u, bj) in enumerate(families.first):
         deal = Deal((cards[i], cards[j]), cards[u], bj, specified_suit=_SPADES)
         orders = [deal, replace(deal, player=(cards[j], cards[i]))] if ordered else [deal]
-        made.append([outcomes.setdefault(tuple(evaluate(d)), len(outcomes)) for d in orders])
+        try:
+            made.append([outcomes.setdefault(tuple(evaluate(d)), len(outcomes)) for d in orders])
+        except NotDecidable:
+            # a line waits for the hole card: only where every deal of the family is the
+            # family's deal with its suits relabelled (so is each hole card with them)
+            if ordered or evaluate in PAIR_ONLY or seen in WHOLE_HAND or read == RANKS_ONLY:
+                raise
+            waiting[f] = _hole_cards(evaluate, cards, (i, j, u), bj if hole else None, outcomes)
+            made.append([-1])
     # every deal of a family counted by its class, for each order its family's deal makes
     deals = _deals(hole, spanish)
     counted = np.zeros((len(outcomes), len(deals.classes)), dtype=np.int64)
+    decided = ~np.isin(families.of_deal, list(waiting))
     for order in range(len(made[0])):
         made_by = np.array([m[order] for m in made])[families.of_deal]
-        np.add.at(counted, (made_by, deals.klass), 1)
+        np.add.at(counted, (made_by[decided], deals.klass[decided]), 1)
     keys = list(outcomes)
     classes: dict[DealClass, dict[tuple[str, ...], int]] = {}
     for k, c in zip(*np.nonzero(counted), strict=True):
         classes.setdefault(deals.classes[c], {})[keys[k]] = int(counted[k, c])
+    # a waiting family's deals, each with every hole card its class leaves (HOLE_CARD classes)
+    if waiting:
+        code = families.of_deal[~decided] * len(deals.classes) + deals.klass[~decided]
+        for family_class, n in zip(*np.unique(code, return_counts=True), strict=True):
+            f, c = divmod(int(family_class), len(deals.classes))
+            same, matches = deals.classes[c][:2]
+            for (copies, bj, k), holes in waiting[f].items():
+                by_keys = classes.setdefault((same, matches, HOLE_CARD, copies, bj), {})
+                by_keys[keys[k]] = by_keys.get(keys[k], 0) + int(n) * holes
     return classes
+
+
+HOLE_CARD = "hole card"
+"""A DealClass's `need` where the deal's hole card is one card of the deck, held `needed_in_pair`
+times by the player's pair and the up card: the shoe deals it in (decks − that) ways."""
+
+
+def _hole_cards(
+    evaluate: Evaluator,
+    cards: Sequence[Card],
+    dealt: tuple[int, int, int],
+    blackjack: bool | None,
+    outcomes: dict[tuple[str, ...], int],
+) -> dict[tuple[int, bool, int], int]:
+    """A deal whose lines wait for the dealer's hole card (30-899.11(6), 30-899.13(17), 30-2115
+    ¶10, 30-899.29(2)), evaluated with each card of one deck as the hole card (one with a
+    dealer blackjack as `blackjack` says, where the wager's class says which): the hole cards by
+    how many copies of them the three cards dealt hold, whether they make a dealer blackjack, and
+    what the deal then makes (numbered in `outcomes`)."""
+    i, j, u = dealt
+    up = cards[u]
+    out: dict[tuple[int, bool, int], int] = {}
+    for h, card in enumerate(cards):
+        natural = (up.is_ace and card.is_ten_value) or (up.is_ten_value and card.is_ace)
+        if blackjack is not None and natural != blackjack:
+            continue
+        deal = Deal((cards[i], cards[j]), up, natural, (up, card), specified_suit=_SPADES)
+        k = outcomes.setdefault(tuple(evaluate(deal)), len(outcomes))
+        key = ((h == i) + (h == j) + (h == u), natural, k)
+        out[key] = out.get(key, 0) + 1
+    return out
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,8 @@ def par_sheet(analysis: Analysis) -> ParSheet:
     # what the lost deals cost: -1 each, or more where the player added to the stake before
     # losing (21-Hold 'em's "2" and "3" wagers)
     lost = Fraction(sum(net * n for net, n in analysis.nets if net < 0), total)
+    # less what the lines printed as "Loss" cost: they are rows of their own
+    lost -= sum((r.returns for r in analysis.lines if r.pays == _LOSS_PAYS), Fraction(0))
     rows = [
         ParLine(r.outcome, r.label, r.pays, r.combinations, r.probability, r.returns)
         for r in analysis.lines

@@ -17,6 +17,7 @@ from engine.analysis import (
     DEALER_HAND_REMOVALS,
     GO_FISH,
     HANDS,
+    PER_UNIT,
     THIRD_CARD,
     Analysis,
     NotAnalysable,
@@ -31,6 +32,7 @@ from engine.hold_em import HOLD_EM
 from engine.odds import Basis, Pays, decimal_string
 from engine.playtree import PLAY_TREE, RAISE_COLUMN, analyse_play_tree
 from engine.readings import Reading, readings_of
+from engine.published import cases_for, confirmed, disagreements, figures_at
 from engine.rules import PaytableLine, RuleSet
 from engine.sidewagers import READING_EVALUATORS, Stage, sided, stage
 from engine.streak import STREAK_WAGERS, StreakCounts, streak_analyses, streak_rules
@@ -52,13 +54,19 @@ class Analysed:
     wager: str
     method: str
     results: list[Analysis]
-    """Player edges included: they are reported as catalog findings, never as house edges."""
+    """Player edges included: they are reported as catalog findings or readings under review
+    (`edge_explained`), never as house edges."""
     not_analysed: list[str]
     """Columns paying a meter share or a dollar amount, without a stake to settle them."""
     lines_left_out: list[str]
     alternatives: list[tuple[Reading, list[Analysis]]] = field(default_factory=list)
     """Each reading of the rule the engine sets aside (engine/readings.py), analysed as it reads
     the wager: the same columns and deck counts as `results`."""
+    hits_soft_17: bool = False
+    """The dealer's soft-17 rule the analyses play (it matters to a wager on the dealer's hand)."""
+    meter_wins: Mapping[tuple[str, str], Fraction] = field(default_factory=dict)
+    """At a stake: what each (column, outcome) line wins per unit staked from the meter's share
+    alone (the part of its pay the meter gives)."""
 
 
 def paytable_analysis(
@@ -108,14 +116,8 @@ def paytable_analysed(
 
     :raises DomainError: as `paytable_analysis`.
     """
-    allowed = allowed_decks(paytable)
-    if decks is not None and paytable.decks and decks not in paytable.decks:
-        approved = ", ".join(map(str, paytable.decks))
-        raise DomainError(
-            "decks_not_approved",
-            f"{paytable.key} is approved for {approved} decks, not {decks}",
-            fields={"decks": f"one of {approved}"},
-        )
+    if decks is not None:
+        decks_checked(paytable, decks)
     if paytable.wager.slug in STREAK_WAGERS:
         raise DomainError(
             "simulated_only",
@@ -133,7 +135,7 @@ def paytable_analysed(
     analysed = lines_analysed(
         paytable.wager.slug,
         lines,
-        [decks] if decks else allowed,
+        [decks] if decks else allowed_decks(paytable),
         jurisdiction,
         dealer_hits_soft_17=soft_17 == "hit",
         rounds=rounds,
@@ -156,33 +158,68 @@ def paytable_lines(paytable: Paytable) -> list[PaytableLine]:
 
 
 def allowed_decks(paytable: Paytable) -> list[int]:
-    """The deck counts the paytable is approved for (1, 2, 4, 6, 8 where any)."""
-    return paytable.decks or list(DEFAULT_DECKS)
+    """The deck counts a paytable is analysed at: those of its own approval that its wager's (or
+    its game's) deck rule allows (decks_allowed: a Buffalo Blackjack Bonus 2 table of 30-2113
+    printed for one deck is not analysed there, 30-2107(1) playing 21+3 on 2 and 4-8 decks); with
+    no approval of its own, those the rule names (Blackjack Burnout's two or six decks,
+    30-899.25(1)), or of 1, 2, 4, 6, 8 those a rule of a least number allows (War Blackjack's six
+    or more, 30-899.17(2)); with no rule either, 1, 2, 4, 6, 8."""
+    rule = deck_rule(paytable)
+    if paytable.decks:
+        return [n for n in paytable.decks if rule is None or rule.allows_decks(n)]
+    if rule is None:
+        return list(DEFAULT_DECKS)
+    if "decks" in rule.params:
+        return [int(n) for n in rule.params["decks"]]
+    return [n for n in DEFAULT_DECKS if rule.allows_decks(n)]
 
 
 PLAYED_AT = {"burnout-bonus": "blackjack-burnout"}
 """A side wager offered only at one game's tables (30-899.25 Bonus Wager (1)): that game."""
 
 
-def played_decks(paytable: Paytable) -> list[int]:
-    """The deck counts a paytable is played at: its own approval's, else its wager's or its
-    game's deck rule (decks_allowed: Blackjack Burnout's two or six decks, 30-899.25(1)), else
-    1, 2, 4, 6, 8."""
-    if paytable.decks:
-        return list(paytable.decks)
-    wagers = [paytable.wager.slug, PLAYED_AT.get(paytable.wager.slug, "")]
-    rule = (
-        Constraint.objects.filter(
-            kind=ConstraintKind.DECKS_ALLOWED,
-            jurisdiction=paytable.wager.jurisdiction,
-            wager__slug__in=wagers,
+def deck_rule(paytable: Paytable) -> Constraint | None:
+    """The rule of the deck counts the paytable's wager (or the one game it is offered at) is
+    played with (decks_allowed), if any."""
+    if not hasattr(paytable, "_deck_rule"):  # read once for the paytable object
+        wagers = [paytable.wager.slug, PLAYED_AT.get(paytable.wager.slug, "")]
+        paytable._deck_rule = (  # type: ignore[attr-defined]
+            Constraint.objects.filter(
+                kind=ConstraintKind.DECKS_ALLOWED,
+                jurisdiction_id=paytable.wager.jurisdiction_id,
+                wager__slug__in=wagers,
+            )
+            .select_related("provision")
+            .order_by("code")
+            .first()
         )
-        .order_by("code")
-        .first()
-    )
-    if rule is None or not rule.params.get("decks"):
-        return list(DEFAULT_DECKS)
-    return [int(n) for n in rule.params["decks"]]
+    return paytable._deck_rule  # type: ignore[attr-defined,no-any-return]
+
+
+def decks_checked(paytable: Paytable, decks: int) -> None:
+    """:raises DomainError: `decks` is not a deck count the paytable is approved for, or that its
+    wager's deck rule allows (a 400 naming `decks` and the rule)."""
+    if paytable.decks and decks not in paytable.decks:
+        approved = ", ".join(map(str, paytable.decks))
+        raise DomainError(
+            "decks_not_approved",
+            f"{paytable.key} is approved for {approved} decks, not {decks}",
+            fields={"decks": f"one of {approved}"},
+        )
+    rule = deck_rule(paytable)
+    if rule is not None and not rule.allows_decks(decks):
+        allowed = ", ".join(map(str, allowed_decks(paytable)))
+        raise DomainError(
+            "decks_not_allowed",
+            f"{paytable.key} is not played with {decks} decks: {rule.message} ({cited(rule)})",
+            fields={"decks": f"{rule.message} ({cited(rule)}); analysed at {allowed}"},
+        )
+
+
+def cited(fact: Constraint | PlayRule) -> str:
+    """A catalog fact's citation as the rules print it ("30-899.17(2)")."""
+    section = fact.provision.citations.filter(effective_to__isnull=True).first()
+    return f"{section.label if section else fact.provision.key}{fact.unit_path}"
 
 
 def streak_soft_17(paytable: Paytable) -> bool:
@@ -250,11 +287,9 @@ def _dealer_soft_17(paytable: Paytable) -> tuple[str, str]:
     if rule is None:
         return "stand", ""
     draw = str(rule.params.get("draw", "stand"))
-    section = rule.provision.citations.filter(effective_to__isnull=True).first()
-    cited = f"{section.label if section else rule.provision.key}{rule.unit_path}"
     return draw, (
         f"the dealer {'hits' if draw == 'hit' else 'stands on'} soft 17 as the wager's own rule "
-        f"says, {cited}: {rule.summary}"
+        f"says, {cited(rule)}: {rule.summary}"
     )
 
 
@@ -312,7 +347,13 @@ def lines_analysed(
 
     :raises DomainError: the engine cannot analyse the wager; a `removal` it does not take."""
     removal = removal_checked(wager, removal)
+    meter_wins = {}
     if stake is not None:
+        meter_wins = {
+            (line.column, line.outcome): win
+            for line in lines
+            if (win := _meter_win(line, stake, meters or {}))
+        }
         lines = [_at_stake(line, stake, meters or {}) for line in lines]
     dealer_hand = wager in DEALER_HAND
     played = wager in PLAY_TREE and stage(wager, jurisdiction) is Stage.ROUND
@@ -329,7 +370,7 @@ def lines_analysed(
     for column, column_lines in columns.items():
         optional = [line for line in column_lines if _optional_amount(line)]
         column_lines = [line for line in column_lines if line not in optional]
-        if any(line.pays.basis not in (Basis.TO, Basis.FOR, Basis.PUSH) for line in column_lines):
+        if any(line.pays.basis not in PER_UNIT for line in column_lines):
             skipped.append(
                 f"column {column!r}: pays a meter share (alone or on top of odds) or a dollar "
                 f"amount, so it has no house edge per unit staked"
@@ -396,7 +437,16 @@ def lines_analysed(
         if wager == HOLD_EM
         else "exact"
     )
-    return Analysed(wager, method, results, skipped, set_aside, alternatives)
+    return Analysed(
+        wager,
+        method,
+        results,
+        skipped,
+        set_aside,
+        alternatives=alternatives,
+        hits_soft_17=dealer_hits_soft_17,
+        meter_wins=meter_wins,
+    )
 
 
 def removal_checked(wager: str, removal: str | None) -> str:
@@ -436,14 +486,44 @@ def _ante_lines(columns: Mapping[str, list[PaytableLine]], column: str) -> list[
 
 
 def player_edge(result: Analysis) -> bool:
-    """An exact analysis the player wins: a finding about the catalog, not a house edge."""
+    """An exact analysis the player wins: a catalog finding or a reading under review
+    (`edge_explained`), never a house edge."""
     return result.house_edge < 0 and result.method == "exact"
+
+
+def edge_explained(analysed: Analysed, result: Analysis) -> str:
+    """Why an analysis giving the player the edge is a finding about the catalog: a published
+    analysis of the same pays agrees with the engine at every deck count it prints, and with this
+    analysis where it prints its deck count (engine/published.yaml: Royal Match 21 Pay Table 1,
+    a player's edge from 3 decks up), or the progressive meter's share makes it so (without the
+    share the house keeps its edge). "" otherwise: an approved wager that favours the player
+    means the reading is wrong until proven otherwise, so it is a reading under review, not a
+    finding."""
+    lines = {line.outcome: Pays.parse(line.pays) for line in result.lines}
+    for case in cases_for(result.wager, lines):
+        here = figures_at(case, result.decks, analysed.hits_soft_17)
+        if confirmed(case) and not any(disagreements(f, result) for f in here):
+            return f"a published analysis of these pays agrees: {case.source}"
+    share = sum(
+        (
+            line.probability * analysed.meter_wins.get((result.column, line.outcome), Fraction(0))
+            for line in result.lines
+        ),
+        Fraction(0),
+    )
+    if share and result.house_edge + share >= 0:
+        return (
+            f"the progressive meter makes it so: its share returns {decimal_string(share * 100)}% "
+            f"of each unit staked at this stake and meter"
+        )
+    return ""
 
 
 def _shown(
     analysed: Analysed, stake: Decimal | None, meters: Mapping[str, Decimal] | None
 ) -> dict[str, Any]:
     analyses = [_as_dict(r) for r in analysed.results if not player_edge(r)]
+    edges = [(r, edge_explained(analysed, r)) for r in analysed.results if player_edge(r)]
     return {
         "wager": analysed.wager,
         "method": analysed.method,
@@ -451,7 +531,8 @@ def _shown(
         "analyses": analyses,
         "not_analysed": analysed.not_analysed,
         "lines_left_out": analysed.lines_left_out,
-        "catalog_findings": [player_edge_finding(r) for r in analysed.results if player_edge(r)],
+        "catalog_findings": [player_edge_finding(r, why) for r, why in edges if why],
+        "readings_under_review": [player_edge_finding(r) for r, why in edges if not why],
         "alternative_readings": alternative_readings(analysed),
         "at_stake": _stake_terms(stake, meters),
     }
@@ -506,6 +587,16 @@ def _at_stake(line: PaytableLine, stake: Decimal, meters: Mapping[str, Decimal])
     return PaytableLine(line.outcome, Pays(Basis.TO, ratio=ratio), line.label, line.column)
 
 
+def _meter_win(line: PaytableLine, stake: Decimal, meters: Mapping[str, Decimal]) -> Fraction:
+    """What the meter's share of a line's pay wins per unit of `stake` (0 for a line paying no
+    share, or a share of a meter not given)."""
+    pays = line.pays
+    meter = _meter_for(pays, meters) if pays.share is not None else None
+    if meter is None or _optional_amount(line):
+        return Fraction(0)
+    return Fraction(str(meter)) * pays.share / Fraction(str(stake))  # type: ignore[operator]
+
+
 def _stake_terms(
     stake: Decimal | None, meters: Mapping[str, Decimal] | None
 ) -> dict[str, Any] | None:
@@ -527,18 +618,33 @@ def _optional_amount(line: PaytableLine) -> bool:
     return line.pays.basis is Basis.AMOUNT and "(optional)" in line.label.lower()
 
 
-def player_edge_finding(result: Analysis) -> dict[str, Any]:
-    """An approved paytable the player beats is a finding about the catalog, not a house edge."""
+def player_edge_finding(result: Analysis, explained: str = "") -> dict[str, Any]:
+    """An analysis giving the player the edge: a finding about the approved paytable where
+    `explained` says why it holds (`edge_explained`), else a reading under review."""
     edge = -result.house_edge
+    gives = (
+        f"At {result.decks} decks this paytable gives the player an edge of "
+        f"{decimal_string(edge * 100)}% ({fraction_text(edge)} per unit staked)"
+    )
+    if explained:
+        code = "player-edge"
+        message = (
+            f"{gives}, as printed: a finding about the approved paytable, not a house edge to "
+            f"rely on ({explained})."
+        )
+    else:
+        code = "reading-under-review"
+        message = (
+            f"{gives} as the engine reads it: an approved wager that favours the player means "
+            f"the reading is wrong until proven otherwise, so this is a reading under review "
+            f"(python manage.py review_readings), not a finding about the paytable and not a "
+            f"house edge."
+        )
     return {
-        "code": "player-edge",
+        "code": code,
         "decks": result.decks,
         "column": result.column,
-        "message": (
-            f"At {result.decks} decks this paytable gives the player an edge of "
-            f"{decimal_string(edge * 100)}% ({fraction_text(edge)} per unit staked), as printed: a "
-            f"finding about the approved paytable, not a house edge to rely on."
-        ),
+        "message": message,
         "player_edge": decimal_string(edge),
         "player_edge_fraction": fraction_text(edge),
     }

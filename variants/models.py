@@ -217,6 +217,13 @@ class Constraint(Cited):
     def __str__(self) -> str:
         return self.code
 
+    def allows_decks(self, decks: int) -> bool:
+        """A deck rule (decks_allowed): whether it allows `decks`, named (params "decks": [2,
+        6]) or from a least number ("at_least": 6, 30-899.17(2)'s "six or more decks")."""
+        if "decks" in self.params:
+            return decks in self.params["decks"]
+        return decks >= int(self.params.get("at_least", 1))
+
 
 class PlayRule(Cited):
     """How a game is played and settled, as the engine applies it: a rule key the engine knows

@@ -23,6 +23,9 @@ from pitboss.errors import DomainError
 from variants.analysis import (
     DEFAULT_DECKS,
     alternative_readings,
+    allowed_decks,
+    decks_checked,
+    edge_explained,
     fraction_text,
     paytable_analysed,
     player_edge,
@@ -84,10 +87,10 @@ def paytable_par_sheet(
     if beaten:
         raise DomainError(
             "player_edge",
-            " ".join(player_edge_finding(r)["message"] for r in beaten)
-            + " It is reported as a catalog finding (GET paytables/{id}/analysis/), not as a par "
-            "sheet.",
-            fields={"paytable": "gives the player an edge as printed"},
+            " ".join(player_edge_finding(r, edge_explained(analysed, r))["message"] for r in beaten)
+            + " It is reported by GET paytables/{id}/analysis/ (catalog_findings or "
+            "readings_under_review), not as a par sheet.",
+            fields={"paytable": "gives the player an edge as read"},
         )
     sheets = [par_sheet(r) for r in analysed.results if r.nets]
     # Raise the Roof's raised column: its stake is the player's choice per deal (1 to 6 units),
@@ -132,24 +135,20 @@ def paytable_par_sheet(
 
 
 def _decks(paytable: Paytable, decks: int | None) -> int:
-    """The deck count asked for, which the paytable must be approved for (any, where it names
-    none); left out, the only one it is approved for."""
-    choices = ", ".join(map(str, paytable.decks)) or "any"
+    """The deck count asked for, which the paytable must be approved for and its wager's deck rule
+    allow (variants.analysis.decks_checked); left out, the only one it is analysed at."""
+    allowed = allowed_decks(paytable)
     if decks is None:
-        if len(paytable.decks) == 1:
-            return int(paytable.decks[0])
+        if len(allowed) == 1:
+            return allowed[0]
+        choices = ", ".join(map(str, allowed))
         raise DomainError(
             "decks_required",
             f"a par sheet is for one deck count: give ?decks= ({paytable.key}: {choices}, e.g. "
-            f"{(paytable.decks or DEFAULT_DECKS)[-1]})",
+            f"{allowed[-1]})",
             fields={"decks": f"one of {choices}"},
         )
-    if paytable.decks and decks not in paytable.decks:
-        raise DomainError(
-            "decks_not_approved",
-            f"{paytable.key} has a par sheet for {choices} decks, not {decks}",
-            fields={"decks": f"one of {choices}"},
-        )
+    decks_checked(paytable, decks)
     return decks
 
 

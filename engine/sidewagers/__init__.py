@@ -80,6 +80,7 @@ EVALUATORS: dict[str, Evaluator] = {
     "bet-the-set-21": cards.bet_the_set,
     "bet-the-set-21-progressive": cards.bet_the_set_progressive,
     "pocket-rockets": cards.pocket_rockets,
+    "rocket-aces": cards.rocket_aces,
     "same-suit": cards.same_suit,
     "over-under-13": cards.over_under_13,
     "match-the-dealer": cards.match_the_dealer,
@@ -129,6 +130,7 @@ STAGES: dict[str, Stage] = {
     "twenty-point-bonus": Stage.HOLE,
     "lucky-ladies": Stage.HOLE,
     "pocket-rockets": Stage.HOLE,
+    "rocket-aces": Stage.HOLE,
     "trilux-progressive": Stage.HOLE,
     "blazing-7s": _ROUND,
     "sevens": _ROUND,
@@ -153,10 +155,12 @@ STAGES: dict[str, Stage] = {
 }
 """Wagers needing more than the first cards; the others are Stage.INITIAL. Royal Match 21 is
 INITIAL: its Crown Treasure line also needs the dealer's hole card, which only a played round
-gives (its pay is a dollar amount, so no exact analysis uses it). Royal Match 21 Progressive's
-Double Royal Match lines, and Bet the Set 21 Progressive's Four of a Kind lines, need the dealer's
-first two cards the same way, and TriLux Progressive's spade AK/Q the dealer's hole card (Pay
-table 05's AK/Q/J): their evaluators say so (NotDecidable) where a deal lacks them."""
+gives (its pay is an optional dollar amount, left out of every analysis). Royal Match 21
+Progressive's Double Royal Match lines, and Bet the Set 21 Progressive's Four of a Kind lines,
+need the dealer's first two cards the same way, TriLux Progressive's spade AK/Q the dealer's hole
+card (Pay table 05's AK/Q/J), and Rocket Aces' two aces with a dealer blackjack its suits: their
+evaluators say so (NotDecidable) where a deal lacks them, and the exact analysis then deals each
+hole card the shoe leaves (engine/analysis.py HOLE_CARD)."""
 
 IN_ADDITION: dict[str, str] = {
     "crown-treasure": "royal-match",  # 30-899.11: "in addition to the Royal Match pay out"
@@ -268,6 +272,7 @@ SUITS_READ: dict[Evaluator, str] = {
     cards.blazing_7s: "D colour",
     poker.three_card_bonus: "D",  # the Diamond Royal
     cards.bet_the_set_progressive: "colour",  # four of a kind of one colour
+    cards.rocket_aces: "S",  # aces and a dealer blackjack of spades
     # the dealer's hand
     dealer.buster: RANKS_ONLY,
     dealer.hit_and_run: RANKS_ONLY,
@@ -293,7 +298,6 @@ PAIR_ONLY: set[Evaluator] = {
     cards.blackjack_bonus,
     poker.golden_21,
     poker.royal_match,  # the dealer's cards only in a played round (Crown Treasure)
-    poker.royal_match_progressive,
 }
 """Evaluators that read, of the first cards, only the player's two (and whether the dealer has
 blackjack), never the up card: the exact analysis evaluates one deal for every up card."""
@@ -324,10 +328,6 @@ NOT_DECIDED_BY_CARDS: dict[str, str] = {
     'and "A-A or 8-8 with only A-8 after split" pays more than the set it holds '
     "(fixtures/annotations.yaml, 30-899.15(9)): the cards cannot be matched to a line",
     "wheel-of-madness": "it is decided by a wheel, not by the cards (30-899.06); " + _NO_OUTCOMES,
-    "rocket-aces": '30-899.29 does not define its pay tables\' hands ("Dealer Blackjack Suited": '
-    "the dealer's two cards of one suit, or of the player's aces' suit?) nor which cards count "
-    '((1)(d): "the designated cards from a hand"), and the Independent Meters table pays three '
-    "unnamed meters (fixtures/annotations.yaml)",
 }
 """Wagers no count of the cards can settle: decided across rounds, by a wheel, or by lines the
 rule text leaves undefined. Neither a round nor the exact analysis settles them."""

@@ -151,6 +151,54 @@ def pocket_rockets(deal: Deal) -> list[str]:
     return ["total-11-or-less"] if a.value + b.value <= 11 else []
 
 
+def rocket_aces(deal: Deal) -> list[str]:
+    """Rocket Aces Blackjack Progressive (30-899.29(1)(d), (2)). The section defines no hand; read
+    (fixtures/annotations.yaml, 30-899.29(2)): the player's first two cards and the dealer's first
+    two; "Player 2 Aces", two aces, "Suited" of one suit, "of Spades" both spades; "Dealer
+    Blackjack", the dealer's two cards an ace and a ten-value card, "Suited" of one suit (as "of
+    Spades" names the blackjack's own suit), "of Spades" both spades; "Player Single Ace", exactly
+    one ace (a blackjack included: the tables paying it print no blackjack line); highest line
+    only, ranked as the tables rank them (two aces with a dealer blackjack above two suited aces).
+
+    :raises NotDecidable: the player's two aces against an ace or ten-value card up with the hole
+        card not known (the suited lines read its suit; the exact analysis deals it)."""
+    a, b = deal.player
+    aces = a.is_ace + b.is_ace
+    dealer = deal.dealer_cards[:2]
+    out = []
+    if aces == 2 and deal.dealer_blackjack:
+        if len(dealer) < 2:
+            raise NotDecidable(
+                "Rocket Aces: the player's two aces with a dealer blackjack; the suited lines "
+                "need the dealer's hole card"
+            )
+        pair_suited, dealer_suited = a.suit is b.suit, suited(dealer)
+        spades = pair_suited and a.suit is Suit.SPADES
+        if spades and dealer_suited and dealer[0].suit is Suit.SPADES:
+            out.append("two-aces-of-spades-dealer-blackjack-of-spades")
+        if spades and dealer_suited:
+            out.append("two-aces-of-spades-dealer-blackjack-suited")
+        if pair_suited and dealer_suited:
+            out.append("two-aces-suited-dealer-blackjack-suited")
+        if pair_suited:
+            out.append("two-aces-suited-dealer-blackjack")
+        out.append("two-aces-dealer-blackjack")
+    if aces == 2 and a.suit is b.suit:
+        out.append("two-aces-suited")
+    blackjack = total(deal.player) == 21
+    if blackjack and deal.dealer_blackjack:
+        out.append("player-and-dealer-blackjack")
+    if aces == 2:
+        out.append("two-aces")
+    if blackjack:
+        out.append("player-blackjack")
+    if aces == 1:
+        out.append("single-ace")
+    if deal.dealer_blackjack:
+        out.append("dealer-blackjack")
+    return [*out, "all-other-hands"]  # printed as a line that loses ("All other hands - Lose")
+
+
 def same_suit(deal: Deal) -> list[str]:
     """Same suit (MA 17(a)(2), (e)(2)): the player's first two cards of one suit; king and queen
     of one suit is the higher line."""

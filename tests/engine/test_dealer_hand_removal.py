@@ -21,10 +21,11 @@ from engine.analysis import (
 )
 from engine.dealer_hands import CLASSES, dealer_hands, falling
 from engine.playtree import _RANKS10, _Enumeration, _Reads, _total_of
+from engine.published import cases
 from engine.rules import RuleSet
-from tests.engine.test_published_side_wagers import BUSTER_PAY_TABLE_1, _lines
 
-BUSTER = _lines(BUSTER_PAY_TABLE_1)  # Wizard of Odds' "Pay Table 1" (MA 27's Paytable C)
+# Wizard of Odds' Buster Blackjack "Pay Table 1" (MA 27's Paytable C; engine/published.yaml)
+BUSTER = next(c for c in cases() if c.id == "wizard-buster-pay-table-1").lines()
 
 
 def _read(ranks: tuple[str, ...]) -> str:

@@ -1,6 +1,7 @@
-"""Dealer-hand and play-tree side wagers against published analyses (issue #13): each case names
-its source, the paytable it prints, and what it assumes; the catalog paytable printing the same
-pays is named beside it (tests/variants checks the catalog rows against the rule texts)."""
+"""Side wagers against published analyses (issue #13): every figure of engine/published.yaml (each
+case with its source, the pays it analyses, what it assumes, and the catalog paytables printing
+the same pays: tests/variants/test_published_paytables.py), and here the published counts and
+by-up-card returns that are no house edge of a paytable."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from engine.analysis import _win, analyse, analyse_dealer_hand
 from engine.odds import Pays, decimal_string
 from engine.playtree import analyse_play_tree
+from engine.published import Case, Figure, analysed, cases, disagreements
 from engine.rules import PaytableLine
 
 
@@ -18,60 +20,24 @@ def _lines(pays: list[tuple[str, str]]) -> list[PaytableLine]:
     return [PaytableLine(key, Pays.parse(odds), key) for key, odds in pays]
 
 
-# Wizard of Odds, "Buster Blackjack" (wizardofodds.com/games/blackjack/side-bets/buster-blackjack),
-# "Pay Table 1" as analysed there: 8+ cards 250, 7 cards 50, 6 cards 12, 5 cards 4, 3 or 4 cards 2,
-# all "to one". MA 27's Paytable C prints these pays (us-ma/buster-blackjack/paytable-c).
-BUSTER_PAY_TABLE_1 = [
-    ("bust-8-plus-cards", "250 to 1"),
-    ("bust-7-cards", "50 to 1"),
-    ("bust-6-cards", "12 to 1"),
-    ("bust-5-cards", "4 to 1"),
-    ("bust-4-cards", "2 to 1"),
-    ("bust-3-cards", "2 to 1"),
-]
+FIGURES = [(case, figure) for case in cases() for figure in case.figures]
 
 
 @pytest.mark.parametrize(
-    ("decks", "hits_soft_17", "published"),
-    [
-        # Wizard of Odds, "Buster Blackjack", house edge by decks, "Stand on Soft 17" and "Hit on
-        # Soft 17" columns, printed to 0.01 %. Assumes the dealer's hand drawn from a full shoe
-        # (no player's cards removed), as the engine does.
-        (1, False, "0.0877"), (1, True, "0.0689"),
-        (2, False, "0.0848"), (2, True, "0.0651"),
-        (4, False, "0.0831"), (4, True, "0.0629"),
-        (5, False, "0.0827"), (5, True, "0.0625"),
-        (6, False, "0.0825"), (6, True, "0.0621"),
-        (8, False, "0.0822"), (8, True, "0.0617"),
-    ],
-)  # fmt: skip
-def test_buster_blackjack_matches_the_published_house_edge_by_decks(
-    decks: int, hits_soft_17: bool, published: str
-) -> None:
-    result = analyse_dealer_hand(
-        "buster-blackjack", _lines(BUSTER_PAY_TABLE_1), decks, hits_soft_17=hits_soft_17
-    )
-    assert decimal_string(result.house_edge, 4) == published
+    ("case", "figure"),
+    FIGURES,
+    ids=[f"{case.id}-{figure.decks}d-{figure.soft_17 or ''}" for case, figure in FIGURES],
+)
+def test_the_engine_agrees_with_every_published_figure(case: Case, figure: Figure) -> None:
+    """Each published house edge and line probability, rounded to the places printed."""
+    assert disagreements(figure, analysed(case, figure)) == []
 
 
-def test_buster_blackjack_six_deck_lines_match_the_published_return_table() -> None:
-    """Wizard of Odds, "Buster Blackjack" (read in its mirror nilapub.com/games/blackjack/side-bets/
-    buster-blackjack/), "Pay Table 1 — Six Decks — Dealer Hits Soft 17": each
-    line's probability to 6 places and the total return −0.062143. (Its "Dealer doesn't bust" row
-    prints 0.714241; the exact figure is 0.7142398…, which S. How's six-deck table for the same
-    pays, discountgambling.net/tag/sycuan/, prints as 0.714240: not asserted.)"""
-    result = analyse_dealer_hand(
-        "buster-blackjack", _lines(BUSTER_PAY_TABLE_1), 6, hits_soft_17=True
-    )
-    assert {line.outcome: decimal_string(line.probability, 6) for line in result.lines} == {
-        "bust-8-plus-cards": "0.000012",
-        "bust-7-cards": "0.000214",
-        "bust-6-cards": "0.002638",
-        "bust-5-cards": "0.020473",
-        "bust-4-cards": "0.089392",
-        "bust-3-cards": "0.173032",
-    }
-    assert decimal_string(result.house_edge, 6) == "0.062143"
+def test_every_published_case_states_its_source_and_figures() -> None:
+    assert len(cases()) >= 20
+    for case in cases():
+        assert case.source and case.figures and case.pays
+        assert all(f.house_edge or f.lines for f in case.figures)
 
 
 # Galaxy Gaming's Bust Bonus: paid on a dealer bust by the up card, more when all the dealer's
@@ -177,39 +143,11 @@ def test_super_4_hand_counts_match_the_published_five_deck_analysis() -> None:
     assert decimal_string(by["same-color"], 9) == "0.004978672"
 
 
-# Wizard of Odds, "Royal Match" (wizardofodds.com/games/blackjack/side-bets/royal-match/; read in
-# its mirror riasaccanucarbul.netlify.app/blackjack-royal-match-side-bet): the player's first two
-# cards, suited pays, a suited king-queen (royal match) pays more. Version 1: 25 to 1 and 5 to 2,
-# as Colorado's Royal Match 21 Pay Table 4 prints them (us-co/royal-match-21/pay-table-4); version
-# 2: 10 to 1 and 3 to 1, as Pay Table 1 (us-co/royal-match-21/pay-table-1). Both Colorado tables
-# add an optional "Crown Treasure" dollar line, which the Wizard's tables do not have.
-ROYAL_MATCH = {
-    1: [("royal-match", "25 to 1"), ("two-suited-cards", "2.5 to 1")],
-    2: [("royal-match", "10 to 1"), ("two-suited-cards", "3 to 1")],
-}
-
-
-@pytest.mark.parametrize(
-    ("version", "decks", "published"),
-    [
-        # "Royal Match House Edge" by decks, to 6 places; version 2 is a player edge from 4 decks
-        (1, 1, "0.108597"), (1, 2, "0.083271"), (1, 4, "0.070792"),
-        (1, 6, "0.066658"), (1, 8, "0.064597"),
-        (2, 1, "0.037707"), (2, 2, "0.008215"), (2, 4, "-0.006317"),
-        (2, 6, "-0.011130"), (2, 8, "-0.013531"),
-    ],
-)  # fmt: skip
-def test_royal_match_matches_the_published_house_edge_by_decks(
-    version: int, decks: int, published: str
-) -> None:
-    result = analyse("royal-match-21", _lines(ROYAL_MATCH[version]), decks)
-    assert decimal_string(result.house_edge, 6) == published
-
-
 def test_royal_match_six_deck_counts_match_the_published_table() -> None:
     """Wizard of Odds, "Royal Match — Version 1 — Six Decks": 144 royal matches and 11,868 other
     suited pairs of C(312, 2) = 48,516 two-card hands."""
-    result = analyse("royal-match-21", _lines(ROYAL_MATCH[1]), 6)
+    pays = [("royal-match", "25 to 1"), ("two-suited-cards", "2.5 to 1")]
+    result = analyse("royal-match-21", _lines(pays), 6)
     by = {line.outcome: line.probability for line in result.lines}
     assert by == {"royal-match": Fraction(144, 48516), "two-suited-cards": Fraction(11868, 48516)}
 
@@ -239,83 +177,6 @@ def test_lucky_lucky_matches_the_published_six_deck_analysis() -> None:
         "total-20": 377_568,
         "total-19": 364_320,
     }
-    assert decimal_string(result.house_edge, 4) == "0.0266"
-
-
-@pytest.mark.parametrize(
-    ("pays", "decks", "published"),
-    [
-        # Wizard of Odds, "Pair Square" (wizardofodds.com/games/blackjack/side-bets/pair-square/):
-        # the player's first two cards a pair, more if suited; "Total" return to 6 places. The
-        # pays are Colorado's Bet the Set 21 tables (us-co/bet-the-set-21/bts-06, bts-03, bts-04
-        # at six decks, bts-02 at two, bts-01 at one).
-        ([("regular-pair", "10 to 1"), ("suited-pair", "20 to 1")], 6, "0.025723"),
-        ([("regular-pair", "10 to 1"), ("suited-pair", "15 to 1")], 6, "0.106109"),
-        ([("regular-pair", "10 to 1"), ("suited-pair", "12 to 1")], 6, "0.154341"),
-        ([("regular-pair", "10 to 1"), ("suited-pair", "25 to 1")], 2, "0.106796"),
-        ([("regular-pair", "15 to 1")], 1, "0.058824"),
-    ],
-)
-def test_bet_the_set_matches_the_published_pair_square_tables(
-    pays: list[tuple[str, str]], decks: int, published: str
-) -> None:
-    result = analyse("bet-the-set-21", _lines(pays), decks, "US-CO")
-    assert decimal_string(result.house_edge, 6) == published
-
-
-@pytest.mark.parametrize(
-    ("line", "decks", "published"),
-    [
-        # Wizard of Odds, "Over/Under 13" (read in its mirror nilapub.com/games/blackjack/
-        # side-bets/over-under-13): aces one point, a total of 13 loses both; house edge to
-        # 0.01 %. Each is a wager of its own (MA 17(a)(1), us-ma/over-under-13/pays).
-        ("under-13", 1, "0.1011"), ("under-13", 2, "0.1008"), ("under-13", 4, "0.1007"),
-        ("under-13", 6, "0.1007"), ("under-13", 8, "0.1006"),
-        ("over-13", 1, "0.0679"), ("over-13", 2, "0.0665"), ("over-13", 4, "0.0658"),
-        ("over-13", 6, "0.0655"), ("over-13", 8, "0.0654"),
-        # E. Jacobson, "Card Counting the Over/Under 13 Blackjack Side Bet: Update 1"
-        # (888casino.com/blog/side-bets/card-counting-the-overunder-13-blackjack-side-bet-update-1),
-        # six decks: 6.555 % and 10.067 %
-        ("over-13", 6, "0.06555"), ("under-13", 6, "0.10067"),
-    ],
-)  # fmt: skip
-def test_over_and_under_13_match_the_published_house_edges(
-    line: str, decks: int, published: str
-) -> None:
-    result = analyse("over-under-13", _lines([(line, "one to one")]), decks, "US-MA")
-    assert decimal_string(result.house_edge, len(published) - 2) == published
-
-
-IN_BETWEEN = {
-    "a": [("triple-match", "30 to 1"), ("one-card-spread", "12 to 1"),
-          ("two-card-spread", "6 to 1"), ("three-card-spread", "4 to 1"),
-          ("all-other-spreads", "1 to 1")],
-    "b": [("triple-match", "30 to 1"), ("one-card-spread", "10 to 1"),
-          ("two-card-spread", "6 to 1"), ("three-card-spread", "4 to 1"),
-          ("all-other-spreads", "1 to 1")],
-}  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    ("table", "decks", "published"),
-    [
-        # Wizard of Odds, "In BETween" (read in its mirror nilapub.com/games/blackjack/side-bets/
-        # in-between/), return tables for one and two decks: MA 22's Table B pays (us-ma/in-between/
-        # table-b, us-co/in-between/b)
-        ("b", 1, "0.104615"),
-        ("b", 2, "0.077582"),
-        # E. Jacobson, "Card Counting the In Between Blackjack Side Bet" (888casino.com/blog/
-        # side-bets/card-counting-the-in-between-blackjack-side-bet), 5.696 % at two decks and
-        # 3.396 % at six: Table A's pays (us-ma/in-between/table-a)
-        ("a", 2, "0.05696"),
-        ("a", 6, "0.03396"),
-    ],
-)
-def test_in_between_matches_the_published_house_edges(
-    table: str, decks: int, published: str
-) -> None:
-    result = analyse("in-between", _lines(IN_BETWEEN[table]), decks)
-    assert decimal_string(result.house_edge, len(published) - 2) == published
 
 
 def test_sevens_lines_match_the_published_counts_and_house_edge() -> None:
@@ -344,16 +205,14 @@ def test_sevens_lines_match_the_published_counts_and_house_edge() -> None:
     assert result.house_edge == Fraction(14288, 125333)
 
 
-@pytest.mark.parametrize(("decks", "published"), [(4, "0.1592"), (6, "0.1140"), (8, "0.0901")])
-def test_the_sevens_house_edge_matches_the_published_one_at_each_deck_count(
-    decks: int, published: str
-) -> None:
-    """Super Sevens' house edge with a three-card guarantee by deck count, as the Wizard of Odds'
-    table is quoted (webdelautomovil.com/how-to-play-super-7-in-blackjack/: 8 decks 9.01 %, 6 decks
-    11.40 %, 4 decks 15.92 %): the MA 17(e)(3) pays, one seven the first card (line 329)."""
-    pays = [
-        ("three-7s-suited", "5000 to 1"), ("three-7s", "500 to 1"),
-        ("two-7s-suited", "100 to 1"), ("two-7s", "50 to 1"), ("one-7", "3 to 1"),
-    ]  # fmt: skip
-    result = analyse("sevens", _lines(pays), decks, "US-MA")
-    assert decimal_string(result.house_edge, 4) == published
+def test_a_figure_the_analysis_does_not_round_to_is_a_disagreement() -> None:
+    """What the review lists as differing from a published figure: the Wizard's Buster Blackjack
+    house edge with the dealer standing on soft 17 (8.25 % at 6 decks) set against the analysis
+    with the dealer hitting it (6.21 %)."""
+    [case] = [c for c in cases() if c.id == "wizard-buster-pay-table-1"]
+    [standing] = [f for f in case.figures if f.decks == 6 and f.soft_17 == "stand"]
+    [hitting] = [f for f in case.figures if f.decks == 6 and f.soft_17 == "hit"]
+    assert disagreements(standing, analysed(case, hitting)) == [
+        "house edge published 0.0825, analysed 0.0621"
+    ]
+    assert disagreements(hitting, analysed(case, hitting)) == []

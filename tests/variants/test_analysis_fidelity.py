@@ -1,6 +1,7 @@
 """Analyses that must settle as the rules do (issue #9): War Blackjack on the first card dealt,
 Massachusetts' Buster Blackjack with the dealer its own section fixes, and Royal Match 21 Pay
-table 1's player edge reported as a catalog finding, through GET paytables/{id}/analysis/."""
+table 1's player edge reported as a catalog finding (a published analysis agrees, issue #23),
+through GET paytables/{id}/analysis/."""
 
 from __future__ import annotations
 
@@ -94,6 +95,10 @@ def test_royal_match_pay_table_1_s_player_edge_is_a_catalog_finding(
     assert (finding["code"], finding["decks"]) == ("player-edge", 6)
     assert finding["player_edge_fraction"] == "45/4043"
     assert "1.113" in finding["message"]
+    assert (
+        'a published analysis of these pays agrees: Wizard of Odds, "Royal Match"'
+        in (finding["message"])
+    )
     assert any("Crown Treasure (optional)" in note for note in body["lines_left_out"])
     two_decks = analysis(anon_client, "us-co/royal-match-21/pay-table-1", decks=2)
     [result] = two_decks["analyses"]
@@ -126,7 +131,7 @@ def test_the_sevens_one_seven_line_is_the_first_card_with_the_other_reading_besi
     Wizard of Odds' Super Sevens figure. Read as a seven in either of the first two cards, the
     player's 1648/9641 (17.09 %): shown beside it, annotated on the rule, never a house edge."""
     body = analysis(anon_client, "us-ma/sevens/highest-winning-payout", decks=6)
-    assert body["catalog_findings"] == []
+    assert body["catalog_findings"] == [] and body["readings_under_review"] == []
     assert "third card" in body["method"] and "first card a seven" in body["method"]
     [result] = body["analyses"]
     assert result["house_edge_fraction"] == "14288/125333"

@@ -289,24 +289,38 @@ def test_the_par_sheet_is_in_the_openapi_schema(anon_client: APIClient) -> None:
 
 
 def test_every_catalog_paytable_with_an_exact_analysis_has_a_par_sheet_that_adds_up() -> None:
-    """Every paytable at every deck count it is approved for (1, 2, 4, 6, 8 where any): a par
-    sheet whose rows count every deal of the cycle once (or, where a deal pays several lines,
-    whose returns still add up to minus the house edge), or a 400 that says why not."""
+    """Every paytable at every deck count it is analysed at (its approval's, else its wager's deck
+    rule's, else 1, 2, 4, 6, 8), and at a $5 stake with $25,000 meters where it pays dollar or
+    meter lines: a par sheet whose rows count every deal of the cycle once (or, where a deal pays
+    several lines, whose returns still add up to minus the house edge), or a 400 that says why
+    not: a wager the cards do not decide (Dead Man's Hand), one simulated as a job (STREAK,
+    Burnout Bonus), or a paytable the player beats."""
+    from decimal import Decimal
+
     from pitboss.errors import DomainError
-    from variants.analysis import DEFAULT_DECKS
+    from variants.analysis import allowed_decks
     from variants.models import Paytable
     from variants.par_sheet import paytable_par_sheet
 
+    def par_sheet(paytable: Paytable, decks: int, **terms: Any) -> dict[str, Any] | DomainError:
+        try:
+            return paytable_par_sheet(paytable, decks, **terms)
+        except DomainError as exc:
+            assert exc.status == 400 and exc.fields
+            return exc
+
     made, refused = 0, set()
     for paytable in Paytable.objects.select_related("wager__jurisdiction"):
-        for decks in paytable.decks or DEFAULT_DECKS:
-            try:
-                body = paytable_par_sheet(paytable, decks)
-            except DomainError as exc:
-                refused.add(exc.code)
-                assert exc.status == 400 and exc.fields
+        for decks in allowed_decks(paytable):
+            body = par_sheet(paytable, decks)
+            dollars = isinstance(body, DomainError) and "stake" in body.fields
+            if dollars or not isinstance(body, DomainError) and body["not_analysed"]:
+                body = par_sheet(paytable, decks, stake=Decimal(5), meters={"": Decimal(25000)})
+            if isinstance(body, DomainError):
+                refused.add(body.code)
                 continue
             made += 1
+            assert not [n for n in body["not_analysed"] if "stake is the player" not in n]
             for column in body["sheets"]:
                 lines = column["lines"]
                 edge = fraction(column["house_edge_fraction"])
@@ -315,7 +329,7 @@ def test_every_catalog_paytable_with_an_exact_analysis_has_a_par_sheet_that_adds
                 if column["lines_exclusive"]:
                     assert sum(line["combinations"] for line in lines) == column["combinations"]
                 assert fraction(column["variance_fraction"]) >= 0
-    assert made > 300
+    assert made > 400
     assert refused == {"not_analysable", "player_edge", "simulated_only"}
 
 

@@ -163,7 +163,10 @@ class AnalysisQuery(StakeQuery, RemovalQuery):
 
 class PaytableAnalysisApi(APIView):
     """Exact analysis of a catalog paytable: probability and return of each line and the house
-    edge, per pay column, at `decks` or at every deck count the paytable is approved for."""
+    edge, per pay column, at `decks` or at every deck count the paytable is analysed at (those of
+    its approval its wager's deck rule allows). An analysis giving the player the edge is no house
+    edge: a catalog finding (`catalog_findings`) where a published analysis agrees or the meter
+    makes it so, else a reading under review (`readings_under_review`)."""
 
     permission_classes = [permissions.AllowAny]
 
@@ -322,9 +325,10 @@ class PaytableParSheetApi(APIView):
         "variance (exact) and standard deviation per unit staked; the combinations of the "
         "cycle, the card-removal convention and the citation of the approving rule. "
         "?format=csv or pdf, or Accept: text/csv or application/pdf. A 400 with `fields` "
-        "names `decks` (missing, not an integer, not approved for the paytable), `format`, "
-        "`paytable` (a wager without an exact analysis, one analysed only by simulation, or a "
-        "paytable the player beats: a catalog finding), `stake` (a paytable of meter or "
+        "names `decks` (missing, not an integer, not approved for the paytable or not allowed "
+        "by its wager's deck rule), `format`, `paytable` (a wager without an exact analysis, "
+        "one analysed only by simulation, or a paytable the player beats: a catalog finding "
+        "or a reading under review), `stake` (a paytable of meter or "
         "dollar lines only) or `removal` (not none or player-cards, or given for a wager not "
         "decided by the dealer's hand).",
     )

@@ -1,0 +1,234 @@
+"""The review of readings (issue #23): every exact analysis of the catalog, at every deck count a
+paytable is analysed at (and at a $5 stake, every meter at $0, for columns paying dollars or meter
+shares), and the base games the validator values for the sample configurations
+(fixtures/configs/), that gives the player an edge or differs from a published figure the
+repository pins (engine/published.yaml), each with its reading (the method and card-removal
+convention) and its annotation (fixtures/annotations.yaml, on the unit the paytable cites).
+
+An approved wager that favours the player, or a figure far from a published analysis, means the
+reading is wrong until proven otherwise. A reading is explained where a published analysis agrees
+with the player's edge, where a progressive's meter makes it so (variants.analysis.edge_explained),
+or where an annotation on the cited unit records the figure (its fraction); unexplained otherwise.
+Also counted: the paytable columns × deck counts without an exact figure, besides the wagers the
+cards do not decide (STREAK and Burnout Bonus, simulated as jobs; Dead Man's Hand).
+
+`python manage.py review_readings` prints the list; `python -m benchmarks analysis` the counts."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from django.conf import settings
+
+from engine.analysis import Analysis
+from engine.odds import Pays, decimal_string
+from engine.published import disagreements, published_for
+from engine.sidewagers import NOT_DECIDED_BY_CARDS
+from pitboss.errors import DomainError
+from regs.models import Annotation
+
+from .analysis import (
+    Analysed,
+    allowed_decks,
+    cited,
+    edge_explained,
+    fraction_text,
+    paytable_analysed,
+    player_edge,
+)
+from .models import Paytable
+
+STAKE = Decimal(5)
+METER = Decimal(0)
+"""The terms a column paying dollar amounts or meter shares is analysed at for the review: a $5
+wager, every meter at $0 (the least a meter share returns: what the wager returns whatever the
+meter, so a player's edge there is no meter's doing)."""
+
+CONFIGURATIONS = ("casino-house-rules-co.json", "casino-house-rules-ma.json")
+"""The sample configurations (fixtures/configs/) whose base games the review values."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An analysis listed for review."""
+
+    subject: str
+    """The paytable's key, or "base game: <configuration> <table>"."""
+    column: str
+    decks: int
+    house_edge: str
+    """A decimal string (negative: the player's edge)."""
+    why: tuple[str, ...]
+    """Why it is listed: the player's edge, each published figure it differs from."""
+    reading: str
+    """How it was analysed: the method and card-removal convention (and the stake and meter)."""
+    annotation: str
+    """The annotations on the unit the paytable cites, "" if none."""
+    explained: str
+    """Why it stands (a published analysis agrees, the meter makes it so, an annotation records
+    it); "" for a reading no one has explained."""
+
+
+@dataclass
+class Review:
+    readings: list[Reading] = field(default_factory=list)
+    without_exact: list[str] = field(default_factory=list)
+    """Paytable columns × deck counts without an exact figure ("key column @ N decks: why"),
+    besides the wagers set aside."""
+    set_aside: set[str] = field(default_factory=set)
+    """Wagers the cards do not decide, so with no exact figure by design."""
+    analysed: int = 0
+    """Exact analyses reviewed (paytable columns × deck counts, at a stake or not; base games)."""
+
+    @property
+    def unexplained(self) -> list[Reading]:
+        return [r for r in self.readings if not r.explained]
+
+
+def review(paytables: Iterable[Paytable] | None = None, *, base_games: bool = True) -> Review:
+    """The review of every catalog paytable (or those given) and, with `base_games`, of the
+    sample configurations' base games."""
+    found = Review()
+    if paytables is None:
+        paytables = (
+            Paytable.objects.select_related("wager__jurisdiction", "provision")
+            .prefetch_related("entries")
+            .order_by("key")
+        )
+    for paytable in paytables:
+        _review_paytable(paytable, found)
+    if base_games:
+        _review_base_games(found)
+    return found
+
+
+def _review_paytable(paytable: Paytable, found: Review) -> None:
+    columns = list(dict.fromkeys(e.column for e in paytable.entries.all()))
+    decks = allowed_decks(paytable)
+    wager = paytable.wager.slug
+    try:
+        per_unit = paytable_analysed(paytable, simulate_play=False)
+    except DomainError as exc:
+        if exc.code == "simulated_only" or wager in NOT_DECIDED_BY_CARDS:
+            found.set_aside.add(wager)
+        else:
+            found.without_exact += [
+                f"{paytable.key} {c!r} @ {n} decks: {exc.message}" for c in columns for n in decks
+            ]
+        return
+    runs: list[tuple[Analysed, str]] = [(per_unit, "")]
+    if per_unit.not_analysed:
+        terms = f"; at a ${STAKE} stake, every meter at ${METER}"
+        try:
+            runs.append(
+                (
+                    paytable_analysed(
+                        paytable, simulate_play=False, stake=STAKE, meters={"": METER}
+                    ),
+                    terms,
+                )
+            )
+        except DomainError as exc:
+            found.without_exact.append(f"{paytable.key} at a stake: {exc.message}")
+    got: set[tuple[str, int]] = set()
+    annotations = _annotations(paytable)
+    for analysed, terms in runs:
+        for result in analysed.results:
+            if (result.column, result.decks) in got:
+                continue  # a column analysed per unit is reviewed per unit
+            got.add((result.column, result.decks))
+            found.analysed += 1
+            reading = _reading(paytable, analysed, result, terms, annotations)
+            if reading is not None:
+                found.readings.append(reading)
+    found.without_exact += [
+        f"{paytable.key} {c!r} @ {n} decks: no exact figure, at a stake or not"
+        for c in columns
+        for n in decks
+        if (c, n) not in got
+    ]
+
+
+def _reading(
+    paytable: Paytable,
+    analysed: Analysed,
+    result: Analysis,
+    terms: str,
+    annotations: list[str],
+) -> Reading | None:
+    """The analysis as a reading to review, or None if it gives the house the edge and agrees
+    with every published figure of its pays."""
+    why = []
+    if player_edge(result):
+        edge = -result.house_edge
+        why.append(
+            f"gives the player an edge of {decimal_string(edge * 100, 6)}% "
+            f"({fraction_text(edge)} per unit staked)"
+        )
+    lines = {line.outcome: Pays.parse(line.pays) for line in result.lines}
+    differs = False
+    for case, figure in published_for(result.wager, lines, result.decks, analysed.hits_soft_17):
+        if found := disagreements(figure, result):
+            differs = True
+            why.append(f"differs from {case.source}: {'; '.join(found)}")
+    if not why:
+        return None
+    explained = "" if differs else edge_explained(analysed, result)
+    figures = {fraction_text(result.house_edge), fraction_text(-result.house_edge)}
+    recorded = [text for text in annotations if any(f in text for f in figures)]
+    if not explained and recorded:
+        explained = f"an annotation on {cited(paytable)} records it"
+    return Reading(
+        paytable.key,
+        result.column,
+        result.decks,
+        decimal_string(result.house_edge, 12),
+        tuple(why),
+        f"{analysed.method}; cards: {result.card_removal}{terms}",
+        "\n".join(recorded or annotations),
+        explained,
+    )
+
+
+def _annotations(paytable: Paytable) -> list[str]:
+    """The annotations on the unit the paytable cites, each with its kind."""
+    return [
+        f"[{a.kind}] {a.text}"
+        for a in Annotation.objects.filter(
+            unit__provision=paytable.provision, unit__path=paytable.unit_path
+        )
+    ]
+
+
+def _review_base_games(found: Review) -> None:
+    """The base games the validator values for the sample configurations: any whose exact value
+    gives the player the edge."""
+    from compliance.basegame import table_base_games
+    from compliance.configuration import configuration_parse
+
+    for name in CONFIGURATIONS:
+        path = Path(settings.BASE_DIR) / "fixtures" / "configs" / name
+        config = configuration_parse(json.loads(path.read_text()))
+        for table, entry in zip(config["tables"], table_base_games(config), strict=True):
+            if entry["house_edge"] is None:
+                continue
+            found.analysed += 1
+            if Decimal(entry["house_edge"]) >= 0:
+                continue
+            edge = -Decimal(entry["house_edge_percent"])
+            found.readings.append(
+                Reading(
+                    f"base game: {name} {entry['table']}",
+                    "",
+                    int(table.get("decks") or 0),
+                    entry["house_edge"],
+                    (f"gives the player an edge of {edge}%",),
+                    f"{entry['method']}; " + "; ".join(entry["conventions"]),
+                    "",
+                    "",
+                )
+            )
