@@ -27,7 +27,7 @@ from django.conf import settings
 from engine.analysis import Analysis
 from engine.odds import Pays, decimal_string
 from engine.published import disagreements, published_for
-from engine.sidewagers import NOT_DECIDED_BY_CARDS
+from engine.sidewagers import NOT_DECIDED_BY_CARDS, sided
 from pitboss.errors import DomainError
 from regs.models import Annotation
 
@@ -38,9 +38,10 @@ from .analysis import (
     edge_explained,
     fraction_text,
     paytable_analysed,
+    paytable_lines,
     player_edge,
 )
-from .models import Paytable
+from .models import Paytable, Wager
 
 STAKE = Decimal(5)
 METER = Decimal(0)
@@ -48,8 +49,14 @@ METER = Decimal(0)
 wager, every meter at $0 (the least a meter share returns: what the wager returns whatever the
 meter, so a player's edge there is no meter's doing)."""
 
-CONFIGURATIONS = ("casino-house-rules-co.json", "casino-house-rules-ma.json")
-"""The sample configurations (fixtures/configs/) whose base games the review values."""
+CONFIGURATIONS = (
+    "casino-house-rules-co.json",
+    "casino-house-rules-ma.json",
+    "variant-games-co.json",
+)
+"""The sample configurations (fixtures/configs/) whose base games the review values: the house
+rules in both jurisdictions, and a floor of the full variants the engine values (Face Up 21,
+Blackjack Switch, Spanish 21, Double Up Blackjack in both versions)."""
 
 
 @dataclass(frozen=True)
@@ -107,9 +114,10 @@ def review(paytables: Iterable[Paytable] | None = None, *, base_games: bool = Tr
 
 
 def _review_paytable(paytable: Paytable, found: Review) -> None:
-    columns = list(dict.fromkeys(e.column for e in paytable.entries.all()))
-    decks = allowed_decks(paytable)
     wager = paytable.wager.slug
+    # the columns analysed: the printed ones, or each side of a wager with sides (over/under 13)
+    columns = list(dict.fromkeys(line.column for line in sided(wager, paytable_lines(paytable))))
+    decks = allowed_decks(paytable)
     try:
         per_unit = paytable_analysed(paytable, simulate_play=False)
     except DomainError as exc:
@@ -206,7 +214,8 @@ def _annotations(paytable: Paytable) -> list[str]:
 
 def _review_base_games(found: Review) -> None:
     """The base games the validator values for the sample configurations: any whose exact value
-    gives the player the edge."""
+    gives the player the edge, explained where an annotation on the game's rule records that
+    edge (as a percentage to three places)."""
     from compliance.basegame import table_base_games
     from compliance.configuration import configuration_parse
 
@@ -220,6 +229,8 @@ def _review_base_games(found: Review) -> None:
             if Decimal(entry["house_edge"]) >= 0:
                 continue
             edge = -Decimal(entry["house_edge_percent"])
+            annotations = _game_annotations(config["jurisdiction"], table["game"])
+            recorded = [text for text in annotations if f"{edge:.3f}%" in text]
             found.readings.append(
                 Reading(
                     f"base game: {name} {entry['table']}",
@@ -228,7 +239,17 @@ def _review_base_games(found: Review) -> None:
                     entry["house_edge"],
                     (f"gives the player an edge of {edge}%",),
                     f"{entry['method']}; " + "; ".join(entry["conventions"]),
-                    "",
-                    "",
+                    "\n".join(recorded or annotations),
+                    f"an annotation on {table['game']}'s rule records it" if recorded else "",
                 )
             )
+
+
+def _game_annotations(jurisdiction: str, game: str) -> list[str]:
+    """The annotations on every unit of the rule that authorises the game, each with its kind."""
+    wager = Wager.objects.filter(jurisdiction__code=jurisdiction, slug=game).first()
+    if wager is None:
+        return []
+    return [
+        f"[{a.kind}] {a.text}" for a in Annotation.objects.filter(unit__provision=wager.provision)
+    ]
