@@ -53,6 +53,7 @@ from engine.rules import RuleSet
 from engine.simulate import rules_as_dict
 from pitboss import kbcache
 from pitboss.errors import DomainError
+from pitboss.text import Text
 from variants.models import Constraint, ConstraintKind
 from variants.selectors import Citer
 
@@ -64,8 +65,10 @@ from .validator import bonus_house_advantage
 
 class BaseGameIn(serializers.Serializer):
     configuration = serializers.JSONField()
-    table = serializers.CharField(
-        required=False, help_text="Name of the configuration's table; default the first."
+    table = Text(
+        required=False,
+        max_length=80,
+        help_text="Name of the configuration's table; default the first.",
     )
     effects = serializers.BooleanField(
         default=True,
