@@ -54,6 +54,7 @@ from engine.rules import RuleSet
 from engine.simulate import rules_as_dict
 from pitboss import kbcache
 from pitboss.errors import DomainError
+from pitboss.text import Text
 from regs.models import AnnotationKind
 from regs.selectors import unit_annotations
 from variants.models import Constraint, ConstraintKind
@@ -67,8 +68,10 @@ from .validator import bonus_house_advantage
 
 class BaseGameIn(serializers.Serializer):
     configuration = serializers.JSONField()
-    table = serializers.CharField(
-        required=False, help_text="Name of the configuration's table; default the first."
+    table = Text(
+        required=False,
+        max_length=80,
+        help_text="Name of the configuration's table; default the first.",
     )
     effects = serializers.BooleanField(
         default=True,

@@ -18,6 +18,7 @@ from engine.odds import Basis, InvalidPays, Pays
 from jurisdictions.models import Jurisdiction
 from pitboss import kbcache
 from pitboss.api import shared_serializer
+from pitboss.text import Slug, Text, check_text_tree
 from variants.api.serializers import PaytableLineSerializer
 from variants.models import Wager
 
@@ -37,7 +38,7 @@ MAX_SIDE_WAGERS = 20
 pays_parse = functools.lru_cache(maxsize=4096)(Pays.parse)
 
 
-class OddsField(serializers.CharField):
+class OddsField(Text):
     """Odds as printed: "3 to 2", "2 for 1" (not a meter share or a dollar amount)."""
 
     def to_internal_value(self, data: Any) -> str:
@@ -97,6 +98,9 @@ class PaytableLineIn(PaytableLineSerializer):
         return value
 
 
+_PAYTABLE_ID = Text()
+
+
 @extend_schema_field(
     {
         "oneOf": [
@@ -121,7 +125,7 @@ class PaytableField(serializers.Field):
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, str) and data:
-            return data
+            return _PAYTABLE_ID.run_validation(data)
         if isinstance(data, list) and data:
             return list(shared_serializer(PaytableLineIn, many=True).run_validation(data))
         raise serializers.ValidationError(
@@ -135,7 +139,7 @@ class PaytableField(serializers.Field):
 
 class BonusPayoutSerializer(serializers.Serializer):
     amount = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
-    probability = serializers.CharField(help_text='A fraction "1/4" or a decimal "0.25".')
+    probability = Text(max_length=100, help_text='A fraction "1/4" or a decimal "0.25".')
 
     def validate_probability(self, value: str) -> Fraction:
         try:
@@ -161,7 +165,7 @@ class TipsSerializer(serializers.Serializer):
 
 
 class SideWagerSerializer(serializers.Serializer):
-    wager = serializers.SlugField()
+    wager = Slug()
     aggregate_payout_limit = serializers.DecimalField(
         max_digits=14,
         decimal_places=2,
@@ -175,8 +179,9 @@ class SideWagerSerializer(serializers.Serializer):
     meter = serializers.DecimalField(
         max_digits=14, decimal_places=2, min_value=0, required=False, allow_null=True
     )
-    column = serializers.CharField(
+    column = Text(
         required=False,
+        max_length=80,
         help_text='Which pay column of a paytable printed with alternatives ("Table B", "D").',
     )
     specified_suit = serializers.ChoiceField(
@@ -232,7 +237,7 @@ def _catalog_slug(value: str) -> str:
     return value
 
 
-class LayoutField(serializers.SlugField):
+class LayoutField(Slug):
     """The catalog slug of the game or wager whose approved layout a table displays."""
 
     def to_internal_value(self, data: Any) -> str:
@@ -240,8 +245,8 @@ class LayoutField(serializers.SlugField):
 
 
 class TableSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
-    game = serializers.SlugField()
+    name = Text(max_length=80)
+    game = Slug()
     decks = serializers.IntegerField(min_value=1, max_value=12, required=False, allow_null=True)
     player_spots = serializers.IntegerField(min_value=1, max_value=14, required=False)
     dealing = serializers.ChoiceField(choices=["hand", "shoe", "csm", "asd"], required=False)
@@ -287,7 +292,7 @@ class TableSerializer(serializers.Serializer):
         help_text="Optional payouts the table offers on winning hands (MA 3(e)(1)-(4)).",
     )
     designated_blackjack = serializers.ListField(
-        child=serializers.CharField(),
+        child=Text(max_length=10),
         required=False,
         min_length=2,
         max_length=2,
@@ -301,8 +306,9 @@ class TableSerializer(serializers.Serializer):
         help_text='Dealer tip wagers: {"accepted": false} or {"max": "25"}; restrictions are '
         "posted (30-803(3)(i)).",
     )
-    jokers = serializers.CharField(
+    jokers = Text(
         required=False,
+        multiline=True,
         max_length=300,
         help_text="Where jokers are in use, their card value or usage as approved; posted "
         "(30-806(3)).",
@@ -354,9 +360,9 @@ class TableSerializer(serializers.Serializer):
 
 
 class ConfigurationSerializer(serializers.Serializer):
-    jurisdiction = serializers.CharField()
+    jurisdiction = Text(max_length=16)
     as_of = serializers.DateField()
-    licensee = serializers.CharField(required=False, allow_blank=True, default="")
+    licensee = Text(required=False, allow_blank=True, default="")
     include_proposed = serializers.BooleanField(required=False, default=False)
     tables = TableSerializer(many=True, allow_empty=False)
 
@@ -425,6 +431,7 @@ def configuration_parse(data: Any, *, revision: str | None = None) -> dict[str, 
         raise serializers.ValidationError(
             {"non_field_errors": ["A configuration is a JSON object."]}
         )
+    check_text_tree(data)  # the desk's upload and a stored run come here without the API's parser
     tables = data.get("tables")
     if isinstance(tables, list) and len(tables) > MAX_TABLES:
         raise serializers.ValidationError(

@@ -16,6 +16,7 @@ from engine.rules import PaytableLine
 from engine.simulate import CHUNK_ROUNDS, chunk_sizes
 from engine.streak import MIN_ROUNDS, STREAK_WAGERS, StreakCounts, streak_chunk, streak_rules
 from pitboss.errors import DomainError
+from pitboss.text import Text
 from variants import selectors as catalog
 from variants.analysis import allowed_decks, paytable_lines, streak_shown, streak_soft_17
 
@@ -31,7 +32,7 @@ then run within the request (about 35 s here at this size), which a server times
 
 
 class PaytableSimulationIn(serializers.Serializer):
-    paytable = serializers.CharField(help_text="The catalog paytable's key.")
+    paytable = Text(help_text="The catalog paytable's key.")
     decks = serializers.IntegerField(
         required=False, min_value=1, help_text="One deck count; default every one it allows."
     )

@@ -15,6 +15,7 @@ from engine.shoe import Shoe
 from engine.sidewagers import SIDES
 from engine.strategy import BasicStrategy, Scripted, Strategy
 from pitboss.errors import DomainError
+from pitboss.text import Text
 
 from .configuration import configuration_parse
 from .rulesets import TableRules, table_rules
@@ -109,8 +110,10 @@ class SeatIn(serializers.Serializer):
 
 class RoundsIn(serializers.Serializer):
     configuration = serializers.JSONField()
-    table = serializers.CharField(
-        required=False, help_text="Name of the configuration's table to play; default the first."
+    table = Text(
+        required=False,
+        max_length=80,
+        help_text="Name of the configuration's table to play; default the first.",
     )
     shoe = serializers.ListField(
         child=serializers.CharField(),
@@ -141,7 +144,7 @@ class SeatReplayIn(SeatIn):
 
 class ReplayIn(serializers.Serializer):
     configuration = serializers.JSONField()
-    table = serializers.CharField(required=False)
+    table = Text(required=False, max_length=80)
     cards = serializers.ListField(
         child=serializers.CharField(), allow_empty=False, help_text="The cards in dealing order."
     )

@@ -53,6 +53,13 @@ def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
 
     :raises rest_framework.exceptions.ValidationError: a malformed configuration (nothing stored).
     """
+    run = _validation_run_made(data=data, user=user)
+    run.save()  # one INSERT, whole or not at all: no transaction of its own needed
+    return run
+
+
+def _validation_run_made(*, data: Any, user: Any = None) -> ValidationRun:
+    """The run of a configuration, checked and computed, not yet stored."""
     heads = kbcache.history_heads()  # before reading the rules: a later edit makes a new revision
     revision = kbcache.revision_of(heads)
     config = configuration_parse(data, revision=revision)
@@ -72,7 +79,6 @@ def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
     # The fields' own checks; not the two queries asking whether a new random id is taken
     # and whether the user who was just authenticated exists.
     run.full_clean(exclude=["created_by"], validate_unique=False)
-    run.save()  # one INSERT, whole or not at all: no transaction of its own needed
     return run
 
 
@@ -107,6 +113,7 @@ def sign_set_create(
     wall_signs: bool = True,
     user: Any = None,
     run: ValidationRun | None = None,
+    sign: int | None = None,
 ) -> SignSet:
     """Validate a configuration, build its signs (compliance.signage) and store them with the
     run. A configuration with errors, of the rules or of facts a sign needs, gets a sign set
@@ -115,29 +122,39 @@ def sign_set_create(
     A stored `run` of the same configuration is reused while the knowledge base is as it was
     when the run was made; once the rules changed, the configuration is validated again.
 
+    Everything is checked before anything is written (`sign`, the one sign asked for, among
+    them), and the run and the sign set are written in one transaction.
+
     :raises rest_framework.exceptions.ValidationError: a malformed configuration.
+    :raises DomainError: `sign` is not a sign of the set (404; nothing stored).
     :raises NotCompliant: errors and no draft asked for (the run is stored, no sign set).
     """
     if run is None or run.configuration != data or run.knowledge_base != knowledge_base_revision():
-        run = validation_run_create(data=data, user=user)
+        run = _validation_run_made(data=data, user=user)
     config = configuration_parse(data)
     built = signs_build(config, knowledge_base=run.knowledge_base, wall_signs=wall_signs)
+    if sign is not None and sign >= len(built.signs):
+        raise DomainError("not_found", f"sign {sign}: the set has {len(built.signs)} signs", 404)
     # the run's findings hold the signs' (sign_needs); a run stored before they did, not
     needs = [f.as_dict() for f in built.findings]
     findings = run.findings + [f for f in needs if f not in run.findings]
     clean = run.compliant and is_compliant(built.findings)
     if not clean and not draft:
+        if run._state.adding:
+            run.save()  # the refusal names the run, whose findings say what to fix
         raise NotCompliant(run, findings)
-    for sign in built.signs:
-        sign["provenance"]["validation"] = str(run.id)
+    for each in built.signs:
+        each["provenance"]["validation"] = str(run.id)
+    sign_set = SignSet(
+        validation=run,
+        draft=not clean,
+        signs=built.signs,
+        findings=findings,
+        created_by=user if user and user.is_authenticated else None,
+    )
+    sign_set.full_clean(exclude=["validation"] if run._state.adding else None)
     with transaction.atomic():
-        sign_set = SignSet(
-            validation=run,
-            draft=not clean,
-            signs=built.signs,
-            findings=findings,
-            created_by=user if user and user.is_authenticated else None,
-        )
-        sign_set.full_clean()
+        if run._state.adding:
+            run.save()
         sign_set.save()
     return sign_set

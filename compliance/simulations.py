@@ -30,6 +30,7 @@ from engine.simulate import (
     variations,
 )
 from pitboss.errors import DomainError
+from pitboss.text import Text
 
 from .models import ChunkedJob, SimulationJob
 from .rounds import request_parse, request_table
@@ -48,8 +49,10 @@ CONTINUOUS_SHOE = (
 
 class SimulationIn(serializers.Serializer):
     configuration = serializers.JSONField()
-    table = serializers.CharField(
-        required=False, help_text="Name of the configuration's table; default the first."
+    table = Text(
+        required=False,
+        max_length=80,
+        help_text="Name of the configuration's table; default the first.",
     )
     rounds = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS)
     seed = serializers.IntegerField(

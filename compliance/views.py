@@ -367,6 +367,12 @@ def run_json(request: HttpRequest, pk: Any, what: str) -> HttpResponse:
     return response
 
 
+def _licensee(name: Any) -> str:
+    """A stored configuration's licensee as text ("" for none); a run stored before licensees
+    had to be strings may hold a number (manage.py repair_stored_text makes it its text)."""
+    return "" if name is None or name == "" else str(name)
+
+
 RUNS_SHOWN = 500
 """The most runs the history lists at once, newest first."""
 
@@ -376,7 +382,7 @@ def runs(request: HttpRequest) -> HttpResponse:
     """The history of validation runs the user may see, by licensee (?licensee= filters)."""
     visible = _visible_runs(request.user)
     named = visible.values_list("configuration__licensee", flat=True).distinct()
-    licensees = sorted({name or "" for name in named})
+    licensees = sorted({_licensee(name) for name in named})
     chosen = request.GET.get("licensee")
     if chosen:
         visible = visible.filter(configuration__licensee=chosen)
@@ -387,7 +393,7 @@ def runs(request: HttpRequest) -> HttpResponse:
     shown = list(visible[:RUNS_SHOWN])
     groups: dict[str, list[ValidationRun]] = {}
     for each in shown:
-        groups.setdefault(each.configuration.get("licensee") or "", []).append(each)
+        groups.setdefault(_licensee(each.configuration.get("licensee")), []).append(each)
     return render(
         request,
         "compliance/runs.html",

@@ -149,6 +149,19 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.page_not_found(request, exception)
 
 
+def server_error_response(request: HttpRequest) -> HttpResponse:
+    """The API's JSON 500, with the request's id (pitboss.middleware.RequestIdMiddleware), which
+    the log's record of the failure carries too."""
+    request_id = getattr(request, "id", None)
+    message = (
+        "The server failed on this request. This is a bug; please report it with the request "
+        f"id {request_id}."
+    )
+    body = error_body("server_error", message)
+    body["error"]["request_id"] = request_id
+    return JsonResponse(body, status=500)
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     """handler500: the JSON error shape under /api/, Django's page elsewhere; a 503 if the
     failure was the database being unavailable (outside a view, e.g. in a middleware)."""
@@ -157,8 +170,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if isinstance(sys.exc_info()[1], faults.DATABASE_ERRORS):
         return faults.unavailable(request)
     if request.path.startswith("/api/"):
-        message = "The server failed on this request. This is a bug; please report the request."
-        return JsonResponse(error_body("server_error", message), status=500)
+        return server_error_response(request)
     return defaults.server_error(request)
 
 
@@ -174,6 +186,11 @@ ERROR_SCHEMA = {
                 "code": {"type": "string"},
                 "message": {"type": "string"},
                 "fields": {"type": "object", "description": "The errors of each request field."},
+                "request_id": {
+                    "type": "string",
+                    "description": "A server error's request id (also the X-Request-ID header "
+                    "and in the server's log): quote it when reporting the failure.",
+                },
             },
         }
     },

@@ -5,8 +5,8 @@ database (`manage.py backup OUT`, `manage.py restore IN`).
 The file is Django's `dumpdata` with natural keys for content types, permissions and groups
 (which `migrate` makes in every database) and primary keys for the rest, so a restored database
 dumps to the same bytes. Content types and permissions are left out (`migrate` makes them);
-sessions too (a restore logs everyone out). On PostgreSQL the dump reads one snapshot
-(REPEATABLE READ), so writes while it runs do not tear it.
+sessions too (a restore logs everyone out), and django-axes' failed logins and lockouts. On
+PostgreSQL the dump reads one snapshot (REPEATABLE READ), so writes while it runs do not tear it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from pitboss.errors import DomainError
 from regs.models import Provision
 
-EXCLUDED = ["contenttypes", "auth.permission", "sessions"]
+EXCLUDED = ["contenttypes", "auth.permission", "sessions", "axes"]
 
 
 def backup_write(out: TextIO) -> None:

@@ -2,12 +2,63 @@
 
 from __future__ import annotations
 
+import logging
+import uuid
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.utils.html import escape
 
-from pitboss.api import error_body
+from pitboss.api import error_body, server_error_response
+from pitboss.faults import DATABASE_ERRORS
+from pitboss.logs import request_id
+from pitboss.text import text_problem, text_repaired
+
+logger = logging.getLogger("pitboss.request")
+
+# Exceptions Django itself answers with a 4xx (a view's 404, 403, 400): not server errors.
+_CLIENT_ERRORS = (Http404, PermissionDenied, BadRequest, SuspiciousOperation)
+
+
+class RequestIdMiddleware:
+    """Every request gets an id: the X-Request-ID header of its response, `request_id` on every
+    log record written while it is served, and in the body of a server error.
+
+    An exception under /api/, raised by a view or while rendering its response (a JSON renderer,
+    a PDF), answers the API's JSON error (`server_error`, with the id), DEBUG or not, and is
+    logged with its traceback under the same id; elsewhere Django's handler500 answers."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request.id = uuid.uuid4().hex  # type: ignore[attr-defined]
+        # Not reset on the way out: Django logs a 4xx or 5xx (django.request) after the last
+        # middleware returns, and that record carries the id too. The next request's replaces it.
+        request_id.set(request.id)  # type: ignore[attr-defined]
+        response = self.get_response(request)
+        response["X-Request-ID"] = request.id  # type: ignore[attr-defined]
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        # A database error is pitboss.faults' 503.
+        if not request.path.startswith("/api/") or isinstance(
+            exception, (*_CLIENT_ERRORS, *DATABASE_ERRORS)
+        ):
+            return None
+        logger.error(
+            "server error on %s %s",
+            request.method,
+            request.path,
+            exc_info=exception,
+            extra={"request_id": request.id},  # type: ignore[attr-defined]
+        )
+        response = server_error_response(request)
+        response._has_been_logged = True  # type: ignore[attr-defined]  # logged just above
+        return response
 
 
 class RequestSizeLimitMiddleware:
@@ -33,3 +84,43 @@ class RequestSizeLimitMiddleware:
             )
             return JsonResponse(error_body("request_too_large", message), status=413)
         return self.get_response(request)
+
+
+class TextBoundaryMiddleware:
+    """Refuse a request any query parameter or form field of which (its name too) is not text:
+    a 400 naming the field, the API's JSON error under /api/, a plain page elsewhere. Before
+    any view (and the CSRF check) reads the form."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        for source, params in (("query parameter", request.GET), ("form field", _form(request))):
+            for name, values in params.lists():
+                for value in [name, *values]:
+                    if problem := text_problem(value):
+                        return _refused(request, source, name, problem)
+        return self.get_response(request)
+
+
+def _form(request: HttpRequest) -> Any:
+    """The request's form fields, for a form post (urlencoded or multipart); else none."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or request.content_type not in (
+        "application/x-www-form-urlencoded",
+        "multipart/form-data",
+    ):
+        return QueryDict()
+    return request.POST
+
+
+def _refused(request: HttpRequest, source: str, name: str, problem: str) -> HttpResponse:
+    shown = text_repaired(name)[:80]
+    message = f"{shown}: {problem}"
+    if request.path.startswith("/api/"):
+        body = error_body("invalid", message, {shown: [problem]})
+        return JsonResponse(body, status=400)
+    page = (
+        f"<!doctype html><title>Refused</title><h1>A {source} is refused</h1>"
+        f"<p>{escape(message)}</p>"
+    )
+    return HttpResponse(page, status=400, content_type="text/html; charset=utf-8")

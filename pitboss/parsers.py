@@ -7,6 +7,8 @@ from typing import Any
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
+from pitboss.text import check_text_tree
+
 # No request of the API nests deeper than about ten levels (a configuration's inline paytable
 # line inside a simulation request); a deeper document is refused before any view reads it.
 MAX_JSON_DEPTH = 32
@@ -26,8 +28,10 @@ def json_depth(value: Any) -> int:
 
 class JSONParser(parsers.JSONParser):
     """DRF's JSON parser, refusing (a 400 parse_error) a document nested deeper than
-    MAX_JSON_DEPTH. Python's decoder exhausts the stack on one nested some thousand levels
-    deep, which DRF lets through as a 500."""
+    MAX_JSON_DEPTH (Python's decoder exhausts the stack on one nested some thousand levels
+    deep, which DRF lets through as a 500), and (a 400 invalid naming the field) one holding a
+    string or key that is not text (pitboss.text: a lone surrogate, a control character, over
+    MAX_TEXT characters), before any view reads it."""
 
     def parse(
         self,
@@ -42,4 +46,5 @@ class JSONParser(parsers.JSONParser):
             raise ParseError(message) from None
         if json_depth(data) > MAX_JSON_DEPTH:
             raise ParseError(message)
+        check_text_tree(data)
         return data

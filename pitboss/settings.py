@@ -14,10 +14,15 @@ WRITE_RATE          writes (POST, PUT, PATCH, DELETE) allowed per user, or per a
                     empty: unthrottled
 CACHE_URL           the cache shared by all server processes (the write throttle counts there):
                     redis://host:port/db (or rediss://); default empty: each process's own memory
+LOGIN_FAILURE_LIMIT failed logins, per username and per address, before logins are refused;
+                    default 5
+LOGIN_COOLOFF_MINUTES  how long a locked-out username or address is refused; default 15
+LOG_LEVEL           the least level of log record written to stderr; default WARNING
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import tempfile
@@ -108,6 +113,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "simple_history",
     "django_htmx",
+    "axes",
     "jurisdictions",
     "regs",
     "variants",
@@ -115,8 +121,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: a body over the limit is refused before anything reads it.
+    # First: an id for every request (X-Request-ID, the log), and the API's JSON 500 for any
+    # exception under /api/, rendering included (pitboss/middleware.py).
+    "pitboss.middleware.RequestIdMiddleware",
+    # A body over the limit is refused before anything reads it.
     "pitboss.middleware.RequestSizeLimitMiddleware",
+    # A query parameter or form field that is not text (pitboss/text.py) is a 400 naming it.
+    "pitboss.middleware.TextBoundaryMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The database unreachable: 503 with Retry-After, never a 500 (pitboss/faults.py).
     "pitboss.faults.DatabaseUnavailableMiddleware",
@@ -133,7 +144,29 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Records who made each knowledge-base edit (record time).
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last: a login refused by the lockout answers pitboss.web.login_locked_out (django-axes).
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Each record with the id of the request being served (pitboss.logs.RequestIdFilter), the
+# id an API server error also answers with; records of LOG_LEVEL (default WARNING) and above go
+# to stderr, Django's own (django.request: each 4xx and 5xx) included.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "pitboss.logs.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "plain",
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": envstr("LOG_LEVEL", "WARNING")},
+}
 
 ROOT_URLCONF = "pitboss.urls"
 WSGI_APPLICATION = "pitboss.wsgi.application"
@@ -202,6 +235,24 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
+# Failed logins (the login page, the admin's, POST /api/v1/auth/token/) are counted by django-axes
+# per username and per address: after LOGIN_FAILURE_LIMIT (5) failures, that username, or that
+# address, is refused for LOGIN_COOLOFF_MINUTES (15) minutes, the right password too (429, the
+# login page saying why; JSON `locked_out` under /api/). A success clears the count. An admin
+# lifts a lock at once: `manage.py axes_reset` (all), `axes_reset_username NAME`, `axes_reset_ip
+# ADDRESS`. The address is REMOTE_ADDR: behind a proxy, every login comes from the proxy's.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out login before checking it
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=envint("LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_LOCKOUT_CALLABLE = "pitboss.web.login_locked_out"
+AXES_VERBOSE = False
+
 # Web pages: officers and vendors log in with the same accounts the API uses.
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -248,6 +299,11 @@ REST_FRAMEWORK = {
         "pitboss.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
+    ],
+    # DRF's JSON renderer, a stored lone surrogate written as U+FFFD (pitboss/renderers.py).
+    "DEFAULT_RENDERER_CLASSES": [
+        "pitboss.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PAGINATION_CLASS": "pitboss.api.Pagination",
     "PAGE_SIZE": 50,

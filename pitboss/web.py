@@ -10,7 +10,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
@@ -103,3 +105,27 @@ def wager_url(jurisdiction: str, slug: str) -> str:
 def paytable_url(paytable_id: str) -> str:
     """A paytable's catalog page by catalog id: /catalog/paytables/us-co/kings-bounty/kb03/."""
     return f"/catalog/paytables/{paytable_id}/"
+
+
+def login_locked_out(
+    request: HttpRequest, response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    """django-axes' answer to a login refused by the lockout (settings.AXES_LOCKOUT_CALLABLE):
+    a 429 saying why and for how long, the login page again (JSON `locked_out` under /api/),
+    with Retry-After."""
+    from pitboss.api import error_body
+
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    message = (
+        f"Too many failed logins for this username or from this address: logins are refused "
+        f"for {minutes} minutes. An administrator can lift the lock sooner."
+    )
+    if request.path.startswith("/api/"):
+        locked: HttpResponse = JsonResponse(error_body("locked_out", message), status=429)
+    else:
+        # Unbound: a bound form would check the password again (and count another failure).
+        form = AuthenticationForm(request, initial={"username": request.POST.get("username")})
+        context = {"form": form, "locked_out": message, "next": request.POST.get("next", "")}
+        locked = render(request, "registration/login.html", context, status=429)
+    locked["Retry-After"] = str(int(settings.AXES_COOLOFF_TIME.total_seconds()))
+    return locked

@@ -451,6 +451,7 @@ class SignageApi(APIView):
                 draft=query.validated_data["draft"] or body_draft,
                 wall_signs=query.validated_data["wall_signs"],
                 user=request.user,
+                sign=query.validated_data.get("sign"),
             )
         except NotCompliant as exc:
             body = error_body(exc.code, exc.message)

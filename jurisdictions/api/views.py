@@ -89,10 +89,16 @@ class TokenOut(serializers.Serializer):
 
 class TokenObtainApi(ObtainAuthToken):
     """Username and password for the API token: the caller's own, or a new one if it has none or
-    it has expired (settings.TOKEN_TTL_DAYS). Attempts count as writes (WriteRateThrottle)."""
+    it has expired (settings.TOKEN_TTL_DAYS). Attempts count as writes (WriteRateThrottle), and
+    failures toward the login lockout (429 locked_out)."""
 
     throttle_classes = [WriteRateThrottle]
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        """Django's request for authenticate(): django-axes marks a locked-out login on the
+        request it is given, and its middleware reads Django's (pitboss/settings.py)."""
+        return super().get_serializer_context() | {"request": self.request._request}
 
     @extend_schema(request=AuthTokenSerializer, responses=TokenOut)
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import yaml
 
+from pitboss.text import text_problem
+
 from .blocks import Block
 from .pdf_reader import read_pdf
 from .structure import ParsedDocument, Scheme
@@ -94,6 +96,9 @@ def read_source(name: str, data: bytes, *, budget: float = TIME_BUDGET) -> ReadS
             f"{name}: line {lines.index(longest) + 1} is {len(longest):,} characters long; a line "
             f"of the text form may be at most {MAX_LINE:,}."
         )
+    for number, line in enumerate(lines, start=1):
+        if problem := text_problem(line):  # a control character (pitboss.text)
+            raise SourceError(f"{name}: line {number} {problem}")
     return ReadSource("text", sha, None, read_text(text))
 
 

@@ -122,6 +122,17 @@ def test_a_text_file_with_an_extremely_long_line_is_refused(tmp_path: Path) -> N
     assert seconds < 5
 
 
+def test_a_text_file_holding_a_control_character_is_refused(tmp_path: Path) -> None:
+    """Text is checked where it enters (pitboss/text.py), ingestion too: an escape sequence
+    would print on a sign."""
+    source = (SOURCES / "text/co-rule-8-blackjack.md").read_text().splitlines()
+    source[4] += "\x1b[2J"
+    hostile = tmp_path / "escape.md"
+    hostile.write_text("\n".join(source))
+    message, _, _ = refused(hostile)
+    assert "escape.md: line 5 holds the control character U+001B" in message
+
+
 def test_another_instruments_text_is_refused(tmp_path: Path) -> None:
     other = tmp_path / "rule-21.md"
     other.write_bytes((SOURCES / "text/co-rule-21-blackjack-poker.md").read_bytes())

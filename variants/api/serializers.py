@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from engine.odds import InvalidPays, Pays
+from pitboss.text import Text
 from variants.models import Paytable, PaytableEntry, Wager
 
 
@@ -79,9 +80,9 @@ class WagerSerializer(serializers.ModelSerializer[Wager]):
 
 
 class PaytableLineSerializer(serializers.Serializer):
-    outcome = serializers.CharField()
-    pays = serializers.CharField()
-    column = serializers.CharField(required=False, allow_blank=True, default="")
+    outcome = Text(max_length=100)
+    pays = Text(max_length=100)
+    column = Text(required=False, allow_blank=True, default="", max_length=80)
 
     def validate_pays(self, value: str) -> str:
         try:

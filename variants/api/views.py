@@ -15,9 +15,11 @@ from rest_framework.views import APIView
 
 from engine.odds import Pays
 from engine.rules import PaytableLine
+from jurisdictions.models import Jurisdiction
 from pitboss.api import FormatIsTheView
 from pitboss.errors import DomainError
 from pitboss.kbcache import CachedReads
+from pitboss.text import Slug, Text
 from variants import selectors
 from variants.analysis import (
     DEALER_HAND_REMOVALS,
@@ -208,22 +210,37 @@ class PaytableAnalysisApi(APIView):
 
 
 class AnalysisIn(serializers.Serializer):
-    wager = serializers.SlugField()
-    jurisdiction = serializers.CharField(
-        required=False, help_text="Where the wager's definition differs by jurisdiction."
+    wager = Slug()
+    jurisdiction = Text(
+        required=False,
+        max_length=16,
+        help_text="Where the wager's definition differs by jurisdiction: a jurisdiction code "
+        "(US-CO) whose catalog holds the wager.",
     )
     paytable = serializers.ListField(child=serializers.DictField(), allow_empty=False)
     decks = serializers.IntegerField(min_value=1, max_value=12)
-    removal = serializers.CharField(required=False, help_text=REMOVAL_HELP)
+    removal = Text(required=False, max_length=40, help_text=REMOVAL_HELP)
+
+    def validate_jurisdiction(self, value: str) -> str:
+        codes = list(Jurisdiction.objects.order_by("code").values_list("code", flat=True))
+        if value not in codes:
+            raise serializers.ValidationError(
+                f"unknown jurisdiction {value!r}; known: {', '.join(codes)}."
+            )
+        return value
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         lines = PaytableLineSerializer(data=attrs["paytable"], many=True)
         if not lines.is_valid():
             raise serializers.ValidationError({"paytable": lines.errors})
-        known = {o["key"] for w in Wager.objects.filter(slug=attrs["wager"]) for o in w.outcomes}
+        wagers = Wager.objects.filter(slug=attrs["wager"])
+        if "jurisdiction" in attrs:
+            wagers = wagers.filter(jurisdiction__code=attrs["jurisdiction"])
+        known = {o["key"] for w in wagers for o in w.outcomes}
         if not known:
+            where = f" of {attrs['jurisdiction']}" if "jurisdiction" in attrs else ""
             raise serializers.ValidationError(
-                {"wager": f"{attrs['wager']!r} is no wager in the catalog"}
+                {"wager": f"{attrs['wager']!r} is no wager in the catalog{where}"}
             )
         for n, line in enumerate(lines.validated_data):
             if line["outcome"] not in known:
