@@ -63,6 +63,7 @@ from variants.selectors import Citer
 from .models import BaseGameEdge
 from .rounds import request_parse, request_table
 from .rulesets import TableRules, table_rules
+from .side_wagers import table_side_wagers
 from .validator import bonus_house_advantage
 
 
@@ -418,6 +419,7 @@ def table_base_games(
             "analysis": None,
             "alternative_readings": [],
             "bonus_wagers": _bonus_wagers(config, table, bounded),
+            "side_wagers": table_side_wagers(config, table, kept),
         }
         entries.append(entry)
         base_only = {**table, "name": "", "side_wagers": []}

@@ -314,15 +314,18 @@ def _run_context(run: ValidationRun) -> dict[str, Any]:
         for t in run.configuration.get("tables", [])
         if t.get("game_version") is not None
     }
+    base_games = [
+        _base_game_view(entry, run.as_of, versions.get(entry["table"])) for entry in run.tables
+    ]
     return {
         "run": run,
         "licensee": run.configuration.get("licensee", ""),
         "tables": [t.get("name", "") for t in run.configuration.get("tables", [])],
         "findings": findings,
         "counts": counts,
-        "base_games": [
-            _base_game_view(entry, run.as_of, versions.get(entry["table"]))
-            for entry in run.tables
+        "base_games": base_games,
+        "side_wagers": [
+            {"table": game["table"], **side} for game in base_games for side in game["side_wagers"]
         ],
         "knowledge_base": sorted(run.knowledge_base.items()),
         "sizes": list(SIZES),
@@ -343,6 +346,15 @@ def _base_game_view(
     shown["alternative_readings"] = [  # runs made before readings were shown have none
         {**r, "percent": f"{Decimal(r['house_edge_percent']):.4f}"}
         for r in entry.get("alternative_readings", [])
+    ]
+    shown["side_wagers"] = [  # runs made before side wagers were valued have none
+        {
+            **side,
+            "analyses": [
+                {**a, "percent": f"{Decimal(a['house_edge']) * 100:.4f}"} for a in side["analyses"]
+            ],
+        }
+        for side in entry.get("side_wagers", [])
     ]
     shown["bonus_wagers"] = [
         {

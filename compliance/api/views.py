@@ -74,6 +74,39 @@ class BonusWagerOut(serializers.Serializer):
     citations = CitationOut(many=True)
 
 
+class SideWagerAnalysisOut(serializers.Serializer):
+    column = serializers.CharField(
+        help_text='The pay column, or the side of a wager placed on one side ("Over 13").'
+    )
+    house_edge = serializers.CharField(help_text="Exact, as a decimal string.")
+    house_edge_fraction = serializers.CharField(allow_null=True, help_text='"p/q"')
+    method = serializers.CharField()
+
+
+class SideWagerEdgeOut(serializers.Serializer):
+    wager = serializers.CharField(help_text="Catalog slug of the side wager.")
+    paytable = serializers.CharField(
+        allow_null=True, help_text='The catalog paytable id offered, "inline", or null.'
+    )
+    decks = serializers.IntegerField(allow_null=True)
+    analyses = SideWagerAnalysisOut(
+        many=True,
+        help_text="The paytable's exact house edge at the table's deck count and soft-17 rule, "
+        "a column each (each side of over/under 13 a bet of its own), as "
+        "GET paytables/{id}/analysis/ gives it.",
+    )
+    notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Readings under review, catalog findings, columns needing a stake, readings "
+        "set aside: as the analysis says them.",
+    )
+    not_analysed = serializers.CharField(allow_null=True, help_text="Why there is no figure.")
+    paytable_url = serializers.CharField(allow_null=True)
+    par_sheet = serializers.CharField(
+        allow_null=True, help_text="The paytable's par sheet at the table's deck count (PDF)."
+    )
+
+
 class AlternativeReadingOut(serializers.Serializer):
     reading = serializers.CharField(help_text="The reading set aside (engine/readings.py).")
     jurisdiction = serializers.CharField()
@@ -126,6 +159,12 @@ class TableBaseGameOut(serializers.Serializer):
     )
     bonus_wagers = BonusWagerOut(
         many=True, help_text="Side by side: each bonus wager MA 20(k) bounds, its house advantage."
+    )
+    side_wagers = SideWagerEdgeOut(
+        many=True,
+        default=list,  # runs made before side wagers were valued
+        help_text="Each side wager of the table, in order: its paytable's exact house edge at the "
+        "table's deck count (or why there is none).",
     )
 
 

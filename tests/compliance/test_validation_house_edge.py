@@ -206,3 +206,47 @@ def test_a_switch_table_s_edge_rests_on_the_reading_of_its_dealer_22(
     page = client.get(f"/configurations/runs/{body['id']}/", HTTP_HOST="localhost").content.decode()
     assert "30-2105(8)(e) read otherwise" in page and "-6.8311 %" in page
     assert "the player has the edge" not in page
+
+
+def test_each_side_wager_s_house_edge_stands_beside_its_table_as_the_analysis_gives_it(
+    client: Client, vendor: User, vendor_client: APIClient, anon_client: APIClient
+) -> None:
+    """Issue #23: the validator agrees with the analysis. MA 17(a)(1)'s over or under 13 (source
+    line 277) is two bets, each its own house edge at the table's 6 decks (over 265/4043, under
+    407/4043), and 17(e)(3)'s sevens (line 329) pays one seven on the first card (14288/125333),
+    the figures GET paytables/{id}/analysis/ gives; in the run, its report page and its par-sheet
+    link. A wager no exact method settles, or a table without its deck count, says why."""
+    ma = {"surrender": "none", "dealer_soft_17": "hit"}
+    body = _validate(
+        vendor_client,
+        _floor(
+            _table(**ma, side_wagers=[{"wager": "over-under-13", "paytable": "us-ma/over-under-13/pays",
+                                      "limits": {"min": "1", "max": "1"}}]),
+            _table(**ma, name="BJ-02", side_wagers=[
+                {"wager": "sevens", "paytable": "us-ma/sevens/highest-winning-payout",
+                 "limits": {"min": "1", "max": "1"}}]),
+            _table(**ma, name="BJ-03", decks=None, side_wagers=[
+                {"wager": "sevens", "paytable": "us-ma/sevens/highest-winning-payout"}]),
+            jurisdiction="US-MA",
+        ),
+    )  # fmt: skip
+    [over_under] = body["tables"][0]["side_wagers"]
+    assert over_under["decks"] == 6 and over_under["paytable"] == "us-ma/over-under-13/pays"
+    edges = {a["column"]: a["house_edge_fraction"] for a in over_under["analyses"]}
+    assert edges == {"Over 13": "265/4043", "Under 13": "407/4043"}
+    [sevens] = body["tables"][1]["side_wagers"]
+    assert [a["house_edge_fraction"] for a in sevens["analyses"]] == ["14288/125333"]
+    assert any("1648/9641" in note for note in sevens["notes"])  # the reading set aside
+    analysed = anon_client.get(
+        "/api/v1/paytables/us-ma/sevens/highest-winning-payout/analysis/", {"decks": 6}
+    ).json()
+    assert analysed["analyses"][0]["house_edge"] == sevens["analyses"][0]["house_edge"]
+    [undecked] = body["tables"][2]["side_wagers"]
+    assert undecked["analyses"] == [] and "deck count" in undecked["not_analysed"]
+
+    client.force_login(vendor)
+    html = client.get(f"/configurations/runs/{body['id']}/", HTTP_HOST="localhost").content
+    page = html.decode()
+    assert "House edge of each side wager" in page
+    assert "6.5545 %" in page and "10.0668 %" in page and "11.4000 %" in page
+    assert "/api/v1/paytables/us-ma/over-under-13/pays/par-sheet/?decks=6&amp;format=pdf" in page

@@ -1,0 +1,146 @@
+"""Each side wager of a table beside its base game (issue #23): the exact house edge of the
+paytable the table offers, at the table's deck count and soft-17 rule, as the catalog's analysis
+gives it (variants.analysis). A wager the player places on one side of several (MA 17's over or
+under 13) shows each side as a bet of its own; a reading set aside, a reading under review and a
+column the analysis cannot value without a stake are shown as the analysis shows them.
+
+A validation run keeps the result in each table's entry (`tables[n].side_wagers`), so the report,
+the API and the paytable's own analysis say the same thing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from engine.odds import Pays
+from engine.rules import PaytableLine
+from engine.streak import STREAK_WAGERS
+from pitboss.errors import DomainError
+from pitboss.web import paytable_url
+from variants.analysis import allowed_decks, lines_analysis, paytable_lines, simulated_only
+from variants.models import Paytable
+
+Kept = Callable[[tuple[Any, ...], Callable[[], Any]], Any]
+"""Reads a value once per knowledge-base revision (compliance.basegame.table_base_games' kept)."""
+
+
+def table_side_wagers(
+    config: dict[str, Any], table: dict[str, Any], kept: Kept | None = None
+) -> list[dict[str, Any]]:
+    """Each side wager of a parsed table (configuration_parse), in order, with its house edge.
+    With `kept`, a catalog paytable's lines are read once per revision of the knowledge base."""
+    kept = kept or (lambda key, read: read())
+    return [_side_wager(config["jurisdiction"], table, side, kept) for side in table["side_wagers"]]
+
+
+def _side_wager(
+    jurisdiction: str, table: dict[str, Any], side: dict[str, Any], kept: Kept
+) -> dict[str, Any]:
+    wager, chosen, decks = side["wager"], side.get("paytable"), table.get("decks")
+    entry: dict[str, Any] = {
+        "wager": wager,
+        "paytable": chosen if isinstance(chosen, str) else ("inline" if chosen else None),
+        "decks": decks,
+        "analyses": [],
+        "notes": [],
+        "not_analysed": None,
+        "paytable_url": None,
+        "par_sheet": None,
+    }
+    lines = (
+        kept(
+            ("side-wager-lines", jurisdiction, wager, chosen),
+            lambda: _lines(jurisdiction, wager, chosen),
+        )
+        if isinstance(chosen, str)
+        else _lines(jurisdiction, wager, chosen)
+    )
+    if isinstance(lines, str):
+        entry["not_analysed"] = lines
+        return entry
+    if isinstance(chosen, str):
+        entry["paytable_url"] = f"{paytable_url(chosen)}?decks={decks}" if decks else None
+        entry["par_sheet"] = (
+            f"/api/v1/paytables/{chosen}/par-sheet/?decks={decks}&format=pdf" if decks else None
+        )
+    if side.get("column"):
+        lines = tuple(line for line in lines if line.column == side["column"])
+    if not decks:
+        entry["not_analysed"] = "the table's deck count is not given"
+        return entry
+    if wager in STREAK_WAGERS or simulated_only(wager, jurisdiction):
+        entry["not_analysed"] = (
+            f"{wager} has no exact analysis: it is estimated by simulation, as a job "
+            f"(POST /api/v1/paytable-simulations/)"
+        )
+        return entry
+    try:
+        body = _analysed(wager, lines, decks, jurisdiction, table.get("dealer_soft_17") == "hit")
+    except DomainError as exc:
+        entry["not_analysed"] = exc.message
+        return entry
+    entry["analyses"] = [
+        {
+            "column": a["column"],
+            "house_edge": a["house_edge"],
+            "house_edge_fraction": a["house_edge_fraction"],
+            "method": a["method"],
+        }
+        for a in body["analyses"]
+    ]
+    entry["notes"] = (
+        [f["message"] for f in body["catalog_findings"] + body["readings_under_review"]]
+        + [f"Not analysed: {note}" for note in body["not_analysed"]]
+        + body["lines_left_out"]
+        + [_reading_note(r) for r in body["alternative_readings"]]
+    )
+    return entry
+
+
+def _lines(jurisdiction: str, wager: str, chosen: Any) -> tuple[PaytableLine, ...] | str:
+    """The lines of the paytable a side wager offers, or why there are none to analyse."""
+    if not chosen:
+        return "no paytable is given"
+    if not isinstance(chosen, str):
+        return tuple(
+            PaytableLine(line["outcome"], Pays.parse(line["pays"]), column=line.get("column", ""))
+            for line in chosen
+        )
+    paytable = (
+        Paytable.objects.filter(
+            key=chosen, wager__slug=wager, wager__jurisdiction__code=jurisdiction
+        )
+        .prefetch_related("entries")
+        .first()
+    )
+    if paytable is None:
+        return f"{chosen} is not an approved paytable of {wager} in {jurisdiction}"
+    if not allowed_decks(paytable):
+        return f"{chosen} is approved at no deck count its rule allows"
+    return tuple(paytable_lines(paytable))
+
+
+@lru_cache(maxsize=1024)
+def _analysed(
+    wager: str,
+    lines: tuple[PaytableLine, ...],
+    decks: int,
+    jurisdiction: str,
+    hits_soft_17: bool,
+) -> dict[str, Any]:
+    """The analysis of these lines, kept in the process: the same lines give the same figures
+    (a paytable edited in the catalog has other lines, so another key)."""
+    return lines_analysis(
+        wager, list(lines), [decks], jurisdiction, dealer_hits_soft_17=hits_soft_17
+    )
+
+
+def _reading_note(reading: dict[str, Any]) -> str:
+    figures = "; ".join(
+        f"{f['house_edge_fraction']} at {f['decks']} decks" for f in reading["figures"]
+    )
+    return (
+        f"{reading['jurisdiction']} {reading['citation']} read as {reading['taken']}; read as "
+        f"{reading['alternative']}, the house edge would be {figures}"
+    )
