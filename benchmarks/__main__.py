@@ -89,6 +89,7 @@ def bench_validation(runs: int = 200) -> None:
     from compliance.configuration import configuration_parse
     from compliance.models import BaseGameEdge
     from compliance.validator import configuration_validate
+    from pitboss import kbcache
 
     sides = [
         {
@@ -128,11 +129,14 @@ def bench_validation(runs: int = 200) -> None:
     }
 
     def validate() -> tuple[list[dict[str, object]], float]:
-        """The floor validated; and the seconds of its tables' house edges alone."""
-        parsed = configuration_parse(config)
-        configuration_validate(parsed)
+        """The floor validated as compliance.services.validation_run_create does it (what it
+        reads kept per knowledge-base revision); and the seconds of its tables' house edges and
+        side wagers alone."""
+        revision = kbcache.revision_of(kbcache.history_heads())
+        parsed = configuration_parse(config, revision=revision)
+        configuration_validate(parsed, revision=revision)
         start = time.perf_counter()
-        return table_base_games(parsed), time.perf_counter() - start
+        return table_base_games(parsed, revision=revision), time.perf_counter() - start
 
     table_base_games(configuration_parse(dict(config, tables=[dict(table, decks=8, name="x")])))
     BaseGameEdge.objects.all().delete()  # the engine warmed up on another rule set; none kept
