@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
 
 from pitboss.api import error_body
 
@@ -33,3 +33,24 @@ class RequestSizeLimitMiddleware:
             )
             return JsonResponse(error_body("request_too_large", message), status=413)
         return self.get_response(request)
+
+
+class UnreadableBodyMiddleware:
+    """A request body that could not be read whole (the client stopped sending, or sent too
+    slowly: under `make serve` a read past SERVE_READ_TIMEOUT fails, pitboss/gunicorn_worker.py)
+    is a 408, the JSON error shape under /api/, never a 500. Django raises UnreadablePostError
+    from whatever first reads the body; DRF's exception handler leaves it unhandled."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, UnreadablePostError):
+            return None
+        message = "The request body did not arrive whole in time; send it again."
+        if request.path.startswith("/api/"):
+            return JsonResponse(error_body("request_timeout", message), status=408)
+        return HttpResponse(message, status=408, content_type="text/plain; charset=utf-8")

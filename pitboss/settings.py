@@ -117,6 +117,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: a body over the limit is refused before anything reads it.
     "pitboss.middleware.RequestSizeLimitMiddleware",
+    # A body that did not arrive whole (a client too slow): 408, not 500.
+    "pitboss.middleware.UnreadableBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The database unreachable: 503 with Retry-After, never a 500 (pitboss/faults.py).
     "pitboss.faults.DatabaseUnavailableMiddleware",
