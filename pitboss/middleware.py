@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
 
-from pitboss.api import error_body
+from pitboss.api import error_body, page_not_found
 
 
 class RequestSizeLimitMiddleware:
@@ -54,3 +54,24 @@ class UnreadableBodyMiddleware:
         if request.path.startswith("/api/"):
             return JsonResponse(error_body("request_timeout", message), status=408)
         return HttpResponse(message, status=408, content_type="text/plain; charset=utf-8")
+
+
+class ApiNotFoundMiddleware:
+    """A 404 under /api/ is the JSON error shape with DEBUG on too. A path no URL pattern matches
+    (an id of the wrong form: `provisions/a.b/`, `validations/null,null/`) is answered by Django,
+    not the API; with DEBUG off by handler404 (pitboss.api.page_not_found, JSON under /api/),
+    with DEBUG on by Django's HTML debug page, which schemathesis run against `make run`
+    recorded as an undocumented content type on every detail endpoint."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code == 404
+            and request.path.startswith("/api/")
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            return page_not_found(request, Http404(request.path))
+        return response

@@ -119,6 +119,8 @@ MIDDLEWARE = [
     "pitboss.middleware.RequestSizeLimitMiddleware",
     # A body that did not arrive whole (a client too slow): 408, not 500.
     "pitboss.middleware.UnreadableBodyMiddleware",
+    # A 404 under /api/ in JSON, DEBUG on or off.
+    "pitboss.middleware.ApiNotFoundMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The database unreachable: 503 with Retry-After, never a 500 (pitboss/faults.py).
     "pitboss.faults.DatabaseUnavailableMiddleware",
