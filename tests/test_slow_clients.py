@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from pitboss.gunicorn_worker import HEAD_BYTES, request_is_whole
 from tests.services import shared_database_url
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -193,3 +194,28 @@ def test_clients_holding_their_connection_after_the_last_answer_hold_up_no_one(
             answer += chunk
         assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
         sock.close()
+
+
+HEAD = b"POST /api/v1/validations/ HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "whole"),
+    [
+        (HEAD[:-2], False),  # the head not ended
+        (HEAD + b"1234", False),  # a byte of the body to come
+        (HEAD + b"12345", True),
+        (HEAD + b"12345GET / HTTP/1.1\r\n", True),  # the next request begun behind it
+        (b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n", True),  # no body
+        (HEAD.replace(b"Content-Length: 5", b"content-length:  5 "), False),  # any case, spaces
+        (HEAD.replace(b"5", b"1048577"), True),  # over MAX_REQUEST_BYTES: a 413, the body unread
+        (HEAD.replace(b"Content-Length: 5", b"Transfer-Encoding: chunked"), True),  # gunicorn's
+        (HEAD.replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n"), True),  # sent on 100
+        (b"GET / HTTP/1.1\nHost", True),  # a bare LF: gunicorn's 400
+        (b"GET / HTTP/1.1\r\nX: " + b"x" * HEAD_BYTES, True),  # gunicorn reads on, or refuses
+    ],
+)
+def test_the_event_loop_hands_a_request_on_once_whole_or_once_gunicorn_must_answer(
+    data: bytes, whole: bool
+) -> None:
+    assert request_is_whole(data, body_limit=1024 * 1024) is whole
