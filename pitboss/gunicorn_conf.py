@@ -4,6 +4,8 @@
 SERVE_WORKERS   processes; default two per CPU (a request is mostly Python, one core each)
 SERVE_THREADS   threads per process (gthread: keep-alive connections, overlapping database
                 waits); default 4
+SERVE_READ_TIMEOUT  seconds a client has to send a whole request, head and body (default 10);
+                a slower one is cut off and, meanwhile, holds no thread (pitboss/gunicorn_worker.py)
 ACCESS_LOG      true: one line a request on stdout (default true; the soak turns it off)
 """
 
@@ -13,7 +15,8 @@ import os
 
 bind = os.environ.get("SERVE_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("SERVE_WORKERS") or 2 * (os.cpu_count() or 1))
-worker_class = "gthread"
+# gthread, with each request read whole before a thread serves it (slow clients hold none).
+worker_class = "pitboss.gunicorn_worker.BufferingThreadWorker"
 threads = int(os.environ.get("SERVE_THREADS") or 4)
 keepalive = 5
 timeout = 120

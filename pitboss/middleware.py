@@ -9,10 +9,17 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    JsonResponse,
+    QueryDict,
+    UnreadablePostError,
+)
 from django.utils.html import escape
 
-from pitboss.api import error_body, server_error_response
+from pitboss.api import error_body, page_not_found, server_error_response
 from pitboss.faults import DATABASE_ERRORS
 from pitboss.logs import request_id
 from pitboss.text import text_problem, text_repaired
@@ -95,7 +102,11 @@ class TextBoundaryMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        for source, params in (("query parameter", request.GET), ("form field", _form(request))):
+        try:
+            form = _form(request)
+        except UnreadablePostError:  # read here first, so answered here (UnreadableBody...)
+            return body_unreadable(request)
+        for source, params in (("query parameter", request.GET), ("form field", form)):
             for name, values in params.lists():
                 for value in [name, *values]:
                     if problem := text_problem(value):
@@ -124,3 +135,50 @@ def _refused(request: HttpRequest, source: str, name: str, problem: str) -> Http
         f"<p>{escape(message)}</p>"
     )
     return HttpResponse(page, status=400, content_type="text/html; charset=utf-8")
+
+
+class UnreadableBodyMiddleware:
+    """A request body that could not be read whole (the client stopped sending, or sent too
+    slowly: under `make serve` a read past SERVE_READ_TIMEOUT fails, pitboss/gunicorn_worker.py)
+    is a 408, the JSON error shape under /api/, never a 500. Django raises UnreadablePostError
+    from whatever first reads the body; DRF's exception handler leaves it unhandled."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, UnreadablePostError):
+            return None
+        return body_unreadable(request)
+
+
+def body_unreadable(request: HttpRequest) -> HttpResponse:
+    """The 408 of a body that did not arrive whole in time."""
+    message = "The request body did not arrive whole in time; send it again."
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("request_timeout", message), status=408)
+    return HttpResponse(message, status=408, content_type="text/plain; charset=utf-8")
+
+
+class ApiNotFoundMiddleware:
+    """A 404 under /api/ is the JSON error shape with DEBUG on too. A path no URL pattern matches
+    (an id of the wrong form: `provisions/a.b/`, `validations/null,null/`) is answered by Django,
+    not the API; with DEBUG off by handler404 (pitboss.api.page_not_found, JSON under /api/),
+    with DEBUG on by Django's HTML debug page, which schemathesis run against `make run`
+    recorded as an undocumented content type on every detail endpoint."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code == 404
+            and request.path.startswith("/api/")
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            return page_not_found(request, Http404(request.path))
+        return response

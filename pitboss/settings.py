@@ -126,6 +126,10 @@ MIDDLEWARE = [
     "pitboss.middleware.RequestIdMiddleware",
     # A body over the limit is refused before anything reads it.
     "pitboss.middleware.RequestSizeLimitMiddleware",
+    # A body that did not arrive whole (a client too slow): 408, not 500.
+    "pitboss.middleware.UnreadableBodyMiddleware",
+    # A 404 under /api/ in JSON, DEBUG on or off.
+    "pitboss.middleware.ApiNotFoundMiddleware",
     # A query parameter or form field that is not text (pitboss/text.py) is a 400 naming it.
     "pitboss.middleware.TextBoundaryMiddleware",
     "django.middleware.security.SecurityMiddleware",

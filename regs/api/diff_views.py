@@ -86,6 +86,14 @@ _EXAMPLE_CHANGE = {
 }
 
 
+# ?output=json (the default) or html, the redline as a page: both documented, so that the page
+# is not a content type the schema does not know.
+_REDLINE = {
+    (200, "application/json"): s.ProvisionDiffSerializer,
+    (200, "text/html"): str,
+}
+
+
 class ProvisionDiffView(APIView):
     """A provision's text on two sides, unit by unit and word by word: two dates (versions), or
     its proposed text against a date's."""
@@ -94,7 +102,7 @@ class ProvisionDiffView(APIView):
 
     @extend_schema(
         parameters=[s.ProvisionDiffQuery],
-        responses=s.ProvisionDiffSerializer,
+        responses=_REDLINE,
         examples=[
             OpenApiExample(
                 "Raise the Roof, proposed against adopted",
@@ -122,7 +130,7 @@ class ProposedDiffView(APIView):
 
     @extend_schema(
         parameters=[s.ProposedDiffQuery],
-        responses=s.ProvisionDiffSerializer,
+        responses=_REDLINE,
         examples=[
             OpenApiExample(
                 "47.1-834.23 against 30-899.23",
