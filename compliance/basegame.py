@@ -419,7 +419,7 @@ def table_base_games(
             "analysis": None,
             "alternative_readings": [],
             "bonus_wagers": _bonus_wagers(config, table, bounded),
-            "side_wagers": table_side_wagers(config, table, kept),
+            "side_wagers": table_side_wagers(config, table, citer, kept, f"tables[{index}]"),
         }
         entries.append(entry)
         base_only = {**table, "name": "", "side_wagers": []}

@@ -202,7 +202,7 @@ def table_rules(
         chip_unit=Decimal(option("chip_unit", Decimal(1))),
         citations=citations,
         side_wagers=tuple(
-            _side_wager(jurisdiction, citer, side, f"{path}.side_wagers[{n}]")
+            side_wager_rules(jurisdiction, citer, side, f"{path}.side_wagers[{n}]")
             for n, side in enumerate(table.get("side_wagers", []))
         ),
     )
@@ -293,7 +293,13 @@ def _odds(text: str) -> Fraction:
     return pays.ratio - 1 if pays.basis == "for" else pays.ratio
 
 
-def _side_wager(jurisdiction: str, citer: Citer, side: dict[str, Any], path: str) -> SideWagerRules:
+def side_wager_rules(
+    jurisdiction: str, citer: Citer, side: dict[str, Any], path: str
+) -> SideWagerRules:
+    """A configured side wager as the engine reads it: its paytable's lines (a catalog id or
+    inline lines, in the configured column) and citation.
+
+    :raises DomainError: no such paytable of the wager, or no such column."""
     given = side.get("paytable")
     suit = Suit(side["specified_suit"]) if side.get("specified_suit") else None
     if isinstance(given, list):

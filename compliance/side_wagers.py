@@ -13,29 +13,60 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from engine.odds import Pays
-from engine.rules import PaytableLine
+from engine.rules import PaytableLine, SideWagerRules
 from engine.streak import STREAK_WAGERS
 from pitboss.errors import DomainError
 from pitboss.web import paytable_url
-from variants.analysis import allowed_decks, lines_analysis, paytable_lines, simulated_only
-from variants.models import Paytable
+from variants.analysis import lines_analysis, simulated_only
+from variants.selectors import Citer
+
+from .rulesets import side_wager_rules
 
 Kept = Callable[[tuple[Any, ...], Callable[[], Any]], Any]
 """Reads a value once per knowledge-base revision (compliance.basegame.table_base_games' kept)."""
 
 
 def table_side_wagers(
-    config: dict[str, Any], table: dict[str, Any], kept: Kept | None = None
+    config: dict[str, Any],
+    table: dict[str, Any],
+    citer: Citer,
+    kept: Kept | None = None,
+    path: str = "tables[0]",
 ) -> list[dict[str, Any]]:
     """Each side wager of a parsed table (configuration_parse), in order, with its house edge.
     With `kept`, a catalog paytable's lines are read once per revision of the knowledge base."""
     kept = kept or (lambda key, read: read())
-    return [_side_wager(config["jurisdiction"], table, side, kept) for side in table["side_wagers"]]
+    return [
+        _side_wager(config["jurisdiction"], table, side, _rules(
+            config["jurisdiction"], citer, side, f"{path}.side_wagers[{n}]", kept
+        ))
+        for n, side in enumerate(table["side_wagers"])
+    ]  # fmt: skip
+
+
+def _rules(
+    jurisdiction: str, citer: Citer, side: dict[str, Any], path: str, kept: Kept
+) -> SideWagerRules | DomainError:
+    """The side wager as the table's rules read it (compliance.rulesets), or why they cannot."""
+
+    def read() -> SideWagerRules | DomainError:
+        try:
+            return side_wager_rules(jurisdiction, citer, side, path)
+        except DomainError as exc:
+            return exc
+
+    if not isinstance(side.get("paytable"), str):
+        return read()  # inline lines: nothing to read from the catalog
+    return kept(
+        ("side-wager", jurisdiction, side["wager"], side["paytable"], side.get("column")), read
+    )
 
 
 def _side_wager(
-    jurisdiction: str, table: dict[str, Any], side: dict[str, Any], kept: Kept
+    jurisdiction: str,
+    table: dict[str, Any],
+    side: dict[str, Any],
+    rules: SideWagerRules | DomainError,
 ) -> dict[str, Any]:
     wager, chosen, decks = side["wager"], side.get("paytable"), table.get("decks")
     entry: dict[str, Any] = {
@@ -48,24 +79,12 @@ def _side_wager(
         "paytable_url": None,
         "par_sheet": None,
     }
-    lines = (
-        kept(
-            ("side-wager-lines", jurisdiction, wager, chosen),
-            lambda: _lines(jurisdiction, wager, chosen),
-        )
-        if isinstance(chosen, str)
-        else _lines(jurisdiction, wager, chosen)
-    )
-    if isinstance(lines, str):
-        entry["not_analysed"] = lines
+    if isinstance(rules, DomainError):
+        entry["not_analysed"] = rules.message
         return entry
-    if isinstance(chosen, str):
-        entry["paytable_url"] = f"{paytable_url(chosen)}?decks={decks}" if decks else None
-        entry["par_sheet"] = (
-            f"/api/v1/paytables/{chosen}/par-sheet/?decks={decks}&format=pdf" if decks else None
-        )
-    if side.get("column"):
-        lines = tuple(line for line in lines if line.column == side["column"])
+    if isinstance(chosen, str) and decks:
+        entry["paytable_url"] = f"{paytable_url(chosen)}?decks={decks}"
+        entry["par_sheet"] = f"/api/v1/paytables/{chosen}/par-sheet/?decks={decks}&format=pdf"
     if not decks:
         entry["not_analysed"] = "the table's deck count is not given"
         return entry
@@ -76,7 +95,9 @@ def _side_wager(
         )
         return entry
     try:
-        body = _analysed(wager, lines, decks, jurisdiction, table.get("dealer_soft_17") == "hit")
+        body = _analysed(
+            wager, rules.lines, decks, jurisdiction, table.get("dealer_soft_17") == "hit"
+        )
     except DomainError as exc:
         entry["not_analysed"] = exc.message
         return entry
@@ -96,29 +117,6 @@ def _side_wager(
         + [_reading_note(r) for r in body["alternative_readings"]]
     )
     return entry
-
-
-def _lines(jurisdiction: str, wager: str, chosen: Any) -> tuple[PaytableLine, ...] | str:
-    """The lines of the paytable a side wager offers, or why there are none to analyse."""
-    if not chosen:
-        return "no paytable is given"
-    if not isinstance(chosen, str):
-        return tuple(
-            PaytableLine(line["outcome"], Pays.parse(line["pays"]), column=line.get("column", ""))
-            for line in chosen
-        )
-    paytable = (
-        Paytable.objects.filter(
-            key=chosen, wager__slug=wager, wager__jurisdiction__code=jurisdiction
-        )
-        .prefetch_related("entries")
-        .first()
-    )
-    if paytable is None:
-        return f"{chosen} is not an approved paytable of {wager} in {jurisdiction}"
-    if not allowed_decks(paytable):
-        return f"{chosen} is approved at no deck count its rule allows"
-    return tuple(paytable_lines(paytable))
 
 
 @lru_cache(maxsize=1024)
