@@ -151,13 +151,14 @@ def scenario_run(
     processes: int,
     env: dict[str, str],
     server: subprocess.Popen[bytes],
-) -> dict[str, float]:
+    warmup: bool = False,
+) -> dict[str, float] | None:
     """One locust scenario, headless; the aggregated row of its statistics, and the CPU seconds
     the server and the load generator (this process's children) used."""
     prefix = f"/tmp/pitboss-soak-{name}"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     server_before = _cpu_seconds(server)
-    subprocess.run(
+    run = subprocess.run(
         [
             str(Path(PY).parent / "locust"),
             "-f",
@@ -188,6 +189,11 @@ def scenario_run(
     server_cpu = _cpu_seconds(server) - server_before
     with open(f"{prefix}_stats.csv", newline="") as f:
         row = next(r for r in csv.DictReader(f) if r["Name"] == "Aggregated")
+    if row["Request Count"] == "0" and not warmup:
+        tail = run.stderr.decode(errors="replace").strip().splitlines()[-15:]
+        raise SystemExit(f"{name}: locust made no request; its last words:\n" + "\n".join(tail))
+    if warmup:  # a cold server may not answer within a short warm-up: nothing to report
+        return None
     return {
         "requests": float(row["Request Count"]),
         "errors": float(row["Failure Count"]),
@@ -264,8 +270,11 @@ def loads_run(scenarios: list[str], options: argparse.Namespace) -> None:
     try:
         for name in scenarios:
             if options.warmup:
-                scenario_run(name, options.warmup, options.users, options.processes, env, server)
+                scenario_run(
+                    name, options.warmup, options.users, options.processes, env, server, warmup=True
+                )
             r = scenario_run(name, options.seconds, options.users, options.processes, env, server)
+            assert r is not None
             target = (
                 f" ({r['rps'] / TARGETS[name]:.2f} of the target {TARGETS[name]}/s)"
                 if name in TARGETS
