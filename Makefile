@@ -1,5 +1,7 @@
 # make run    server on http://127.0.0.1:8000 with the knowledge base loaded (SQLite)
-# make test   the suite on SQLite, then on PostgreSQL when reachable (required with PG=1 or CI=true)
+# make test   the gates (make lint), then the suite on SQLite, then on PostgreSQL when reachable
+#             (required with PG=1 or CI=true)
+# make lint   ruff check and ruff format --check: the code as pyproject.toml says
 # make bench  the benchmarks
 # make serve  production run: gunicorn on PostgreSQL, DEBUG off, static files by WhiteNoise
 # make soak   load on that production run (locust on loopback, bounded in time)
@@ -10,7 +12,7 @@ PY := $(VENV)/bin/python
 PG_URL ?= $(if $(filter postgres%,$(DATABASE_URL)),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 PG_REQUIRED := $(filter 1 true,$(PG) $(CI))
 
-.PHONY: venv run test bench serve soak system-deps
+.PHONY: venv run test lint bench serve soak system-deps
 
 # Debian packages: WeasyPrint's Pango and HarfBuzz, the fonts the signs are set in,
 # poppler-utils (pdftoppm) to look at a printed sign, and chromium for the browser tests
@@ -40,7 +42,11 @@ run: venv
 	$(PY) manage.py load_knowledge_base
 	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:8000
 
-test: venv
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: venv lint
 	@echo "== tests on SQLite =="
 	env -u DATABASE_URL $(PY) -m pytest
 	@if [ -n "$(PG_REQUIRED)" ] || $(PY) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \

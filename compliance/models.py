@@ -19,7 +19,8 @@ class ValidationRun(models.Model):
     findings = models.JSONField(default=list, blank=True)
     knowledge_base = models.JSONField(
         default=dict,
-        help_text="Revision of the rule text and catalog used: re-running at it gives the same findings.",
+        help_text="Revision of the rule text and catalog used: re-running at it gives the "
+        "same findings.",
     )
     tables = models.JSONField(
         default=list,
@@ -112,16 +113,6 @@ class ChunkedJob(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
 
-    @property
-    def over(self) -> bool:
-        """Done or failed: no chunk will change it."""
-        return self.status in (self.Status.DONE, self.Status.FAILED)
-
-    @property
-    def progress(self) -> float:
-        """The share of chunks done, 0 to 1."""
-        return self.chunks_done / self.chunks if self.chunks else 0.0
-
     class Meta:
         abstract = True
         ordering = ["-created_at"]
@@ -132,6 +123,16 @@ class ChunkedJob(models.Model):
             ),
             models.CheckConstraint(condition=models.Q(seed__gte=0), name="%(class)s_seed_min"),
         ]
+
+    @property
+    def over(self) -> bool:
+        """Done or failed: no chunk will change it."""
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def progress(self) -> float:
+        """The share of chunks done, 0 to 1."""
+        return self.chunks_done / self.chunks if self.chunks else 0.0
 
 
 class SimulationJob(ChunkedJob):

@@ -120,7 +120,8 @@ def table_rules(
         ):
             raise DomainError(
                 "option_not_authorised",
-                f"{game.name} in {jurisdiction} has no optional payout {option!r} at odds the rules "
+                f"{game.name} in {jurisdiction} has no optional payout {option!r} at odds "
+                "the rules "
                 f"fix, so the engine cannot settle it",
                 fields={f"{path}.optional_payouts[{n}]": "not an optional payout of these rules"},
             )

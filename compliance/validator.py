@@ -38,21 +38,36 @@ from variants.models import (
 from variants.selectors import Citer
 
 FINDING_CODES = {
-    "game-not-authorised": "The table's game is not a base game or full variant of the jurisdiction on the date.",
-    "wager-not-authorised": "The side wager is not authorised in the jurisdiction (it exists elsewhere).",
+    "game-not-authorised": (
+        "The table's game is not a base game or full variant of the jurisdiction on the date."
+    ),
+    "wager-not-authorised": (
+        "The side wager is not authorised in the jurisdiction (it exists elsewhere)."
+    ),
     "wager-not-in-force": "The side wager is authorised, but not on the as-of date.",
-    "paytable-unknown": "The catalog has no paytable with this id for this wager in the jurisdiction.",
+    "paytable-unknown": (
+        "The catalog has no paytable with this id for this wager in the jurisdiction."
+    ),
     "paytable-not-in-force": "The paytable is not approved on the as-of date.",
-    "paytable-not-approved": "The inline paytable matches no approved paytable; the closest are named.",
+    "paytable-not-approved": (
+        "The inline paytable matches no approved paytable; the closest are named."
+    ),
     "paytable-missing": "No paytable was given for a wager that pays by one.",
-    "paytable-not-in-catalog": "The catalog holds no paytable of the wager in the jurisdiction to compare with.",
+    "paytable-not-in-catalog": (
+        "The catalog holds no paytable of the wager in the jurisdiction to compare with."
+    ),
     "paytable-decks": "The paytable is approved for other deck counts.",
     "paytable-soft-17": "The paytable is approved for the other dealer soft-17 rule.",
     "fact-missing": "A fact the rules need (deck count, limits, odds) is not in the configuration.",
     "paytable-column-unknown": "The side wager names a pay column its paytable does not print.",
-    "proposed-not-applied": "include_proposed was asked, but the catalog holds no facts from proposed texts.",
+    "proposed-not-applied": (
+        "include_proposed was asked, but the catalog holds no facts from proposed texts."
+    ),
     "sign-fact-missing": "A notice to post needs a fact the configuration does not give.",
-    "option-not-authorised": "The table asks for a procedure the jurisdiction's rules do not provide (face-up dealing outside MA 6(k)).",
+    "option-not-authorised": (
+        "The table asks for a procedure the jurisdiction's rules do not provide (face-up "
+        "dealing outside MA 6(k))."
+    ),
 }
 
 
@@ -184,7 +199,8 @@ def _proposed_not_applied(ctx: Context) -> None:
     ctx.add(
         Severity.INFO,
         "proposed-not-applied",
-        f"include_proposed: the catalog holds no wagers, paytables or constraints drawn from proposed "
+        "include_proposed: the catalog holds no wagers, paytables or constraints drawn "
+        "from proposed "
         f"texts yet{on_file}, so these findings are those of the adopted rules.",
         "",
         "include_proposed",
@@ -351,7 +367,8 @@ def _check_paytable(
             ctx.add(
                 Severity.WARNING,
                 "paytable-missing",
-                f"No paytable given for {wager.name}; approved: {', '.join(p.key for p in approved)}.",
+                f"No paytable given for {wager.name}; approved: "
+                f"{', '.join(p.key for p in approved)}.",
                 name,
                 f"{path}.paytable",
                 [wager],
@@ -397,7 +414,8 @@ def _check_paytable(
         ctx.add(
             Severity.WARNING,
             "paytable-not-in-catalog",
-            f"The catalog holds no paytable of {wager.name} in {ctx.jurisdiction} yet, so the one offered "
+            f"The catalog holds no paytable of {wager.name} in {ctx.jurisdiction} yet, so "
+            "the one offered "
             f"could not be checked; compare it with the rule by hand.",
             name,
             f"{path}.paytable",
@@ -422,7 +440,8 @@ def _check_paytable(
         ctx.add(
             Severity.ERROR,
             "paytable-decks",
-            f"{paytable.label} of {wager.name} is approved for {_decks(paytable.decks)}, not {decks}.",
+            f"{paytable.label} of {wager.name} is approved for {_decks(paytable.decks)}, "
+            f"not {decks}.",
             name,
             f"{path}.paytable",
             [paytable],
@@ -432,7 +451,8 @@ def _check_paytable(
         ctx.add(
             Severity.ERROR,
             "paytable-soft-17",
-            f"{paytable.label} of {wager.name} is for a dealer who {_soft17(paytable.dealer_soft_17)}; "
+            f"{paytable.label} of {wager.name} is for a dealer who "
+            f"{_soft17(paytable.dealer_soft_17)}; "
             f"this table's dealer {_soft17(soft_17)}.",
             name,
             f"{path}.paytable",
@@ -613,7 +633,8 @@ def _side_limits_within_table(
     if not (low <= limits["min"] and limits["max"] <= high):
         ctx.breach(
             c,
-            f"{c.wager.name} limits {limits['min']}–{limits['max']} are outside the table's {low}–{high}",
+            f"{c.wager.name} limits {limits['min']}–{limits['max']} are outside the table's "
+            f"{low}–{high}",
             table,
             f"{path}.limits",
         )
@@ -746,7 +767,8 @@ def _excludes(
         note = (
             ""
             if reverse
-            else f" (the rules state this in the {c.wager.name} rule only; it is enforced both ways)"
+            else f" (the rules state this in the {c.wager.name} rule only; it is enforced "
+            "both ways)"
         )
         sides = [i for i, s in enumerate(table.get("side_wagers", [])) if s["wager"] == other]
         where = f"{path}.side_wagers[{sides[0]}]" if sides else f"{path}.game"

@@ -105,7 +105,8 @@ class Pays:
         if clean.lower() == "push":
             return cls(Basis.PUSH)
         raise InvalidPays(
-            f"{text!r} is not a payout; write odds as '3 to 2' or '25 for 1', a meter share as '10%', "
+            f"{text!r} is not a payout; write odds as '3 to 2' or '25 for 1', a meter share "
+            "as '10%', "
             f"or a fixed amount as '$100'"
         )
 

@@ -797,7 +797,8 @@ class _Round:
     def _settle_super_bonus(self) -> None:
         """30-899.16(10): a player's first three cards suited 7s (7H 7C 7D in the 2-deck game)
         against a dealer's 7 (the 7S) win a fixed Super Bonus by the size of the main wager, and
-        every other betting player an Envy Bonus for each; splitting or doubling voids it (¶4(4)(c))."""
+        every other betting player an Envy Bonus for each; splitting or doubling voids it
+        (¶4(4)(c))."""
         up = self.log.dealer.up
         winners = [seat for seat in self.log.seats if self._super_bonus_hand(seat, up)]
         for seat in winners:
@@ -806,16 +807,17 @@ class _Round:
                 None,
             )
             if amount is None:
+                why = f"The rule names no Super Bonus for a {seat.main} wager"
                 self._settle(seat, None, "super-bonus", Decimal(0), "not_settled", Decimal(0), None,
-                             f"The rule names no Super Bonus for a {seat.main} wager", "super-bonus")  # fmt: skip
+                             why, "super-bonus")  # fmt: skip
                 continue
             self._settle(seat, None, "super-bonus", Decimal(0), "win", amount, None,
                          f"Super Bonus on a {seat.main} wager", "super-bonus")  # fmt: skip
             for other in self.log.seats:
                 if other is not seat:
+                    why = f"Envy Bonus: seat {seat.number}'s Super Bonus"
                     self._settle(other, None, "envy-bonus", Decimal(0), "win",
-                                 self.rules.envy_bonus, None,
-                                 f"Envy Bonus: seat {seat.number}'s Super Bonus", "super-bonus")  # fmt: skip
+                                 self.rules.envy_bonus, None, why, "super-bonus")  # fmt: skip
 
     def _super_bonus_hand(self, seat: Seat, up: Card) -> bool:
         hand = seat.hands[0]

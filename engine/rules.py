@@ -129,7 +129,8 @@ class RuleSet:
     bonus_on_doubled: bool = False
     """Bonus odds paid on a doubled hand too (MA 3(e) does not exclude it; Spanish 21 does)."""
     designated_blackjack: tuple[Card, ...] = ()
-    """The ace and face card of MA 3(e)(3)'s designated blackjack, paid designated_blackjack_pays."""
+    """The ace and face card of MA 3(e)(3)'s designated blackjack, paid
+    designated_blackjack_pays.."""
     designated_blackjack_pays: Fraction = Fraction(2)
     super_bonus: tuple[tuple[Decimal, Decimal], ...] = ()
     """Spanish 21's Super Bonus (30-899.16(10)): (smallest main wager, amount), highest last."""

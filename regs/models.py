@@ -79,7 +79,8 @@ class Provision(models.Model):
     key = models.SlugField(
         max_length=120,
         unique=True,
-        help_text="Stable id: jurisdiction, instrument and the label the provision had when first ingested.",
+        help_text="Stable id: jurisdiction, instrument and the label the provision had when "
+        "first ingested.",
     )
     title = models.CharField(
         max_length=300, help_text="Title as the latest adopted source prints it."
@@ -174,7 +175,8 @@ class UnitVersion(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ADOPTED)
     ambiguous = models.TextField(
         blank=True,
-        help_text="Why an earlier-date answer may be wrong (a note of uncertain reach); blank if none.",
+        help_text="Why an earlier-date answer may be wrong (a note of uncertain reach); "
+        "blank if none.",
     )
     ambiguous_until = models.DateField(
         null=True,

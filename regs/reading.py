@@ -121,7 +121,8 @@ def _timeline(state: selectors.ProvisionState) -> tuple[TimelineEntry, ...]:
             kind=str(note["kind"]),
             kind_label=EventKind(note["kind"]).label if note["kind"] in EventKind else "",
             citation=selectors.unit_citation(
-                label_on(state, note["date"]), str(note["unit"])  # type: ignore[arg-type]
+                label_on(state, note["date"]),
+                str(note["unit"]),  # type: ignore[arg-type]
             ),
             raw=str(note["raw"]),
             new_label=str(note["new_label"]),

@@ -33,4 +33,3 @@ def shared_database_url() -> str:
         return f"sqlite:///{name}"
     user = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
     return f"postgres://{user}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
-

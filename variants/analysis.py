@@ -31,8 +31,8 @@ from engine.gc_paused import gc_paused
 from engine.hold_em import HOLD_EM
 from engine.odds import Basis, Pays, decimal_string
 from engine.playtree import PLAY_TREE, RAISE_COLUMN, analyse_play_tree
-from engine.readings import Reading, readings_of
 from engine.published import cases_for, confirmed, disagreements, figures_at
+from engine.readings import Reading, readings_of
 from engine.rules import PaytableLine, RuleSet
 from engine.sidewagers import READING_EVALUATORS, Stage, sided, stage
 from engine.streak import STREAK_WAGERS, StreakCounts, streak_analyses, streak_rules

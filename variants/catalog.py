@@ -380,8 +380,10 @@ def _note_one_way_exclusions(items: list[dict[str, Any]], jurisdiction: str, use
                 kind=AnnotationKind.AMBIGUITY,
                 user=user,
                 reason="catalog exclusion",
-                text=f"The rule says {item['wager']} may not be offered at a table offering {', '.join(one_way)}; "
-                f"the rules of {', '.join(one_way)} do not say the same of {item['wager']}. Pitboss enforces "
+                text=f"The rule says {item['wager']} may not be offered at a table offering "
+                f"{', '.join(one_way)}; "
+                f"the rules of {', '.join(one_way)} do not say the same of {item['wager']}. "
+                "Pitboss enforces "
                 f"the exclusion both ways.",
             )
 

@@ -21,9 +21,8 @@ from engine.odds import decimal_string
 from engine.par_sheet import SD_DIGITS, ParSheet, par_sheet, significant
 from pitboss.errors import DomainError
 from variants.analysis import (
-    DEFAULT_DECKS,
-    alternative_readings,
     allowed_decks,
+    alternative_readings,
     decks_checked,
     edge_explained,
     fraction_text,

@@ -1,4 +1,5 @@
-"""Reads of the catalog at a point in valid time, with the citations of the rules behind each fact."""
+"""Reads of the catalog at a point in valid time, with the citations of the rules behind each
+fact."""
 
 from __future__ import annotations
 
@@ -179,7 +180,8 @@ def catalog_problems() -> list[str]:
         for entry in paytable.entries.all():
             if entry.outcome not in outcomes:
                 problems.append(
-                    f"{paytable}: line {entry.label!r} pays {entry.outcome!r}, not an outcome of its wager"
+                    f"{paytable}: line {entry.label!r} pays {entry.outcome!r}, not an "
+                    "outcome of its wager"
                 )
     for constraint in Constraint.objects.select_related("wager").exclude(wager=None):
         if constraint.wager.jurisdiction_id != constraint.jurisdiction_id:

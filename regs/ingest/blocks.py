@@ -1,4 +1,5 @@
-"""The block stream both readers produce: what a regulation says, in reading order, without layout."""
+"""The block stream both readers produce: what a regulation says, in reading order, without
+layout."""
 
 from __future__ import annotations
 

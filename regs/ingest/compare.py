@@ -34,7 +34,8 @@ def differences(a: ParsedDocument, b: ParsedDocument) -> list[str]:
                 min(len(text_a), len(text_b)),
             )
             lines.append(
-                f"text differs in {key} at {at}: {text_a[at - 20 : at + 40]!r} vs {text_b[at - 20 : at + 40]!r}"
+                f"text differs in {key} at {at}: {text_a[at - 20 : at + 40]!r} vs "
+                f"{text_b[at - 20 : at + 40]!r}"
             )
         if events_a != events_b:
             lines.append(f"events differ in {key}: {events_a} vs {events_b}")

@@ -89,7 +89,8 @@ class ParsedDocument:
     front_matter: list[Block] = field(default_factory=list)
     """Blocks before the first section: table of contents, basis and purpose."""
     document_notes: list[tuple[str, Note]] = field(default_factory=list)
-    """Notes that belong to no section ("Former regulations 30-835 through 30-844 …"), with their heading."""
+    """Notes that belong to no section ("Former regulations 30-835 through 30-844 …"), with their
+    heading."""
     unplaced: list[Block] = field(default_factory=list)
 
     def latest_date(self) -> datetime.date | None:

@@ -283,7 +283,8 @@ def _section_start(events: list[UnitEvent], chain_start: dt.date | None) -> dt.d
 def _citations(
     section: ParsedSection, events: list[UnitEvent], remarks: list[str]
 ) -> tuple[list[CitationPeriod], dt.date | None]:
-    """Walk renumberings back from the current label: each label's period ends where the next begins."""
+    """Walk renumberings back from the current label: each label's period ends where the next
+    begins."""
     renumberings = [
         e.event for e in events if kind_of(e.event) in _RENUMBERING and e.event.new_label
     ]
@@ -306,7 +307,8 @@ def _citations(
     for event in renumberings:
         if event.new_label.replace(" ", "") not in seen and "through" not in event.new_label:
             remarks.append(
-                f"history note says {event.subject or 'a section'} was renumbered as {event.new_label}, "
+                f"history note says {event.subject or 'a section'} was renumbered as "
+                f"{event.new_label}, "
                 f"but this section is {section.label}: {event.raw!r}"
             )
     periods.reverse()
@@ -368,7 +370,8 @@ def _versions(
     if later:
         dates = ", ".join(d.isoformat() for d in later)
         warning = (
-            f"a note dated {dates} may or may not cover this text (the source does not say how far it "
+            f"a note dated {dates} may or may not cover this text (the source does not say "
+            "how far it "
             f"reaches); before {later[-1].isoformat()} the text in force may have differed"
         )
     versions.append(

@@ -4,40 +4,101 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('regs', '0001_initial'),
+        ("regs", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='citation',
-            name='status',
-            field=models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('temporary', 'Temporary'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', max_length=12),
+            model_name="citation",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("proposed", "Proposed"),
+                    ("adopted", "Adopted"),
+                    ("temporary", "Temporary"),
+                    ("superseded", "Superseded"),
+                    ("repealed", "Repealed"),
+                ],
+                default="adopted",
+                max_length=12,
+            ),
         ),
         migrations.AlterField(
-            model_name='historicalcitation',
-            name='status',
-            field=models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('temporary', 'Temporary'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', max_length=12),
+            model_name="historicalcitation",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("proposed", "Proposed"),
+                    ("adopted", "Adopted"),
+                    ("temporary", "Temporary"),
+                    ("superseded", "Superseded"),
+                    ("repealed", "Repealed"),
+                ],
+                default="adopted",
+                max_length=12,
+            ),
         ),
         migrations.AlterField(
-            model_name='historicalsourcedocument',
-            name='status',
-            field=models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('temporary', 'Temporary'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', help_text='Adopted for a regulation as published; proposed for a proposed text.', max_length=12),
+            model_name="historicalsourcedocument",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("proposed", "Proposed"),
+                    ("adopted", "Adopted"),
+                    ("temporary", "Temporary"),
+                    ("superseded", "Superseded"),
+                    ("repealed", "Repealed"),
+                ],
+                default="adopted",
+                help_text="Adopted for a regulation as published; proposed for a proposed text.",
+                max_length=12,
+            ),
         ),
         migrations.AlterField(
-            model_name='historicalunitversion',
-            name='status',
-            field=models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('temporary', 'Temporary'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', max_length=12),
+            model_name="historicalunitversion",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("proposed", "Proposed"),
+                    ("adopted", "Adopted"),
+                    ("temporary", "Temporary"),
+                    ("superseded", "Superseded"),
+                    ("repealed", "Repealed"),
+                ],
+                default="adopted",
+                max_length=12,
+            ),
         ),
         migrations.AlterField(
-            model_name='sourcedocument',
-            name='status',
-            field=models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('temporary', 'Temporary'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', help_text='Adopted for a regulation as published; proposed for a proposed text.', max_length=12),
+            model_name="sourcedocument",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("proposed", "Proposed"),
+                    ("adopted", "Adopted"),
+                    ("temporary", "Temporary"),
+                    ("superseded", "Superseded"),
+                    ("repealed", "Repealed"),
+                ],
+                default="adopted",
+                help_text="Adopted for a regulation as published; proposed for a proposed text.",
+                max_length=12,
+            ),
         ),
         migrations.AlterField(
-            model_name='unitversion',
-            name='status',
-            field=models.CharField(choices=[('proposed', 'Proposed'), ('adopted', 'Adopted'), ('temporary', 'Temporary'), ('superseded', 'Superseded'), ('repealed', 'Repealed')], default='adopted', max_length=12),
+            model_name="unitversion",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("proposed", "Proposed"),
+                    ("adopted", "Adopted"),
+                    ("temporary", "Temporary"),
+                    ("superseded", "Superseded"),
+                    ("repealed", "Repealed"),
+                ],
+                default="adopted",
+                max_length=12,
+            ),
         ),
     ]

@@ -82,7 +82,8 @@ def test_dealer_stands_or_hits_soft_17_as_the_table_says(vendor_client: APIClien
 
 
 def test_split_aces_get_one_card_each(vendor_client: APIClient) -> None:
-    """30-814: at the licensee's discretion one card to each split ace; 21 so made is no blackjack."""
+    """30-814: at the licensee's discretion one card to each split ace; 21 so made is no
+    blackjack."""
     log = play(vendor_client, "AH 9C AD 7S KC 5D TD", ("10", ["split"]))
     hands = log["seats"][0]["hands"]
     assert [h["cards"] for h in hands] == [["AH", "KC"], ["AD", "5D"]]

@@ -282,9 +282,10 @@ def test_signage_as_pdf_and_html_and_refusals_over_the_api(vendor_client: APICli
     assert {f["code"] for f in short["findings"] if f["severity"] == "error"} == {
         "sign-fact-missing"
     }
-    assert short["error"]["message"].startswith(
-        "No sign is printed: the signs need "
-    ) and "breaks the rules" not in short["error"]["message"]
+    assert (
+        short["error"]["message"].startswith("No sign is printed: the signs need ")
+        and "breaks the rules" not in short["error"]["message"]
+    )
     drafted = vendor_client.post(
         "/api/v1/signage/?draft=true", load(CONFIGS / "casino-house-rules-co.json"), format="json"
     )

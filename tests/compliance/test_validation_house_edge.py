@@ -220,7 +220,8 @@ def test_each_side_wager_s_house_edge_stands_beside_its_table_as_the_analysis_gi
     body = _validate(
         vendor_client,
         _floor(
-            _table(**ma, side_wagers=[{"wager": "over-under-13", "paytable": "us-ma/over-under-13/pays",
+            _table(**ma, side_wagers=[{"wager": "over-under-13",
+                                      "paytable": "us-ma/over-under-13/pays",
                                       "limits": {"min": "1", "max": "1"}}]),
             _table(**ma, name="BJ-02", side_wagers=[
                 {"wager": "sevens", "paytable": "us-ma/sevens/highest-winning-payout",

@@ -94,7 +94,8 @@ def test_every_dated_line_of_the_sources_is_in_the_golden_list() -> None:
 
 if __name__ == "__main__":
     GOLDEN.write_text(
-        "# Reviewed: every date note of the sources and the unit it is placed on. See the test module.\n"
+        "# Reviewed: every date note of the sources and the unit it is placed on. See the "
+        "test module.\n"
         + yaml.safe_dump(
             {name: placements(name, "text") for name in DOCUMENTS},
             sort_keys=False,

@@ -22,12 +22,14 @@ KNOWN = {
     "co-rule-8-blackjack": [
         # A table cell the text form prints "Hands/ Wagers"; the PDF breaks the line after the
         # slash, so whether a space followed cannot be seen.
-        "text differs in ('30-899.10', '¶18') at 230: ' | All Player Hands/ Wagers Push to Dealer 16 | "
+        "text differs in ('30-899.10', '¶18') at 230: ' | All Player Hands/ Wagers Push to "
+        "Dealer 16 | "
         "Player Wins ' vs ' | All Player Hands/Wagers Push to Dealer 16 | Player Wins H'",
     ],
     "co-rule-21-blackjack-poker": [
         # The footnote mark "***" of TRILG-04: the PDF's renderer took two of its asterisks as bold.
-        "text differs in ('30-2115', '¶4') at 100: 'TRILG-03 | TRILG-04***\\nPays* | Lucky | Pays* | Lucky | "
+        "text differs in ('30-2115', '¶4') at 100: 'TRILG-03 | TRILG-04***\\nPays* | Lucky "
+        "| Pays* | Lucky | "
         "Pays*' vs 'TRILG-03 | TRILG-04*\\nPays* | Lucky | Pays* | Lucky | Pays* |'",
     ],
 }

@@ -157,7 +157,8 @@ def test_the_sevens_one_seven_line_is_the_first_card_with_the_other_reading_besi
 def test_over_and_under_13_are_two_wagers_each_with_its_own_house_edge(
     anon_client: APIClient,
 ) -> None:
-    """MA 17(a)(1), (b)(1)-(2) (fixtures/sources/text/ma-205-cmr-blackjack.md lines 277, 282-283): the player wagers
+    """MA 17(a)(1), (b)(1)-(2) (fixtures/sources/text/ma-205-cmr-blackjack.md lines 277,
+    282-283): the player wagers
     either over or under 13; (c) line 287: a total of 13 loses; (e)(1) line 290: one to one;
     2(b)(3)(ii) line 30: an ace counts one. Each side is a bet of its own: two analyses, one per
     side, each an exact house edge (over 265/4043 = 6.55 %, under 407/4043 = 10.07 % at 6

@@ -600,7 +600,8 @@ def test_a_fact_dated_before_its_provision_is_reported() -> None:
         effective_from=dt.date(2015, 1, 1)
     )
     assert catalog_problems() == [
-        "us-co/raise-the-roof/6d-s17-pay-table-1: in force from 2015-01-01, before its provision (2016-10-30)"
+        "us-co/raise-the-roof/6d-s17-pay-table-1: in force from 2015-01-01, before its "
+        "provision (2016-10-30)"
     ]
 
 

@@ -30,7 +30,8 @@ class Command(BaseCommand):
             raise CommandError(f"{options['file']}: malformed configuration: {exc.detail}") from exc
         verdict = "compliant" if run.compliant else "NOT compliant"
         self.stdout.write(
-            f"{run.jurisdiction} as of {run.as_of}: {verdict} ({len(run.findings)} findings, run {run.id})"
+            f"{run.jurisdiction} as of {run.as_of}: {verdict} ({len(run.findings)} "
+            f"findings, run {run.id})"
         )
         for f in run.findings:
             cites = "; ".join(

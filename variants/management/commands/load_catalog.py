@@ -1,4 +1,5 @@
-"""python manage.py load_catalog [FILE …] — load the reviewed catalog (default: fixtures/catalog/*.yaml)."""
+"""python manage.py load_catalog [FILE …] — load the reviewed catalog (default:
+fixtures/catalog/*.yaml)."""
 
 from __future__ import annotations
 
