@@ -8,3 +8,7 @@ class ComplianceConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "compliance"
+
+    def ready(self) -> None:
+        # Register the Celery tasks, which compliance.jobs sends by name.
+        from compliance import tasks  # noqa: F401

@@ -20,12 +20,14 @@ from pitboss.text import Text
 from variants import selectors as catalog
 from variants.analysis import allowed_decks, paytable_lines, streak_shown, streak_soft_17
 
+from .jobs import MAX_SEED, chunk_run_once, chunks_dispatch, job_fail, queue_check
 from .models import PaytableSimulationJob
-from .simulations import MAX_SEED, chunk_run_once, chunks_dispatch, job_fail, queue_check
 
 MAX_ROUNDS = 1_000_000_000
 MIN_REQUEST_ROUNDS = 1_000_000
 IN_PROCESS_ROUNDS = 500_000_000
+PAYTABLE_SIMULATION_CHUNK_TASK = "compliance.paytable_simulation_chunk_run"
+"""The Celery task that runs one chunk of a job (compliance.tasks)."""
 """The most rounds in all (a deck count's × deck counts) a job runs with no broker: its chunks
 then run within the request (about 35 s here at this size), which a server times out (gunicorn:
 120 s) and would leave the job half done."""
@@ -153,9 +155,7 @@ def paytable_simulation_dispatch(*, job: PaytableSimulationJob) -> None:
 
     :raises pitboss.errors.DomainError: queue_unavailable, status 503.
     """
-    from .tasks import paytable_simulation_chunk_run_task
-
-    chunks_dispatch(job, paytable_simulation_chunk_run_task)
+    chunks_dispatch(job, PAYTABLE_SIMULATION_CHUNK_TASK)
 
 
 def _chunk(job: PaytableSimulationJob, index: int) -> tuple[int, int, int]:

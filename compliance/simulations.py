@@ -5,13 +5,10 @@ the job. The same seed gives the same result as engine.simulate in-process."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
-from kombu.exceptions import OperationalError as KombuOperationalError
 from rest_framework import serializers
 
 from engine.simulate import (
@@ -32,11 +29,13 @@ from engine.simulate import (
 from pitboss.errors import DomainError
 from pitboss.text import Text
 
-from .models import ChunkedJob, SimulationJob
+from .jobs import MAX_SEED, chunk_run_once, chunks_dispatch, job_fail, queue_check
+from .models import SimulationJob
 from .rounds import request_parse, request_table
 
 MAX_ROUNDS = 100_000_000
-MAX_SEED = 2**63 - 1
+SIMULATION_CHUNK_TASK = "compliance.simulation_chunk_run"
+"""The Celery task that runs one chunk of a job (compliance.tasks)."""
 STRATEGY = (
     "basic strategy computed for the rules (total-dependent, for an infinite shoe); insurance "
     "and even money declined"
@@ -119,50 +118,12 @@ def simulation_job_create(*, data: Any, user: Any = None) -> SimulationJob:
     return job
 
 
-QUEUE_UNAVAILABLE = (
-    "The job queue is unavailable, so the simulation was not queued (nothing was stored). "
-    "Try again in a minute."
-)
-
-
-def queue_check() -> None:
-    """Refuse a job while the broker cannot be reached (nothing to check when tasks run here).
-
-    :raises pitboss.errors.DomainError: queue_unavailable, status 503.
-    """
-    from pitboss.celery import app
-
-    if app.conf.task_always_eager:
-        return
-    try:
-        with app.connection_for_write() as connection:
-            connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
-    except (KombuOperationalError, OSError) as exc:
-        raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
-
-
 def simulation_job_dispatch(*, job: SimulationJob) -> None:
     """One Celery task per chunk (`chunks_dispatch`).
 
     :raises pitboss.errors.DomainError: queue_unavailable, status 503.
     """
-    from .tasks import simulation_chunk_run_task
-
-    chunks_dispatch(job, simulation_chunk_run_task)
-
-
-def chunks_dispatch(job: ChunkedJob, task: Any) -> None:
-    """One Celery task per chunk of a job, `task.delay(job id, chunk index)`. The broker lost
-    meanwhile: the job is deleted, not left queued with chunks that no worker will run.
-
-    :raises pitboss.errors.DomainError: queue_unavailable, status 503.
-    """
-    try:
-        for index in range(job.chunks):
-            task.delay(str(job.pk), index)
-    except (KombuOperationalError, OSError) as exc:
-        type(job).objects.filter(pk=job.pk).delete()
-        raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
+    chunks_dispatch(job, SIMULATION_CHUNK_TASK)
 
 
 def simulation_chunk_run(*, job_id: str, index: int) -> None:
@@ -186,50 +147,9 @@ def simulation_chunk_run(*, job_id: str, index: int) -> None:
     chunk_run_once(SimulationJob, job_id, index, compute, add, finish)
 
 
-def chunk_run_once(
-    model: type[ChunkedJob],
-    job_id: str,
-    index: int,
-    compute: Callable[[Any], Any],
-    add: Callable[[Any, Any], dict[str, Any]],
-    finish: Callable[[Any], None] | None = None,
-) -> None:
-    """Run chunk `index` of a job of `model` once: `compute(job)` plays it (outside any
-    transaction: it takes seconds), then, under the job's row lock, `add(job, chunk)` gives the
-    job's sums with the chunk's added (the chunks recorded beside them) and the last chunk in
-    marks the job done (`finish(job)` then fills what the sums give). A chunk delivered again, or
-    one of a job that is over, adds nothing."""
-    job = model.objects.filter(pk=job_id).first()
-    if job is None or job.over or index in job.sums.get("chunks", []):
-        return
-    model.objects.filter(pk=job_id, status=ChunkedJob.Status.QUEUED).update(
-        status=ChunkedJob.Status.RUNNING, started_at=timezone.now()
-    )
-    chunk = compute(job)
-    with transaction.atomic():
-        job = model.objects.select_for_update().get(pk=job_id)
-        if index in job.sums.get("chunks", []) or job.status == ChunkedJob.Status.FAILED:
-            return
-        job.sums = {"chunks": [*job.sums.get("chunks", []), index], **add(job, chunk)}
-        job.chunks_done += 1
-        if job.chunks_done == job.chunks:
-            job.status = ChunkedJob.Status.DONE
-            job.finished_at = timezone.now()
-            if finish is not None:
-                finish(job)
-        job.save()
-
-
 def simulation_job_fail(*, job_id: str, error: str) -> None:
     """Mark a job failed (a chunk raised)."""
     job_fail(SimulationJob, job_id, error)
-
-
-def job_fail(model: type[ChunkedJob], job_id: str, error: str) -> None:
-    """Mark a job of `model` failed with `error`, unless it is done."""
-    model.objects.filter(pk=job_id).exclude(status=ChunkedJob.Status.DONE).update(
-        status=ChunkedJob.Status.FAILED, error=error[:2000], finished_at=timezone.now()
-    )
 
 
 def _sums_write(total: EffectsResult) -> dict[str, Any]:

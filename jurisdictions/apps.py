@@ -5,13 +5,12 @@ from typing import Any
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 
-# The apps whose models a compliance officer may edit.
-KNOWLEDGE_BASE_APPS = ("jurisdictions", "regs", "variants", "compliance")
+from jurisdictions.roles import OFFICER_EDITABLE_APPS
 
 
 def _sync_role_groups(sender: AppConfig, using: str, **kwargs: Any) -> None:
     # Django creates each app's permissions on that app's post_migrate, so sync after each of ours.
-    if sender.label in KNOWLEDGE_BASE_APPS:
+    if sender.label in OFFICER_EDITABLE_APPS:
         from jurisdictions.services import role_groups_sync
 
         role_groups_sync(using=using)

@@ -30,22 +30,17 @@ from django.db.models import Model
 from rest_framework.authtoken.models import Token
 from simple_history.models import HistoricalChanges
 
-from jurisdictions.apps import KNOWLEDGE_BASE_APPS
 from jurisdictions.models import Instrument, Jurisdiction
+from jurisdictions.roles import OFFICER_EDITABLE_APPS, VENDOR_PERMISSIONS
 from jurisdictions.tokens import token_is_expired
 from pitboss.concurrency import edit_locked
 
 COMPLIANCE_OFFICER_GROUP = "compliance officer"
 VENDOR_GROUP = "vendor"
 READER_GROUP = "reader"
+
+
 # What a vendor may do: submit configurations and read the results (its own: compliance.selectors).
-VENDOR_PERMISSIONS = {
-    "compliance": ("add_validationrun", "view_validationrun", "add_signset", "view_signset")
-    + ("add_simulationjob", "view_simulationjob")
-    + ("add_paytablesimulationjob", "view_paytablesimulationjob"),
-}
-
-
 def instrument_create(*, data: Mapping[str, Any]) -> Instrument:
     """Create an instrument from validated field values."""
     return _instrument_save(Instrument(), data)
@@ -103,7 +98,7 @@ def role_groups_sync(*, using: str = "default") -> None:
 def _knowledge_base_permissions(using: str) -> list[Permission]:
     models: list[type[Model]] = [
         model
-        for label in KNOWLEDGE_BASE_APPS
+        for label in OFFICER_EDITABLE_APPS
         if apps.is_installed(label)  # not so outside a test's available_apps
         for model in apps.get_app_config(label).get_models()
         if not issubclass(model, HistoricalChanges)

@@ -23,7 +23,8 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from pitboss.errors import DomainError
+from pitboss import faults
+from pitboss.errors import DomainError, error_body
 
 # What to do next, added to DRF's message for these codes.
 _HINTS = {
@@ -79,14 +80,6 @@ def _build(field: Any) -> None:
     elif isinstance(field, serializers.Serializer):
         for child in field.fields.values():
             _build(child)
-
-
-def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The JSON body of every API error."""
-    error: dict[str, Any] = {"code": code, "message": message}
-    if fields:
-        error["fields"] = fields
-    return {"error": error}
 
 
 def _first_error(detail: Any, path: str = "") -> str:
@@ -165,8 +158,6 @@ def server_error_response(request: HttpRequest) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """handler500: the JSON error shape under /api/, Django's page elsewhere; a 503 if the
     failure was the database being unavailable (outside a view, e.g. in a middleware)."""
-    from pitboss import faults
-
     if isinstance(sys.exc_info()[1], faults.DATABASE_ERRORS):
         return faults.unavailable(request)
     if request.path.startswith("/api/"):

@@ -1,4 +1,5 @@
-"""Errors the domain raises and the API reports as JSON (see pitboss.api.exception_handler)."""
+"""Errors the domain raises and the JSON shape every API error has (pitboss.api.exception_handler
+reports them; pitboss.faults and pitboss.middleware answer in the same shape)."""
 
 from __future__ import annotations
 
@@ -20,3 +21,11 @@ class DomainError(Exception):
         self.message = message
         self.status = status
         self.fields = dict(fields) if fields else None
+
+
+def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON body of every API error."""
+    error: dict[str, Any] = {"code": code, "message": message}
+    if fields:
+        error["fields"] = fields
+    return {"error": error}

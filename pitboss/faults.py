@@ -15,7 +15,7 @@ from collections.abc import Callable
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from pitboss.api import error_body
+from pitboss.errors import error_body
 
 logger = logging.getLogger(__name__)
 

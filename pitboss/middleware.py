@@ -19,7 +19,8 @@ from django.http import (
 )
 from django.utils.html import escape
 
-from pitboss.api import error_body, page_not_found, server_error_response
+from pitboss.api import page_not_found, server_error_response
+from pitboss.errors import error_body
 from pitboss.faults import DATABASE_ERRORS
 from pitboss.logs import request_id
 from pitboss.text import text_problem, text_repaired

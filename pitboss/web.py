@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from jurisdictions.selectors import jurisdiction_list
 from jurisdictions.services import COMPLIANCE_OFFICER_GROUP, READER_GROUP, VENDOR_GROUP
+from pitboss.errors import error_body
 from pitboss.kbcache import cached_read
 
 # The main navigation: (label, URL name). Each app's pages live in the app's namespace
@@ -113,8 +114,6 @@ def login_locked_out(
     """django-axes' answer to a login refused by the lockout (settings.AXES_LOCKOUT_CALLABLE):
     a 429 saying why and for how long, the login page again (JSON `locked_out` under /api/),
     with Retry-After."""
-    from pitboss.api import error_body
-
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     message = (
         f"Too many failed logins for this username or from this address: logins are refused "

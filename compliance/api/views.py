@@ -34,8 +34,8 @@ from compliance.services import NotCompliant, sign_set_create, validation_run_cr
 from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
 from compliance.simulations import SimulationIn, simulation_job_create
 from compliance.validator import FINDING_CODES
-from pitboss.api import FormatIsTheView, Pagination, error_body, shared_serializer
-from pitboss.errors import DomainError
+from pitboss.api import FormatIsTheView, Pagination, shared_serializer
+from pitboss.errors import DomainError, error_body
 
 
 class CitationOut(serializers.Serializer):

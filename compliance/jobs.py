@@ -1,0 +1,97 @@
+"""The machinery every chunked job shares (compliance.models.ChunkedJob: a base-game simulation,
+a paytable simulation): the broker checked before a job is stored, one Celery task per chunk sent
+by its registered name, each chunk's sums added to its job once under the job's row lock, a job
+failed. The job kinds (compliance.simulations, compliance.paytable_simulations) call these; the
+tasks (compliance.tasks) call the job kinds; nothing here imports either, so there is no circle."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
+
+from pitboss.celery import app
+from pitboss.errors import DomainError
+
+from .models import ChunkedJob
+
+MAX_SEED = 2**63 - 1
+"""The largest seed a job takes (a signed 64-bit integer, as the kernels draw from it)."""
+
+QUEUE_UNAVAILABLE = (
+    "The job queue is unavailable, so the simulation was not queued (nothing was stored). "
+    "Try again in a minute."
+)
+
+
+def queue_check() -> None:
+    """Refuse a job while the broker cannot be reached (nothing to check when tasks run here).
+
+    :raises pitboss.errors.DomainError: queue_unavailable, status 503.
+    """
+    if app.conf.task_always_eager:
+        return
+    try:
+        with app.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
+    except (KombuOperationalError, OSError) as exc:
+        raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
+
+
+def chunks_dispatch(job: ChunkedJob, task: str) -> None:
+    """One Celery task per chunk of a job: the task named `task` (registered by compliance.tasks)
+    sent (job id, chunk index), or run here when tasks run in-process. The broker lost
+    meanwhile: the job is deleted, not left queued with chunks that no worker will run.
+
+    :raises pitboss.errors.DomainError: queue_unavailable, status 503.
+    """
+    try:
+        for index in range(job.chunks):
+            app.signature(task, args=(str(job.pk), index)).delay()
+    except (KombuOperationalError, OSError) as exc:
+        type(job).objects.filter(pk=job.pk).delete()
+        raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
+
+
+def chunk_run_once(
+    model: type[ChunkedJob],
+    job_id: str,
+    index: int,
+    compute: Callable[[Any], Any],
+    add: Callable[[Any, Any], dict[str, Any]],
+    finish: Callable[[Any], None] | None = None,
+) -> None:
+    """Run chunk `index` of a job of `model` once: `compute(job)` plays it (outside any
+    transaction: it takes seconds), then, under the job's row lock, `add(job, chunk)` gives the
+    job's sums with the chunk's added (the chunks recorded beside them) and the last chunk in
+    marks the job done (`finish(job)` then fills what the sums give). A chunk delivered again, or
+    one of a job that is over, adds nothing."""
+    job = model.objects.filter(pk=job_id).first()
+    if job is None or job.over or index in job.sums.get("chunks", []):
+        return
+    model.objects.filter(pk=job_id, status=ChunkedJob.Status.QUEUED).update(
+        status=ChunkedJob.Status.RUNNING, started_at=timezone.now()
+    )
+    chunk = compute(job)
+    with transaction.atomic():
+        job = model.objects.select_for_update().get(pk=job_id)
+        if index in job.sums.get("chunks", []) or job.status == ChunkedJob.Status.FAILED:
+            return
+        job.sums = {"chunks": [*job.sums.get("chunks", []), index], **add(job, chunk)}
+        job.chunks_done += 1
+        if job.chunks_done == job.chunks:
+            job.status = ChunkedJob.Status.DONE
+            job.finished_at = timezone.now()
+            if finish is not None:
+                finish(job)
+        job.save()
+
+
+def job_fail(model: type[ChunkedJob], job_id: str, error: str) -> None:
+    """Mark a job of `model` failed with `error`, unless it is done."""
+    model.objects.filter(pk=job_id).exclude(status=ChunkedJob.Status.DONE).update(
+        status=ChunkedJob.Status.FAILED, error=error[:2000], finished_at=timezone.now()
+    )
