@@ -95,7 +95,7 @@ QUERY_FIELDS = {
     "split_aces_one_card": "split.split_aces_one_card",
     "game_version": "game_version",
 }
-"""GET's query parameters → the table field each sets (the DESIGN.md configuration's)."""
+"""GET's query parameters → the table field each sets (of the configuration, docs/api.md)."""
 _INTEGERS = {"decks", "max_hands", "game_version"}
 _BOOLEANS = {"double_after_split", "resplit_aces", "split_aces_one_card"}
 

@@ -1,4 +1,4 @@
-"""A proposed table configuration (DESIGN.md, "Table configuration (API contract v1)"), checked
+"""A proposed table configuration (docs/api.md, "The table configuration (contract v1)"), checked
 for shape before any rule is applied: a malformed configuration is a 400 naming the field."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The web form of a table configuration (DESIGN.md "Table configuration", contract v1): a form
+"""The web form of a table configuration (docs/api.md, "The table configuration"): a form
 for the floor, a formset of tables, and per table a formset of side wagers, with the catalog's
 choices. `configuration_from_forms` turns the cleaned forms into the contract's JSON, which
 the validator checks like any API request; `form_data_from_configuration` does the reverse, to

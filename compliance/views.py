@@ -85,7 +85,7 @@ def samples() -> dict[str, dict[str, Any]]:
 class UploadForm(forms.Form):
     file = forms.FileField(
         label="Configuration file (JSON)",
-        help_text="A configuration as the API takes it (DESIGN.md contract v1).",
+        help_text="A configuration as the API takes it (docs/api.md, contract v1).",
     )
 
 

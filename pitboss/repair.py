@@ -22,8 +22,8 @@ from pitboss.text import text_repaired, texts_repaired
 APPS = ("jurisdictions", "regs", "variants", "compliance")
 """The apps whose tables are read: the knowledge base, the catalog, and what users submitted."""
 
-# The strings of a configuration (DESIGN.md's contract) that DRF's CharField once accepted as
-# numbers, by the last key of their path.
+# The strings of a configuration (docs/api.md, "The table configuration") that DRF's CharField
+# once accepted as numbers, by the last key of their path.
 _CONFIGURATION_TEXT = re.compile(r"(^|\.)(licensee|name|jokers|column|outcome|pays)$")
 
 

@@ -92,10 +92,10 @@ def test_every_read_endpoint_answers_within_its_schema_and_never_a_server_error(
     case.call_and_validate(checks=CHECKS)
 
 
-# Every operation, reads and writes, as every role (README "Access control"). The coverage phase
-# makes ~1,000 requests to each write operation (minutes) and the reads had theirs above: the run
-# stays bounded with the examples and fuzzing phases, four examples an operation, each sent as
-# each role, and again at the id of something that exists where the path names one.
+# Every operation, reads and writes, as every role (docs/operations.md, "Access control"). The
+# coverage phase makes ~1,000 requests to each write operation (minutes) and the reads had theirs
+# above: the run stays bounded with the examples and fuzzing phases, four examples an operation,
+# each sent as each role, and again at the id of something that exists where the path names one.
 every_operation = schemathesis.openapi.from_wsgi("/api/v1/schema/", application)
 every_operation.config.phases.coverage.enabled = False
 

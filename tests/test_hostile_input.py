@@ -135,7 +135,7 @@ def test_a_table_name_may_not_hold_a_tab_but_the_jokers_note_may_hold_lines(
 @pytest.mark.parametrize("licensee", [0, -1, 1e308, True, [], {}])
 def test_a_licensee_sent_as_no_string_is_refused(vendor_client: APIClient, licensee: Any) -> None:
     """Was: accepted (DRF's CharField reads 0 as "0"), stored as the number, and the officers'
-    /configurations/runs/ failed sorting numbers among names (DESIGN.md: "licensee" is a
+    /configurations/runs/ failed sorting numbers among names (docs/api.md: "licensee" is a
     string)."""
     response = _post(vendor_client, "/api/v1/validations/", _floor(licensee=licensee))
 
@@ -204,7 +204,7 @@ def test_signs_refused_for_their_findings_keep_the_run_the_refusal_names(
     vendor_client: APIClient,
 ) -> None:
     """The one refusal that stores: the 400 names the stored run, whose findings say what to fix
-    (README, Signage); no sign set."""
+    (docs/signage.md); no sign set."""
     body = json.loads((SAMPLES / "casino-house-rules-co.json").read_text())
 
     response = _post(vendor_client, "/api/v1/signage/", body)

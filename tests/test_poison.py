@@ -315,7 +315,7 @@ def _write_everything(roles: dict[str, Client], problems: list[str]) -> int:
                 and _stored() != before
                 and _code(response)
                 != (
-                    "not_compliant"  # the one refusal that stores: it names the run (README)
+                    "not_compliant"  # the one refusal that stores: it names the run (signage.md)
                 )
             ):
                 problems.append(f"{what}: refused ({response.status_code}) but stored")

@@ -1,5 +1,5 @@
-"""Shapes of the diff API (DESIGN.md: `changes: [{kind, substantive, left, right, event}]` plus a
-redline). Query serializers say what each parameter accepts; output serializers read the frozen
+"""Shapes of the diff API (docs/diffs.md; `changes: [{kind, substantive, left, right, event}]` plus
+a redline). Query serializers say what each parameter accepts; output serializers read the frozen
 results of regs.diff."""
 
 from __future__ import annotations

@@ -4,13 +4,12 @@ periods whose text is on file, not on file, or uncertain.
 Reads: a ParsedSection (units and placed notes).
 Writes: a SectionTimeline — citations with periods, and per unit its events and version periods.
 
-Rules (DESIGN.md, "Which date starts a version"): a permanent adoption, an "Effective"/"Eff" date
-or an "Amended" date starts a version; a temporary adoption is only an event. A note inside a
-unit's paragraph covers that unit; a note in the heading or a section history covers the whole
-section; a note on a line of its own covers the unit enclosing the one before it, ambiguously. Where
-a date says the text changed and the earlier text is in no source, the period before it is kept
-with `on_file=False`: the knowledge base knows the period, not the words.
-"""
+Rules (docs/architecture.md, "The knowledge model"; docs/knowledge-base.md): a permanent adoption,
+an "Effective"/"Eff" date or an "Amended" date starts a version; a temporary adoption is only an
+event. A note inside a unit's paragraph covers that unit; a note in the heading or a section history
+covers the whole section; a note on a line of its own covers the unit enclosing the one before it,
+ambiguously. Where a date says the text changed and the earlier text is in no source, the period
+before it is kept with `on_file=False`: the knowledge base knows the period, not the words."""
 
 from __future__ import annotations
 

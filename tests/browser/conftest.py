@@ -105,7 +105,7 @@ def log_in(page: Any, user: User) -> None:
 
 
 def screenshot(page: Any, name: str, height: int = 1800) -> None:
-    """Keep a screenshot of what the user sees, for the README (docs/screenshots/): the page
+    """Keep a screenshot of what the user sees, for the docs (docs/screenshots/): the page
     from its top, down to `height` pixels at most."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
