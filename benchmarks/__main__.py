@@ -330,15 +330,20 @@ def bench_basegame_spanish_21() -> None:
 
 
 def bench_basegame_variants() -> None:
-    """The variants' exact analyses (engine.basegame_variants), CPU time each, beside the
+    """The variants' exact analyses (engine.basegame.variants), CPU time each, beside the
     published figures the tests pin loosely (tests/engine/test_basegame_*.py)."""
     from dataclasses import replace
     from fractions import Fraction
     from functools import partial
 
-    from engine.basegame import Play
-    from engine.basegame_double_up import VERSION_1, VERSION_2, double_up_value
-    from engine.basegame_variants import face_up_value, switch_value
+    from engine.basegame import (
+        VERSION_1,
+        VERSION_2,
+        Play,
+        double_up_value,
+        face_up_value,
+        switch_value,
+    )
     from engine.rules import DoubleOn, RuleSet
 
     face_up = RuleSet(decks=6, dealer_hits_soft_17=True, dealer_face_up=True, ties_lose=True,

@@ -3,8 +3,8 @@ analysis/base-game/): engine.basegame's combinatorial analysis of the table's ru
 composition-dependent play and with the engine's basic strategy (the simulator's), and the change
 each rule option makes to it, computed exactly as the simulation job estimates it.
 
-Face Up, Blackjack Switch and Double Up Blackjack tables (engine.basegame_variants,
-engine.basegame_double_up) get the same: both values and each rule option's effect, the variants'
+Face Up, Blackjack Switch and Double Up Blackjack tables (engine.basegame.variants,
+engine.basegame.double_up) get the same: both values and each rule option's effect, the variants'
 own options included.
 
 Each distinct rule set is analysed once and its value kept, the values of a rule's effects too:
@@ -33,21 +33,25 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from rest_framework import serializers
 
-import engine.basegame
-import engine.basegame_double_up
-import engine.basegame_variants
+import engine.basegame.double_up
+import engine.basegame.standard
+import engine.basegame.value
+import engine.basegame.variants
 import engine.dealer_odds
 import engine.strategy
 from engine.analysis import NotAnalysable
 from engine.basegame import (
+    DOUBLE_UP_FIELDS,
     MAX_SPLIT_HANDS,
     BaseGameValue,
     Play,
     base_game_value,
     check_analysable,
+    check_variant,
+    is_variant,
     rule_effects,
+    shared_dealer_odds,
 )
-from engine.basegame_variants import check_variant, is_variant, shared_dealer_odds
 from engine.odds import decimal_string
 from engine.readings import Reading, rules_read_otherwise
 from engine.rules import RuleSet
@@ -232,7 +236,7 @@ VARIANT_RULES = (
     "spots_per_seat",
     "switched_blackjack_pushes_22",
     "dealer_22_pushes",
-    *engine.basegame_double_up.FIELDS,
+    *DOUBLE_UP_FIELDS,
 )
 """The RuleSet fields of the variants' own play rules, shown with a variant's analysis."""
 
@@ -283,9 +287,10 @@ only rounds insurance), and values the base game without its side wagers. Every 
 part of a kept value's key, so a rule the analysis learns to play later cannot share a key with
 the standard game."""
 _ENGINE_MODULES = (
-    engine.basegame,
-    engine.basegame_variants,
-    engine.basegame_double_up,
+    engine.basegame.standard,
+    engine.basegame.value,
+    engine.basegame.variants,
+    engine.basegame.double_up,
     engine.dealer_odds,
     engine.strategy,
 )

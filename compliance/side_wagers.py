@@ -15,8 +15,8 @@ from typing import Any
 
 from engine.rules import PaytableLine, SideWagerRules
 from engine.streak import STREAK_WAGERS
+from jurisdictions.web import paytable_url
 from pitboss.errors import DomainError
-from pitboss.web import paytable_url
 from variants.analysis import lines_analysis, simulated_only
 from variants.selectors import Citer
 

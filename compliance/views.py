@@ -44,8 +44,8 @@ from compliance.rounds import round_replay, rounds_play
 from compliance.services import NotCompliant, sign_set_create, validation_run_create
 from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
 from compliance.simulations import MAX_ROUNDS, simulation_job_create
+from jurisdictions.web import citation_url, user_role
 from pitboss.errors import DomainError
-from pitboss.web import citation_url, user_role
 
 SAMPLES = Path(settings.BASE_DIR) / "fixtures" / "configs"
 """The sample configurations a form, a round or a simulation may start from."""

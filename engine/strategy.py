@@ -210,10 +210,10 @@ def _may_double(hand: Hand, total: int, soft: bool, rules: RuleSet) -> bool:
         return False
     if rules.doubles_any_time:
         return True
-    return len(hand.cards) == 2 and _doubles_on(rules.double_on, total, soft)
+    return len(hand.cards) == 2 and doubles_on(rules.double_on, total, soft)
 
 
-def _doubles_on(double_on: DoubleOn, total: int, soft: bool) -> bool:
+def doubles_on(double_on: DoubleOn, total: int, soft: bool) -> bool:
     """Whether the doubling rule allows a double on this total (30-813; MA 6(k)(4))."""
     hard_totals = _DOUBLE_HARD_TOTALS[double_on]
     return hard_totals is None or (not soft and total in hard_totals)
@@ -473,7 +473,7 @@ def _strategy_table(
                 ev += pv * stand(t, up)
                 continue
             options = [best_no_double(t, s, up)]
-            if double_after_split and _doubles_on(double_on, t, s) and t < 21:
+            if double_after_split and doubles_on(double_on, t, s) and t < 21:
                 options.append(double(t, s, up))
             ev += pv * max(options)
         return 2 * ev

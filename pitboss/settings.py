@@ -148,7 +148,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Records who made each knowledge-base edit (record time).
     "simple_history.middleware.HistoryRequestMiddleware",
-    # Last: a login refused by the lockout answers pitboss.web.login_locked_out (django-axes).
+    # Last: a login refused by the lockout answers jurisdictions.web.login_locked_out (django-axes).
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -185,7 +185,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "pitboss.web.navigation",
+                "jurisdictions.web.navigation",
             ],
         },
     },
@@ -254,7 +254,7 @@ AXES_COOLOFF_TIME = dt.timedelta(minutes=envint("LOGIN_COOLOFF_MINUTES", 15, min
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own
 AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
-AXES_LOCKOUT_CALLABLE = "pitboss.web.login_locked_out"
+AXES_LOCKOUT_CALLABLE = "jurisdictions.web.login_locked_out"
 AXES_VERBOSE = False
 
 # Web pages: officers and vendors log in with the same accounts the API uses.

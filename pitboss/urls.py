@@ -11,7 +11,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from pitboss import web
+from jurisdictions import web
 from pitboss.api_router import router
 
 api_v1 = [

@@ -20,10 +20,10 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from jurisdictions.models import Jurisdiction
+from jurisdictions.web import citation_url, page_as_of
 from pitboss.concurrency import EditConflict, revision
 from pitboss.errors import DomainError
 from pitboss.kbcache import cached_read
-from pitboss.web import citation_url, page_as_of
 
 from . import reading, selectors, services
 from .diff import selectors as diffs

@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 
 from jurisdictions.models import Jurisdiction
+from jurisdictions.web import citation_url
 from pitboss.errors import DomainError
-from pitboss.web import citation_url
 
 from . import diff as facts
 from .models import Wager

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from pitboss.web import paytable_url, wager_url
+from jurisdictions.web import paytable_url, wager_url
 from regs.citing import CitingFact
 
 from .models import Constraint, Paytable, PlayRule, PostingRequirement, Wager, WagerKind

@@ -1,4 +1,5 @@
-"""The catalog's pages under /catalog/ (pitboss.web.wager_url and paytable_url build these)."""
+"""The catalog's pages under /catalog/ (jurisdictions.web.wager_url and paytable_url build
+them)."""
 
 from __future__ import annotations
 

@@ -12,9 +12,9 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from jurisdictions.selectors import jurisdiction_list
+from jurisdictions.web import citation_url, page_as_of, paytable_url, wager_url
 from pitboss.errors import DomainError
 from pitboss.kbcache import cached_read
-from pitboss.web import citation_url, page_as_of, paytable_url, wager_url
 from variants import selectors
 from variants.analysis import allowed_decks, paytable_analysis
 from variants.api.views import AnalysisQuery

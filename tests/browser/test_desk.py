@@ -18,7 +18,7 @@ from compliance.models import SimulationJob
 from compliance.services import validation_run_create
 from compliance.simulations import simulation_chunk_run
 from jurisdictions.services import api_user_create
-from pitboss.web import citation_url
+from jurisdictions.web import citation_url
 from tests.browser.conftest import PASSWORD, log_in, screenshot
 
 SAMPLE = json.loads(

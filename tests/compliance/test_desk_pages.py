@@ -18,7 +18,7 @@ from compliance.models import SimulationJob, ValidationRun
 from compliance.services import validation_run_create
 from compliance.simulations import simulation_chunk_run, simulation_job_create
 from jurisdictions.services import api_user_create
-from pitboss.web import citation_url
+from jurisdictions.web import citation_url
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from compliance.forms import form_data_from_configuration
 from compliance.models import SignSet, ValidationRun
 from compliance.services import validation_run_create
 from jurisdictions.services import api_user_create
-from pitboss.web import citation_url
+from jurisdictions.web import citation_url
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """Double Up Blackjack (30-899.10, Versions 1 and 2) in the exact base-game analysis
-(engine/basegame_double_up.py): against an independent slow enumeration written here, the
+(engine/basegame/double_up.py): against an independent slow enumeration written here, the
 standard game's value where its rules are off, and the directions its rules must move the value;
 the engine's basic strategy valued exactly, checked against the engine's own rounds (its every
 two-card decision, and the mean of many rounds)."""
@@ -15,8 +15,17 @@ import numpy as np
 import pytest
 
 from engine.analysis import NotAnalysable
-from engine.basegame import Play, _add, base_game_value, check_analysable, rule_effects
-from engine.basegame_double_up import VERSION_1, VERSION_2, _DoubleUp, double_up_value
+from engine.basegame import (
+    VERSION_1,
+    VERSION_2,
+    Play,
+    add_card,
+    base_game_value,
+    check_analysable,
+    double_up_value,
+    rule_effects,
+)
+from engine.basegame.double_up import _DoubleUp
 from engine.cards import deck, parse_cards
 from engine.dealer_odds import RANKS, SIXTEEN, dealer_odds
 from engine.round import SeatSpec, play_round
@@ -348,7 +357,7 @@ def test_every_two_card_decision_is_the_one_the_engines_round_takes(rules: RuleS
     taken: dict[Action, int] = {}
     for r1 in range(RANKS):
         for r2 in range(r1, RANKS):
-            hand = _add(_add(empty, r1), r2)
+            hand = add_card(add_card(empty, r1), r2)
             h = analysis.index[hand]
             if analysis.natural[h]:
                 continue

@@ -1,5 +1,5 @@
 """Face Up Blackjack (30-899.02) and MA 6(k)'s face-up dealing in the exact base-game analysis
-(engine/basegame_variants.py): against published figures, an independent infinite-shoe
+(engine/basegame/variants.py): against published figures, an independent infinite-shoe
 calculation, exact differences between rule sets, and rounds the engine plays."""
 
 from __future__ import annotations
@@ -14,8 +14,14 @@ import numpy as np
 import pytest
 
 from engine.analysis import NotAnalysable
-from engine.basegame import Play, base_game_value, hand_values, rule_effects
-from engine.basegame_variants import face_up_value, shared_dealer_odds
+from engine.basegame import (
+    Play,
+    base_game_value,
+    face_up_value,
+    hand_values,
+    rule_effects,
+    shared_dealer_odds,
+)
 from engine.dealer_odds import RANKS, dealer_odds
 from engine.round import SeatSpec, play_round
 from engine.rules import DoubleOn, RuleSet, Surrender

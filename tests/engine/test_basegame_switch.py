@@ -1,4 +1,4 @@
-"""Blackjack Switch (30-2105) in the exact base-game analysis (engine/basegame_variants.py):
+"""Blackjack Switch (30-2105) in the exact base-game analysis (engine/basegame/variants.py):
 against published figures, against the standard analysis, and against rounds the engine plays."""
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from fractions import Fraction
 import pytest
 
 from engine.analysis import NotAnalysable
-from engine.basegame import Play, base_game_value, rule_effects
-from engine.basegame_variants import switch_value
+from engine.basegame import Play, base_game_value, rule_effects, switch_value
 from engine.round import SeatSpec, play_round
 from engine.rules import RuleSet
 from engine.shoe import Shoe

@@ -21,7 +21,7 @@ from engine.hands import DealerHand, dealer_draws, hand_total, is_two_card_21
 from engine.round import RULE_KEYS, SeatSpec, play_round
 from engine.rules import DoubleOn, HoleCard, RuleRef, RuleSet, Surrender
 from engine.shoe import Shoe
-from engine.strategy import BasicStrategy, _doubles_on
+from engine.strategy import BasicStrategy, doubles_on
 
 CITATIONS = {key: RuleRef("US-XX", f"1-{n}") for n, key in enumerate(sorted(RULE_KEYS))}
 RULE_SETS = {
@@ -126,13 +126,13 @@ def test_the_dealer_draws_as_the_dealers_hand_says() -> None:
 def test_the_doubling_rules_totals() -> None:
     for total in range(4, 22):
         for soft in (False, True):
-            assert _doubles_on(DoubleOn.ANY_TWO, total, soft)
-            assert _doubles_on(DoubleOn.ANY_TIME, total, soft)
-            assert not _doubles_on(DoubleOn.NONE, total, soft)
-            assert _doubles_on(DoubleOn.NINE_TEN_ELEVEN, total, soft) == (
+            assert doubles_on(DoubleOn.ANY_TWO, total, soft)
+            assert doubles_on(DoubleOn.ANY_TIME, total, soft)
+            assert not doubles_on(DoubleOn.NONE, total, soft)
+            assert doubles_on(DoubleOn.NINE_TEN_ELEVEN, total, soft) == (
                 not soft and total in (9, 10, 11)
             )
-            assert _doubles_on(DoubleOn.TEN_ELEVEN, total, soft) == (not soft and total in (10, 11))
+            assert doubles_on(DoubleOn.TEN_ELEVEN, total, soft) == (not soft and total in (10, 11))
 
 
 def test_rule_checks_worked_out_once_follow_the_rule_set() -> None:

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.test import Client
 
-from pitboss.web import citation_url, paytable_url, wager_url
+from jurisdictions.web import citation_url, paytable_url, wager_url
 from variants.models import PaytableEntry, Wager
 
 pytestmark = pytest.mark.django_db

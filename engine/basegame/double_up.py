@@ -45,15 +45,15 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.analysis import NotAnalysable
-from engine.basegame import (
+from engine.basegame.standard import (
     ACE,
     TEN,
+    Analysis,
     BaseGameValue,
+    Context,
     Play,
     Vector,
-    _add,
-    _Analysis,
-    _Context,
+    add_card,
     beyond_limits,
     conventions,
     unplayed,
@@ -227,7 +227,7 @@ def _odds(pays: Fraction | None) -> str:
     return "none" if pays is None else f"{pays.numerator} to {pays.denominator}"
 
 
-class _DoubleUp(_Analysis):
+class _DoubleUp(Analysis):
     """engine.basegame's analysis with Double Up's settlements and its double up."""
 
     def __init__(self, rules: RuleSet, play: Play = Play.COMPOSITION) -> None:
@@ -255,11 +255,11 @@ class _DoubleUp(_Analysis):
 
     def _context(
         self, pair: int, extra: int, members: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]
-    ) -> _Context:
+    ) -> Context:
         context = super()._context(pair, extra, members, rows)
         rules = self.rules
         odds = self.odds[rows]
-        chance = self._blackjack(self._removed(pair, extra, members))
+        chance = self.blackjack_chance(self._removed(pair, extra, members))
         if not extra and rules.blackjack_paid_at_once:
             context.stand[members[self.natural[members]]] = self.bj
         n = len(self.counts) + 1
@@ -269,7 +269,7 @@ class _DoubleUp(_Analysis):
         if pair == ACE and extra and rules.split_aces_21_pays is not None:
             # Paid at once: a dealer blackjack (which a peek shows before any split) takes the
             # original wager, as every split hand's value here counts it (_split_blackjack_refund).
-            h = self.index[_add(_add((0,) * RANKS, ACE), TEN)]
+            h = self.index[add_card(add_card((0,) * RANKS, ACE), TEN)]
             at = np.flatnonzero(members == h)
             if len(at):
                 c = chance[at[0]]
@@ -299,9 +299,9 @@ class _DoubleUp(_Analysis):
         """A split hand of two cards doubles up where _split_doubles_up says, else is played
         as `values` has it."""
         out = values.copy()
-        one = _add((0,) * RANKS, pair)
+        one = add_card((0,) * RANKS, pair)
         for rank in range(RANKS):
-            hand = _add(one, rank)
+            hand = add_card(one, rank)
             if hand[rank] + (a + 1 if rank == pair else 0) > self.full[rank]:
                 continue
             if not self._doubles_up_split(pair, hand):

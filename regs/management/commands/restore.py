@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from pitboss.backups import backup_restore
 from pitboss.errors import DomainError
+from regs.backups import backup_restore
 
 
 class Command(BaseCommand):

@@ -35,8 +35,8 @@ given. The dealer's totals come from engine.dealer_odds.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Collection
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from math import comb
@@ -45,10 +45,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from engine.analysis import NotAnalysable
 from engine.dealer_odds import BLACKJACK, RANKS, dealer_odds
-from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
-from engine.strategy import Action, BasicStrategy, DealerKey, _doubles_on
+from engine.rules import RuleSet, Surrender
+from engine.strategy import Action, BasicStrategy, DealerKey, doubles_on
 
 ACE, TEN = 0, 9
 MAX_SPLIT_HANDS = 4
@@ -158,8 +157,8 @@ NOT_ANALYSED = {
     "designated_blackjack": "a designated blackjack",
 }
 """RuleSet fields the analysis does not play: a rule set using any of them is refused. (Face-up
-dealing and Blackjack Switch: engine.basegame_variants, Double Up Blackjack:
-engine.basegame_double_up, which base_game_value calls.)"""
+dealing and Blackjack Switch: engine.basegame.variants, Double Up Blackjack:
+engine.basegame.double_up, which base_game_value calls.)"""
 
 
 def unplayed(rules: RuleSet, played: Collection[str] = ()) -> list[str]:
@@ -180,20 +179,6 @@ def beyond_limits(rules: RuleSet) -> list[str]:
     if not 1 <= rules.decks <= 8:
         out.append(f"{rules.decks} decks (1 to 8 are analysed)")
     return out
-
-
-def check_analysable(rules: RuleSet) -> None:
-    """:raises NotAnalysable: naming what the analysis does not play."""
-    missing = unplayed(rules)
-    if _is_variant(rules):
-        missing.append("a variant's own play (base_game_value analyses it)")
-    from engine.basegame_variants import misplaced_variant_rules  # built on this module
-
-    missing += misplaced_variant_rules(rules) + beyond_limits(rules)
-    if missing:
-        raise NotAnalysable(
-            "the exact analysis plays the standard game only, not " + ", ".join(missing)
-        )
 
 
 @dataclass(frozen=True)
@@ -231,61 +216,6 @@ _AFTER_HIT = frozenset({Action.STAND, Action.HIT})
 """What a hand may do after a third card (or a split hand that may not double)."""
 
 
-def base_game_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValue:
-    """The exact expected value of a round under `rules`, played as `play` says.
-
-    :raises NotAnalysable: the rules use what the analysis does not play.
-    """
-    if _is_variant(rules):  # the variants' own play (built on this module)
-        from engine.basegame_variants import variant_value
-
-        return variant_value(rules, play)
-    check_analysable(rules)
-    return _Analysis(rules, play).value()
-
-
-def _is_variant(rules: RuleSet) -> bool:
-    """The rules are a variant's (face up, Switch, Double Up) that engine.basegame_variants
-    analyses."""
-    from engine.basegame_variants import is_variant  # built on this module
-
-    return is_variant(rules)
-
-
-def hand_values(rules: RuleSet, cards: list[int], up: int) -> dict[str, float]:
-    """The values of standing, hitting and doubling a hand (card values, ace 1) against an up card
-    (ace 1), played on composition-dependently; where the dealer peeks, given no dealer blackjack
-    (as published tables give them), else over every hole card.
-
-    :raises NotAnalysable: the rules use what the analysis does not play.
-    :raises ValueError: no such hand, or not from this shoe.
-    """
-    check_analysable(rules)
-    hand: Hand = (0,) * RANKS
-    for value in cards:
-        if not 1 <= value <= 10:
-            raise ValueError(f"{value} is no card value (ace 1, ten-value cards 10)")
-        hand = _add(hand, value - 1)
-    analysis = _Analysis(rules)
-    if len(cards) < 2 or hand not in analysis.index:
-        raise ValueError(f"{cards} is not a hand of two cards or more, 21 or less, from the shoe")
-    h, u = analysis.index[hand], up - 1
-    unsplit = analysis.contexts[(0, 0)]
-    values = {"stand": unsplit.stand[h, u], "hit": unsplit.hit[h, u]}
-    if len(cards) == 2 or (rules.doubles_any_time and analysis.may_double_drawn(h)):
-        values["double"] = unsplit.double[h, u]
-    if rules.peeks:
-        blackjack = analysis._blackjack(np.array([hand], dtype=np.int64))[0, u]
-        natural = bool(analysis.natural[h])
-        if natural and rules.blackjack_beats_dealer_blackjack:
-            blackjack = 0.0  # paid whatever the dealer holds
-        values = {
-            name: (v if natural and name == "stand" else v + blackjack) / (1 - blackjack)
-            for name, v in values.items()
-        }
-    return {name: float(v) for name, v in values.items()}
-
-
 # --- the analysis ------------------------------------------------------------------------------
 
 
@@ -301,14 +231,14 @@ def _suits_chances(name: str, decks: int) -> tuple[float, float]:
     return 4 * spades, spades
 
 
-def _total(hand: Hand) -> tuple[int, bool]:
+def hand_total(hand: Hand) -> tuple[int, bool]:
     hard = sum((rank + 1) * n for rank, n in enumerate(hand))
     if hand[ACE] and hard + 10 <= 21:
         return hard + 10, True
     return hard, False
 
 
-def _add(hand: Hand, rank: int, n: int = 1) -> Hand:
+def add_card(hand: Hand, rank: int, n: int = 1) -> Hand:
     return hand[:rank] + (hand[rank] + n,) + hand[rank + 1 :]
 
 
@@ -344,13 +274,13 @@ class _HandTable:
     natural: npt.NDArray[np.bool_]
 
 
-def _full_shoe(rules: RuleSet) -> Hand:
+def full_shoe(rules: RuleSet) -> Hand:
     """The shoe's cards by rank: a Spanish deck (30-899.16(2)) has no 10s, 12 ten-value cards."""
     d = rules.decks
     return (4 * d,) * 9 + ((12 if rules.spanish_decks else 16) * d,)
 
 
-def _hand_table(full: Hand) -> _HandTable:
+def hand_table(full: Hand) -> _HandTable:
     """The table of the hands a shoe holds. A hand holds at most 21 // value cards of a rank
     (a hard total of 21 at most), so shoes that differ only beyond that share one table (a face-up
     analysis's shoes, each less one up card, share the full shoe's)."""
@@ -365,10 +295,10 @@ def _hand_table_of(full: Hand) -> _HandTable:
     index = {hand: i for i, hand in enumerate(hands)}
     counts = np.array(hands, dtype=np.int64)
     size = counts.sum(axis=1)
-    total = np.array([_total(hand)[0] for hand in hands], dtype=np.int64)
+    total = np.array([hand_total(hand)[0] for hand in hands], dtype=np.int64)
     bust = len(hands)
     children = np.array(
-        [[index.get(_add(hand, rank), bust) for rank in range(RANKS)] for hand in hands],
+        [[index.get(add_card(hand, rank), bust) for rank in range(RANKS)] for hand in hands],
         dtype=np.int64,
     )
     return _HandTable(index, counts, size, total, children, (size == 2) & (total == 21))
@@ -378,7 +308,7 @@ OddsStore = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.f
 """The dealer's odds computed for sets of removed cards: their packed keys (_pack) sorted, each
 key's row, and the rows [row, up, outcome]."""
 _ODDS: dict[tuple[Any, ...], OddsStore] = {}
-"""_Analysis._odds_key() (the full shoe, hits soft 17, …) → the dealer's odds computed so far, by
+"""Analysis._odds_key() (the full shoe, hits soft 17, …) → the dealer's odds computed so far, by
 the cards removed. Each analysis adds what it lacks."""
 _ODDS_LOCK = threading.Lock()
 _PACK = 32 ** np.arange(RANKS, dtype=np.int64)
@@ -391,11 +321,11 @@ def _pack(removed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return removed @ _PACK
 
 
-def _unpack(packed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def unpack_removed(packed: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return (packed[:, None] // _PACK[None, :]) % 32
 
 
-def _store_add(store: OddsStore, new: npt.NDArray[np.int64], odds: Vector) -> OddsStore:
+def store_add(store: OddsStore, new: npt.NDArray[np.int64], odds: Vector) -> OddsStore:
     """The store with rows of odds added for the packed keys `new` (none of them in it)."""
     keys, rows, known = store
     keys = np.concatenate([keys, new])
@@ -411,7 +341,7 @@ def _store_rows(store: OddsStore, packed: npt.NDArray[np.int64]) -> npt.NDArray[
 
 
 @dataclass
-class _Context:
+class Context:
     """The values of the hands a context plays, by hand index (zero elsewhere): the unsplit hands,
     or the hands after a split of `pair` with `extra` more pair cards removed."""
 
@@ -448,14 +378,14 @@ class _BasicPlays:
     """A doubled hand that does not double again is rescued."""
 
 
-class _Analysis:
+class Analysis:
     def __init__(
         self, rules: RuleSet, play: Play = Play.COMPOSITION, full: Hand | None = None
     ) -> None:
         """`full`: the shoe the round is dealt from, by rank; default the rules' whole shoe."""
         self.rules = rules
         self.play = play
-        self.full: Hand = full or _full_shoe(rules)
+        self.full: Hand = full or full_shoe(rules)
         self.full_array = np.array(self.full, dtype=np.int64)
         self.cards = sum(self.full)
         self.dealer = self._dealer_cards()
@@ -465,7 +395,7 @@ class _Analysis:
         self.originals_only = rules.peeks or rules.original_bets_only
         self.splits = {pair: self._max_hands(pair) for pair in range(RANKS)}
 
-        table = _hand_table(self.full)
+        table = hand_table(self.full)
         self.index, self.counts, self.size = table.index, table.counts, table.size
         self.total, self.children, self.natural = table.total, table.children, table.natural
         hard = self.counts @ np.arange(1, RANKS + 1)
@@ -485,7 +415,7 @@ class _Analysis:
         ]
         members = {key: self._members(*key) for key in contexts}
         self.odds, rows = self._dealer_odds(members)
-        self.contexts: dict[tuple[int, int], _Context] = {}
+        self.contexts: dict[tuple[int, int], Context] = {}
         for key in contexts:  # the unsplit hands first: the split hands are played as they are
             self.contexts[key] = self._context(*key, members[key], rows[key])
 
@@ -530,7 +460,7 @@ class _Analysis:
     def _choose(self, hand: Hand, allowed: frozenset[Action]) -> list[Action]:
         """Basic strategy's action for two cards against each up card, among those allowed."""
         assert self.basic is not None
-        total, soft = _total(hand)
+        total, soft = hand_total(hand)
         pair = next((rank + 1 for rank in range(RANKS) if hand[rank] == 2), 0)
         chosen = []
         for up in range(self.columns):
@@ -617,8 +547,8 @@ class _Analysis:
                 store = empty, empty, self._odds_of(np.zeros((0, RANKS), np.int64))
             new = np.setdiff1d(wanted, store[0], assume_unique=True)
             if len(new):
-                shoes = self.full_array[None, :] - _unpack(new)
-                store = _store_add(store, new, self._odds_of(shoes))
+                shoes = self.full_array[None, :] - unpack_removed(new)
+                store = store_add(store, new, self._odds_of(shoes))
                 if len(_ODDS) >= 4 and key not in _ODDS:
                     _ODDS.pop(next(iter(_ODDS)))
                 _ODDS[key] = store
@@ -673,7 +603,7 @@ class _Analysis:
         following[short[rows], columns] = 0.0
         return following
 
-    def _blackjack(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    def blackjack_chance(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """[hand, up]: the chance of a dealer blackjack given the up card."""
         shoe = (self.full_array[None, :] - removed).astype(np.float64)
         left = shoe.sum(axis=1) - 1
@@ -684,7 +614,7 @@ class _Analysis:
 
     def _context(
         self, pair: int, extra: int, members: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]
-    ) -> _Context:
+    ) -> Context:
         """Values of standing, hitting and doubling for each hand of the context against each up
         card, unconditional (a dealer blackjack included); hands are valued from the most cards to
         the fewest, so that a hit's every outcome is known.
@@ -710,7 +640,7 @@ class _Analysis:
             stand[b] += won * (self.pays[b, None] - 1.0)
             stand_doubled[b] += won * (self.pays_doubled[b, None] - 1.0)
         removed = self._removed(pair, extra, members)
-        blackjack = self._blackjack(removed)
+        blackjack = self.blackjack_chance(removed)
         if not extra:
             natural = self.natural[members]
             stand[members[natural]] = self._natural_stand(blackjack[natural])
@@ -789,7 +719,7 @@ class _Analysis:
                 choice = unsplit.play[hands]
             play[hands] = choice
             played[hands] = np.take_along_axis(np.stack(options), choice[None], 0)[0]
-        return _Context(pair, extra, members, stand, hit, double, play, doubled_play)
+        return Context(pair, extra, members, stand, hit, double, play, doubled_play)
 
     def _natural_stand(self, blackjack: Vector) -> Vector | float:
         """A natural's value, given the chance of a dealer blackjack against each up card."""
@@ -798,7 +728,7 @@ class _Analysis:
         return self.bj * (1.0 - blackjack)
 
     def _doubled_choice(
-        self, options: list[Vector], hands: npt.NDArray[np.int64], j: int, unsplit: _Context | None
+        self, options: list[Vector], hands: npt.NDArray[np.int64], j: int, unsplit: Context | None
     ) -> npt.NDArray[np.int8]:
         """How a hand doubled j times is played: the best option, the engine's basic strategy,
         or after a split the unsplit hand's choice (CDZ-)."""
@@ -823,8 +753,8 @@ class _Analysis:
     def _may_double(self, hand: Hand, after_split: bool) -> bool:
         if after_split and not self.rules.double_after_split:
             return False
-        total, soft = _total(hand)
-        return _doubles_on(self.rules.double_on, total, soft)
+        total, soft = hand_total(hand)
+        return doubles_on(self.rules.double_on, total, soft)
 
     # Splits (Farmer, blackjack_split.pdf): EV[X; a, b] is a split hand's value with a more pair
     # cards and b other (non-pair) second cards known removed, its own second card any card
@@ -834,12 +764,12 @@ class _Analysis:
         """EV[X; a, 0] and EV[P; a, 0] against each up card."""
         context = self.contexts[(pair, a + 1)]
         unsplit = self.contexts[(0, 0)]
-        one = _add((0,) * RANKS, pair)
-        removed = np.array([_add(one, pair, a + 1)], dtype=np.int64)
+        one = add_card((0,) * RANKS, pair)
+        removed = np.array([add_card(one, pair, a + 1)], dtype=np.int64)
         following = self._following(removed)[0]
         values = np.zeros((RANKS, self.columns))  # [card, up]
         for rank in range(RANKS):
-            hand = _add(one, rank)
+            hand = add_card(one, rank)
             if hand[rank] + (a + 1 if rank == pair else 0) > self.full[rank]:
                 continue
             h = self.index[hand]
@@ -957,7 +887,7 @@ class _Analysis:
             return None
         if surrender is Surrender.EARLY:
             return np.full(self.columns, -0.5)
-        blackjack = self._blackjack(np.array([hand], dtype=np.int64))[0]
+        blackjack = self.blackjack_chance(np.array([hand], dtype=np.int64))[0]
         return -blackjack - 0.5 * (1 - blackjack)
 
     def first_two(self, hand: Hand) -> Vector:
@@ -996,7 +926,7 @@ class _Analysis:
         if surrender is not None:
             by_action[Action.SURRENDER] = surrender
             if self.rules.early_surrender:  # offered first, as the engine asks before the rest
-                total, soft = _total(hand)
+                total, soft = hand_total(hand)
                 pair_value = pair + 1 if pair is not None else 0
                 early = np.array(
                     [
@@ -1031,7 +961,7 @@ class _Analysis:
         empty = (0,) * RANKS
         for first in range(RANKS):
             for second in range(first, RANKS):
-                hand = _add(_add(empty, first), second)
+                hand = add_card(add_card(empty, first), second)
                 if hand[first] > self.full[first] or hand[second] > self.full[second]:
                     continue
                 # Probability of the two cards given each up card, in either order.
@@ -1043,130 +973,3 @@ class _Analysis:
                     chance = 2 * chance
                 by_up += np.clip(chance, 0, None) * self.first_two(hand)
         return by_up
-
-
-# --- effects of rule options --------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RuleEffect:
-    option: str
-    base: str
-    changed: str
-    value: BaseGameValue
-    change: float
-    """The variation's house edge less the base rules' (positive: it costs the player)."""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "option": self.option,
-            "from": self.base,
-            "to": self.changed,
-            "house_edge_change": f"{self.change:.12f}",
-            "house_edge_change_percent": f"{100 * self.change:.9f}",
-            "house_edge": f"{self.value.house_edge:.12f}",
-        }
-
-
-Values = Callable[[list[RuleSet]], list[BaseGameValue]]
-"""How a list of rule sets is valued (each as base_game_value gives it)."""
-
-
-def rule_effects(
-    rules: RuleSet, base: BaseGameValue | None = None, values: Values | None = None
-) -> list[RuleEffect]:
-    """The change each analysable rule option makes to the house edge, one at a time: the exact
-    edge of the rules with the option changed less the rules' own. For a face-up, Switch or
-    Double Up game the options include the variant's own rules (ties_lose, double_up, …).
-
-    values: how the rule sets are valued; by default analysed here, the face-up analyses sharing
-    the dealer's odds and hands' values (compliance.basegame passes its kept values)."""
-    variations = list(_variations(rules))
-    # Analysed with the dealer's soft-17 rule changed last, and ties_lose before it: face-up
-    # analyses alike in the soft-17 rule share the dealer's odds, and alike in both, most of the
-    # hands' values (engine.basegame_variants.shared_dealer_odds).
-    order = sorted(
-        range(len(variations)),
-        key=lambda i: (
-            variations[i][3].dealer_hits_soft_17 != rules.dealer_hits_soft_17,
-            variations[i][3].ties_lose != rules.ties_lose,
-        ),
-    )
-    asked = ([] if base else [rules]) + [variations[i][3] for i in order]
-    in_order = (values or analyse_together)(asked)
-    base = base or in_order.pop(0)
-    analysed = [in_order[order.index(i)] for i in range(len(variations))]
-    return [
-        RuleEffect(option, was, now, value, value.house_edge - base.house_edge)
-        for (option, was, now, _), value in zip(variations, analysed, strict=True)
-    ]
-
-
-def analyse_together(
-    rules_list: list[RuleSet], play: Play = Play.COMPOSITION
-) -> list[BaseGameValue]:
-    """base_game_value of each rule set; face-up analyses share the dealer's odds given both
-    cards and, where they can, the hands' values (engine.basegame_variants.shared_dealer_odds)."""
-    from engine.basegame_variants import shared_dealer_odds  # built on this module
-
-    with shared_dealer_odds():
-        return [base_game_value(rules, play) for rules in rules_list]
-
-
-def _variations(rules: RuleSet) -> Iterator[tuple[str, str, str, RuleSet]]:
-    def text(value: Any) -> str:
-        return str(value).lower() if isinstance(value, bool) else str(value)
-
-    def change(option: str, was: Any, now: Any, **fields: Any) -> tuple[str, str, str, RuleSet]:
-        return option, text(was), text(now), replace(rules, **fields)
-
-    bj = rules.blackjack_pays
-    other = type(bj)(6, 5) if bj == type(bj)(3, 2) else type(bj)(3, 2)
-    yield change("blackjack_pays", rules.blackjack_odds, f"{other.numerator} to "
-                 f"{other.denominator}", blackjack_pays=other)  # fmt: skip
-    h17 = rules.dealer_hits_soft_17
-    yield change("dealer_soft_17", "hit" if h17 else "stand", "stand" if h17 else "hit",
-                 dealer_hits_soft_17=not h17)  # fmt: skip
-    surrender = Surrender.LATE if rules.surrender is Surrender.NONE else Surrender.NONE
-    yield change("surrender", rules.surrender.value, surrender.value, surrender=surrender)
-    das = rules.double_after_split
-    yield change("double.after_split", das, not das, double_after_split=not das)
-    double_on = DoubleOn.TEN_ELEVEN if rules.double_on is DoubleOn.ANY_TWO else DoubleOn.ANY_TWO
-    yield change("double.on", rules.double_on.value, double_on.value, double_on=double_on)
-    if rules.rescue:  # double-double down (30-899.16(8)); the engine redoubles only with rescue
-        doubles = 1 if rules.max_doubles > 1 else 3
-        yield change("double.max_doubles", rules.max_doubles, doubles, max_doubles=doubles)
-    hands = 2 if rules.max_split_hands > 2 else 4
-    yield change("split.max_hands", rules.max_split_hands, hands, max_split_hands=hands)
-    if max(rules.max_split_hands, hands) > 2:
-        rsa = rules.resplit_aces
-        yield change("split.resplit_aces", rsa, not rsa, resplit_aces=not rsa)
-    sa1 = rules.split_aces_one_card
-    yield change("split.split_aces_one_card", sa1, not sa1, split_aces_one_card=not sa1)
-    if rules.dealer_face_up:  # no hole card to peek at: the variant's own rules instead
-        lose = rules.ties_lose
-        yield change("ties_lose", lose, not lose, ties_lose=not lose)
-        beats = rules.blackjack_beats_dealer_blackjack
-        yield change("blackjack_beats_dealer_blackjack", beats, not beats,
-                     blackjack_beats_dealer_blackjack=not beats)  # fmt: skip
-        return
-    hole = HoleCard.NONE if rules.hole_card is HoleCard.PEEK else HoleCard.PEEK
-    if rules.split_aces_21_pays is None:  # paid at once with no peek: not analysed
-        yield change("hole_card", rules.hole_card.value, hole.value, hole_card=hole)
-    if not rules.peeks:  # what a dealer blackjack takes where nobody peeked
-        obo = rules.original_bets_only
-        yield change("original_bets_only", obo, not obo, original_bets_only=not obo)
-    if rules.switch:
-        # where every dealer 22 pushes, a switched blackjack's own push against it changes
-        # nothing: the effect is then the 22's (the literal reading of 30-2105(8)(e))
-        pushes_22 = rules.dealer_22_pushes
-        yield change("dealer_22_pushes", pushes_22, not pushes_22,
-                     dealer_22_pushes=not pushes_22)  # fmt: skip
-        if not pushes_22:
-            pushes = rules.switched_blackjack_pushes_22
-            yield change("switched_blackjack_pushes_22", pushes, not pushes,
-                         switched_blackjack_pushes_22=not pushes)  # fmt: skip
-    from engine.basegame_double_up import double_up_variations  # built on this module
-
-    for option, was, now, fields in double_up_variations(rules):
-        yield change(option, was, now, **fields)

@@ -1,4 +1,4 @@
-"""python manage.py backup OUT.json — the whole database as one JSON file (pitboss/backups.py)."""
+"""python manage.py backup OUT.json — the whole database as one JSON file (regs/backups.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from pitboss.backups import backup_write
+from regs.backups import backup_write
 
 
 class Command(BaseCommand):

@@ -31,26 +31,26 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.analysis import NotAnalysable
-from engine.basegame import (
+from engine.basegame.double_up import check_double_up, double_up_value, is_double_up
+from engine.basegame.standard import (
     ACE,
     TEN,
+    Analysis,
     BaseGameValue,
+    Context,
     OddsStore,
     Play,
     Vector,
-    _add,
-    _Analysis,
-    _Context,
-    _full_shoe,
-    _hand_table,
-    _store_add,
-    _total,
-    _unpack,
+    add_card,
     beyond_limits,
     conventions,
+    full_shoe,
+    hand_table,
+    hand_total,
+    store_add,
+    unpack_removed,
     unplayed,
 )
-from engine.basegame_double_up import check_double_up, double_up_value, is_double_up
 from engine.dealer_odds import BLACKJACK, OUTCOMES, RANKS, TWENTY_TWO, dealer_odds
 from engine.rules import DoubleOn, RuleSet
 from engine.strategy import BasicStrategy, DealerKey
@@ -64,7 +64,7 @@ _PLAYED = {
 
 def is_variant(rules: RuleSet) -> bool:
     """The rules deal the dealer's cards face up, let the player switch cards, or are Double Up
-    Blackjack's (engine.basegame_double_up)."""
+    Blackjack's (engine.basegame.double_up)."""
     return rules.dealer_face_up or rules.switch or is_double_up(rules)
 
 
@@ -179,7 +179,7 @@ _SHARED: ContextVar[dict[tuple[Any, ...], dict[tuple[Holding, ...], OddsStore]] 
 """Within shared_dealer_odds(): (full shoe, hits soft 17) → [holdings]: the dealer's odds given
 both cards computed so far, shared by the face-up analyses of rule sets alike in those (one such
 key at a time)."""
-_Contexts = dict[tuple[tuple[Holding, ...], int, int, bool], _Context]
+_Contexts = dict[tuple[tuple[Holding, ...], int, int, bool], Context]
 _KEPT: ContextVar[dict[str, _Contexts] | None] = ContextVar("face_up_hands", default=None)
 """Within shared_dealer_odds(): _hands_key → [(holdings, pair, extra, one card to split aces)]:
 the hands' values computed so far (_FaceUp._context), shared by the face-up analyses of rule
@@ -230,7 +230,7 @@ def _hands_key(rules: RuleSet, play: Play) -> str:
     return repr((play.value, read))
 
 
-class _FaceUp(_Analysis):
+class _FaceUp(Analysis):
     """engine.basegame's analysis with a column for each of the dealer's holdings (two cards face
     up) where its vectors have one for each up card. The shoe lacks the cards every holding has
     (the up card, where the holdings are one up card's), and the dealer's odds are given both
@@ -249,8 +249,8 @@ class _FaceUp(_Analysis):
         self.blackjacks = [
             column for column, cards in enumerate(self.holdings) if set(cards) == {ACE, TEN}
         ]
-        full = tuple(int(n) for n in np.array(_full_shoe(rules)) - self.common)
-        self.two_cards = int(np.searchsorted(_hand_table(full).size, 3))
+        full = tuple(int(n) for n in np.array(full_shoe(rules)) - self.common)
+        self.two_cards = int(np.searchsorted(hand_table(full).size, 3))
         """The hands of two cards or fewer: the hand table's first rows."""
         kept = _KEPT.get()
         key = _hands_key(rules, play)
@@ -261,7 +261,7 @@ class _FaceUp(_Analysis):
 
     def _context(
         self, pair: int, extra: int, members: npt.NDArray[np.int64], rows: npt.NDArray[np.int64]
-    ) -> _Context:
+    ) -> Context:
         """The hands' values of a context, or shared_dealer_odds()'s as an analysis alike
         computed them (_hands_key), its naturals valued anew. A split's values are kept for its
         hands of two cards only: all that _second_card reads of them."""
@@ -276,7 +276,7 @@ class _FaceUp(_Analysis):
         elif not extra:  # a natural's value by these rules (its play is never read: it stands)
             stand = context.stand.copy()
             naturals = context.hands[self.natural[context.hands]]
-            stand[naturals] = self._natural_stand(self._blackjack(self.counts[naturals]))
+            stand[naturals] = self._natural_stand(self.blackjack_chance(self.counts[naturals]))
             context = replace(context, stand=stand)
         return context
 
@@ -298,7 +298,7 @@ class _FaceUp(_Analysis):
         """The odds given both cards for this analysis alone (the standard game's _ODDS would
         keep ten up cards' in turn, each pushing out another), or shared_dealer_odds()'s."""
         shared = _SHARED.get()
-        key = (_full_shoe(self.rules), self.rules.dealer_hits_soft_17)  # the ten up cards'
+        key = (full_shoe(self.rules), self.rules.dealer_hits_soft_17)  # the ten up cards'
         if shared is not None and key not in shared:
             shared.clear()  # another shoe or soft-17 rule: one set of odds at a time
         stores = {} if shared is None else shared.setdefault(key, {})
@@ -308,7 +308,7 @@ class _FaceUp(_Analysis):
         )
         new = np.setdiff1d(wanted, store[0], assume_unique=True)
         if len(new):
-            shoes = self.full_array[None, :] + self.common - _unpack(new)  # the whole shoe's
+            shoes = self.full_array[None, :] + self.common - unpack_removed(new)  # the whole shoe's
             eye = np.eye(RANKS, dtype=np.int64)
             ups = np.array([up for up, _ in self.holdings])
             odds = np.zeros((len(new), self.columns, len(OUTCOMES)))
@@ -316,7 +316,7 @@ class _FaceUp(_Analysis):
                 holes = [hole for first, hole in self.holdings if first == up]
                 given = dealer_odds(shoes - eye[up], self.rules.dealer_hits_soft_17, up=up)
                 odds[:, ups == up] = given[:, holes]
-            store = stores[self.holdings] = _store_add(store, new, odds)
+            store = stores[self.holdings] = store_add(store, new, odds)
         return store
 
     def _stand(self, members: npt.NDArray[np.int64], odds: npt.NDArray[np.float64]) -> Vector:
@@ -329,7 +329,7 @@ class _FaceUp(_Analysis):
             + np.einsum("hj,huj->hu", sign, odds[:, :, :5])
         )
 
-    def _blackjack(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    def blackjack_chance(self, removed: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """[hand, column]: 1 where the dealer's two cards make a blackjack (the round ends then,
         and face_up_value values those cells itself)."""
         chance = np.zeros((len(removed), self.columns))
@@ -343,7 +343,7 @@ class _FaceUp(_Analysis):
 _BLACKJACK_HOLE = {ACE: TEN, TEN: ACE}
 
 
-def _first_rows(context: _Context, rows: int) -> _Context:
+def _first_rows(context: Context, rows: int) -> Context:
     """The context's values of its first `rows` hands only."""
     return replace(
         context,
@@ -360,7 +360,7 @@ def _holding_groups(rules: RuleSet) -> list[tuple[Holding, ...]]:
     every rank or more, every up card's analysis splits to the same limits, so all are analysed
     at once, each pair of cards once (an up card and a hole card switched leave the same shoe and
     the same dealer's odds); from one deck, one up card at a time."""
-    if min(_full_shoe(rules)) >= 8:
+    if min(full_shoe(rules)) >= 8:
         return [tuple((a, b) for a in range(RANKS) for b in range(a, RANKS))]
     return [tuple((up, hole) for hole in range(RANKS)) for up in range(RANKS)]
 
@@ -368,7 +368,7 @@ def _holding_groups(rules: RuleSet) -> list[tuple[Holding, ...]]:
 def face_up_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValue:
     """The exact expected value of a round with both dealer cards face up, played as `play`
     says (the best play, or the engine's basic strategy)."""
-    full = np.array(_full_shoe(rules), dtype=np.float64)
+    full = np.array(full_shoe(rules), dtype=np.float64)
     cards = full.sum()
     values: dict[Holding, float] = {}
     for holdings in _holding_groups(rules):
@@ -403,7 +403,7 @@ def _against_blackjack(rules: RuleSet, shoe: Vector) -> float:
 # --- Blackjack Switch ---------------------------------------------------------------------------
 
 
-class _Switch(_Analysis):
+class _Switch(Analysis):
     """engine.basegame's analysis with the dealer's 22 counted apart (it pushes where
     dealer_22_pushes)."""
 
@@ -426,7 +426,7 @@ class _Switch(_Analysis):
     def switched_21(self) -> Vector:
         """Against each up card: an ace and a ten-value card switched together, a 21 that is no
         blackjack (30-2105(8)(b)), stood on (unconditional, a dealer blackjack included)."""
-        hand = _add(_add((0,) * RANKS, ACE), TEN)
+        hand = add_card(add_card((0,) * RANKS, ACE), TEN)
         odds = dealer_odds(
             (self.full_array - np.array(hand))[None, :],
             self.rules.dealer_hits_soft_17,
@@ -448,13 +448,13 @@ def switch_value(
     play: Play.BASIC plays and switches as the engine's basic strategy does.
     """
     analysis = _Switch(rules, play)
-    full = np.array(_full_shoe(rules), dtype=np.float64)
+    full = np.array(full_shoe(rules), dtype=np.float64)
     cards = float(full.sum())
     # values[a, b, up]: the two-card hand a, b played best; switched: a blackjack counts 21.
     values = np.zeros((RANKS, RANKS, RANKS))
     for a in range(RANKS):
         for b in range(a, RANKS):
-            values[a, b] = values[b, a] = analysis.first_two(_add(_add((0,) * RANKS, a), b))
+            values[a, b] = values[b, a] = analysis.first_two(add_card(add_card((0,) * RANKS, a), b))
     switched = values.copy()
     switched[ACE, TEN] = switched[TEN, ACE] = analysis.switched_21()
     naturals = np.zeros((RANKS, RANKS))
@@ -505,7 +505,7 @@ def _engine_switch_values(rules: RuleSet) -> Vector:
     out = np.zeros((RANKS, RANKS, RANKS, 2))
     for a in range(RANKS):
         for b in range(RANKS):
-            total, soft = _total(_add(_add((0,) * RANKS, a), b))
+            total, soft = hand_total(add_card(add_card((0,) * RANKS, a), b))
             pair = a + 1 if a == b else 0
             for up in range(RANKS):
                 for switched in (0, 1):
