@@ -192,6 +192,17 @@ class ConstraintKind(models.TextChoices):
     LAYOUT_REQUIRED = "layout_required", "Played only at a table displaying its layout"
 
 
+class KindField(models.CharField):
+    """A CharField whose choices apply to forms, the admin and `full_clean` but stay out of
+    migrations: `deconstruct()` leaves `choices` out, so adding a constraint kind needs no
+    migration (see docs/migrations.md)."""
+
+    def deconstruct(self) -> tuple:
+        name, path, args, kwargs = super().deconstruct()
+        kwargs.pop("choices", None)
+        return name, path, args, kwargs
+
+
 class Constraint(Cited):
     """A rule a configuration must keep, as data: what kind of check, its parameters, its
     severity and the rule that says it."""
@@ -202,7 +213,7 @@ class Constraint(Cited):
     jurisdiction = models.ForeignKey(
         "jurisdictions.Jurisdiction", on_delete=models.PROTECT, related_name="constraints"
     )
-    kind = models.CharField(max_length=40, choices=ConstraintKind.choices)
+    kind = KindField(max_length=40, choices=ConstraintKind.choices)
     wager = models.ForeignKey(
         Wager, on_delete=models.CASCADE, null=True, blank=True, related_name="constraints"
     )
