@@ -2,6 +2,7 @@
 # make test   the gates (make lint), then the suite on SQLite, then on PostgreSQL when reachable
 #             (required with PG=1 or CI=true)
 # make lint   ruff check and ruff format --check: the code as pyproject.toml says
+# make test-fast  the suite less its slow, worker, browser and fuzz tests, on SQLite (minutes)
 # make bench  the benchmarks
 # make serve  production run: gunicorn on PostgreSQL, DEBUG off, static files by WhiteNoise
 # make soak   load on that production run (locust on loopback, bounded in time)
@@ -12,7 +13,7 @@ PY := $(VENV)/bin/python
 PG_URL ?= $(if $(filter postgres%,$(DATABASE_URL)),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 PG_REQUIRED := $(filter 1 true,$(PG) $(CI))
 
-.PHONY: venv run test lint bench serve soak system-deps
+.PHONY: venv run test test-fast lint bench serve soak system-deps
 
 # Debian packages: WeasyPrint's Pango and HarfBuzz, the fonts the signs are set in,
 # poppler-utils (pdftoppm) to look at a printed sign, and chromium for the browser tests
@@ -46,15 +47,26 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
+# The suite in PYTEST_WORKERS processes (pytest-xdist, a test module to a process); the browser
+# tests after the others, in a run of their own (their live server commits what it serves).
+PYTEST_WORKERS ?= 2
+PYTEST := $(PY) -m pytest
+PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
+
 test: venv lint
 	@echo "== tests on SQLite =="
-	env -u DATABASE_URL $(PY) -m pytest
+	env -u DATABASE_URL $(PYTEST) $(PARALLEL) -m "not browser"
+	env -u DATABASE_URL $(PYTEST) -m browser
 	@if [ -n "$(PG_REQUIRED)" ] || $(PY) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
 		echo "== tests on PostgreSQL ($(PG_URL)) =="; \
-		DATABASE_URL='$(PG_URL)' $(PY) -m pytest; \
+		DATABASE_URL='$(PG_URL)' $(PYTEST) $(PARALLEL) -m "not browser" && \
+		DATABASE_URL='$(PG_URL)' $(PYTEST) -m browser; \
 	else \
 		echo "== PostgreSQL not reachable at $(PG_URL): ran SQLite only (PG=1 makes it required) =="; \
 	fi
+
+test-fast: venv
+	env -u DATABASE_URL $(PYTEST) $(PARALLEL) -m "not slow and not worker and not browser and not fuzz"
 
 bench: venv
 	$(PY) -m benchmarks

@@ -34,6 +34,7 @@ UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?")
 VOLATILE_KEYS = {
     "id",
+    "knowledge_base",
     "created_at",
     "updated_at",
     "generated_at",
@@ -103,7 +104,11 @@ def _validations(client: Any, out: Path) -> None:
             _write(out, f"validations/{path.stem}@{label}.json", r)
         r = client.post("/api/v1/signage/?draft=true", config, content_type="application/json")
         _write(out, f"signs/{path.stem}.json", r)
-        r = client.post("/api/v1/analysis/base-game/", config, content_type="application/json")
+        r = client.post(
+            "/api/v1/analysis/base-game/",
+            {"configuration": config},
+            content_type="application/json",
+        )
         _write(out, f"base-game/{path.stem}.json", r)
 
 

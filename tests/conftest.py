@@ -94,8 +94,55 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
             teardown_databases(own, verbosity=0)
 
 
+# What each costly module costs, as pytest markers (pyproject.toml lists them; `make test-fast`
+# leaves out all but postgres): browser (a real chromium), fuzz (schemathesis, the poison test),
+# worker (starts a server, a Celery worker or a PostgreSQL cluster of its own), slow (a module
+# whose tests take more than a few seconds each here).
+SLOW_MODULES = (
+    # Modules with a test of 9 s or more in a parallel run here (pytest --durations=60, 2026-11-28).
+    "variants/test_catalog.py",
+    "compliance/test_validations.py",
+    "compliance/test_access.py",
+    "engine/test_basegame.py",
+    "engine/test_basegame_double_up.py",
+    "engine/test_basegame_face_up.py",
+    "engine/test_playtree_removal.py",
+    "engine/test_simulate.py",
+    "engine/test_streak.py",
+    "regs/test_date_notes_inventory.py",
+    "regs/test_date_note_placement.py",
+    "regs/test_ingest.py",
+    "regs/test_ingest_hostile.py",
+    "regs/test_pdf_reader.py",
+    "regs/test_source_forms.py",
+    "variants/test_par_sheet.py",
+    "test_backups.py",
+)
+
+MODULE_MARKS = {
+    "browser/": ("browser",),
+    "test_api_schema_fuzz.py": ("fuzz",),
+    "test_poison.py": ("fuzz",),
+    "compliance/test_simulation_worker.py": ("worker",),
+    "compliance/test_simulation_faults.py": ("worker",),
+    "test_slow_clients.py": ("worker",),
+    "test_throttle_shared.py": ("worker",),
+    "test_database_faults.py": ("worker",),
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # marked before `-m` selects by marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser tests last: their live server commits what the browser does, which the
-    transaction-wrapped tests must not see."""
+    """Each test marked by what its module costs (MODULE_MARKS, SLOW_MODULES); browser tests last:
+    their live server commits what the browser does, which the transaction-wrapped tests must
+    not see (`make test` also runs them in a pytest run of their own, after the others)."""
+    for item in items:
+        path = str(item.path)
+        for module, marks in MODULE_MARKS.items():
+            if f"/tests/{module}" in path:
+                for mark in marks:
+                    item.add_marker(mark)
+        if any(path.endswith(f"/tests/{module}") for module in SLOW_MODULES):
+            item.add_marker("slow")
     browser = [item for item in items if "/tests/browser/" in str(item.path)]
     items[:] = [item for item in items if item not in browser] + browser

@@ -10,6 +10,14 @@ import redis
 from django.db import connection
 
 
+def per_worker(url: str) -> str:
+    """The Redis database `url` names, moved up by the pytest-xdist worker's number (gw0: as
+    named, gw1: the next, …), so tests in parallel processes never empty each other's."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    base, _, number = url.rpartition("/")
+    return f"{base}/{int(number) + int(worker.removeprefix('gw'))}"
+
+
 def redis_emptied(url: str) -> redis.Redis:
     """A client of the Redis database `url` names, emptied; skips the test (fails it under
     CI=true) if Redis is not reachable."""

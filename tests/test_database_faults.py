@@ -194,6 +194,7 @@ def test_a_page_answers_a_plain_503_when_the_database_is_unreachable(
     assert_unavailable(unreachable_server.get(path), api=False)
 
 
+@pytest.mark.postgres
 @pytest.mark.skipif(
     connection.vendor != "postgresql",
     reason="a database server restarting under the service is PostgreSQL's case; SQLite is a file",

@@ -17,10 +17,10 @@ from django.core.exceptions import ImproperlyConfigured
 
 from jurisdictions.services import api_user_create
 from pitboss.settings import envcache
-from tests.services import redis_emptied, shared_database_url
+from tests.services import per_worker, redis_emptied, shared_database_url
 
 ROOT = Path(__file__).resolve().parents[1]
-CACHE = os.environ.get("TEST_CACHE_URL", "redis://127.0.0.1:6379/10")
+CACHE = per_worker(os.environ.get("TEST_CACHE_URL", "redis://127.0.0.1:6379/10"))
 
 # One server process: the Django application in-process (Django's test client), writing as the
 # vendor whose token is argv[1], `count` times; prints the statuses it got, as JSON.

@@ -24,10 +24,10 @@ from compliance.simulations import simulation_job_create
 from engine.simulate import rule_effects, rules_from_dict
 from engine.streak import StreakCounts, streak_rules, streak_simulate
 from pitboss.celery import app
-from tests.services import redis_emptied, shared_database_url
+from tests.services import per_worker, redis_emptied, shared_database_url
 
 ROOT = Path(__file__).resolve().parents[2]
-BROKER = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/5")
+BROKER = per_worker(os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/5"))
 """Redis database 5 by default: the test empties it."""
 CHUNK = 100_000
 

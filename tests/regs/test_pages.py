@@ -258,6 +258,7 @@ def test_search_finds_only_the_text_in_force_on_the_date(client: Client) -> None
     assert 'href="/us-ma/' in results and 'href="/us-co/' not in results
 
 
+@pytest.mark.postgres
 @pytest.mark.skipif(
     connection.vendor != "postgresql", reason="full-text search runs on PostgreSQL only"
 )
