@@ -20,17 +20,14 @@ from django.utils import timezone
 from engine.odds import decimal_string
 from engine.par_sheet import SD_DIGITS, ParSheet, par_sheet, significant
 from pitboss.errors import DomainError
-from variants.analysis import (
-    allowed_decks,
+from variants.analysed import (
     alternative_readings,
-    decks_checked,
     edge_explained,
     fraction_text,
-    paytable_analysed,
     player_edge,
     player_edge_finding,
-    simulated_only,
 )
+from variants.analysis import allowed_decks, decks_checked, paytable_analysed, simulated_only
 from variants.models import Paytable
 from variants.selectors import Citer
 

@@ -31,16 +31,8 @@ from engine.sidewagers import NOT_DECIDED_BY_CARDS, sided
 from pitboss.errors import DomainError
 from regs.models import Annotation
 
-from .analysis import (
-    Analysed,
-    allowed_decks,
-    cited,
-    edge_explained,
-    fraction_text,
-    paytable_analysed,
-    paytable_lines,
-    player_edge,
-)
+from .analysed import Analysed, edge_explained, fraction_text, player_edge
+from .analysis import allowed_decks, cited, paytable_analysed, paytable_lines
 from .models import Paytable, Wager
 
 STAKE = Decimal(5)

@@ -25,7 +25,7 @@ from engine.odds import decimal_string
 from engine.streak import streak_rules, streak_simulate
 from jurisdictions.services import api_user_create
 from tests.conftest import _token_client
-from variants.analysis import estimate_places
+from variants.analysed import estimate_places
 
 pytestmark = pytest.mark.django_db
 
