@@ -1024,3 +1024,6 @@ SIDE_CHECKS: dict[str, SideCheck] = {
     ConstraintKind.HOUSE_ADVANTAGE_BETWEEN: _house_advantage_between,
     ConstraintKind.LAYOUT_REQUIRED: _side_layout_required,
 }
+CHECKED_IN_PLACE = frozenset({ConstraintKind.EXCLUDES})
+"""Kinds `_check_table` checks itself rather than through one of the tables above: an exclusion
+reads what the whole table offers, in both directions."""
