@@ -14,19 +14,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _setup(directory: str) -> None:
-    os.environ["DATABASE_URL"] = f"sqlite:///{directory}/bench.sqlite3"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pitboss.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+from benchmarks import ROOT, fresh_database
 
 
 def _percentile(samples: list[float], q: float) -> float:
@@ -697,7 +685,7 @@ def main() -> None:
         raise SystemExit(f"unknown benchmark {unknown[0]!r}; choose from {', '.join(BENCHMARKS)}")
     chosen = [name for name in BENCHMARKS if name in chosen]
     with tempfile.TemporaryDirectory() as directory:
-        _setup(directory)
+        fresh_database(directory)
         loaded = False  # ingest wants an empty knowledge base; lookup loads it; the rest read it
         for name in chosen:
             if name not in ("ingest", "lookup") and not loaded:

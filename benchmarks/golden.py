@@ -7,8 +7,9 @@ directory): every sample configuration of fixtures/configs validated (at its own
 tables' base-game analyses, the regulation and catalog diffs, and every catalog paytable's analysis
 and par sheet at each deck count its rule allows. Volatile values are replaced by `stable`.
 
-`compare REV` dumps REV (checked out into a temporary git worktree, this file copied in if REV
-lacks it) and this tree, then reports each differing file; exit 1 if any differs.
+`compare REV` dumps REV (checked out into a temporary git worktree, this file and
+benchmarks/__init__.py copied in if REV lacks it) and this tree, then reports each differing
+file; exit 1 if any differs.
 
 The lead runs, after each move:  .venv/bin/python -m benchmarks.golden compare ce0caf2
 """
@@ -28,7 +29,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmarks import ROOT, fresh_database
+
 DATES = ("2016-06-01", "2020-01-01")
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?")
@@ -74,18 +76,12 @@ def _write(out: Path, name: str, response: Any) -> None:
 
 def _setup(directory: str) -> Any:
     """A fresh knowledge base in directory; an API client with an officer's token."""
-    os.environ["DATABASE_URL"] = f"sqlite:///{directory}/golden.sqlite3"
-    os.environ["DJANGO_SETTINGS_MODULE"] = "pitboss.settings"
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    fresh_database(directory)
     from django.core.management import call_command
     from django.test import Client
     from django.test.utils import setup_test_environment
 
     setup_test_environment()
-    call_command("migrate", verbosity=0)
     call_command("load_knowledge_base", verbosity=0, stdout=open(os.devnull, "w"))
     from jurisdictions.services import api_user_create
 
@@ -186,12 +182,14 @@ def compare(rev: str, keep: Path | None) -> int:
     tree = Path(tempfile.mkdtemp(prefix="golden-tree-")) / "tree"
     subprocess.run(["git", "worktree", "add", "--detach", str(tree), rev], cwd=ROOT, check=True)
     try:
-        if not (tree / "benchmarks/golden.py").exists():
-            shutil.copy(Path(__file__), tree / "benchmarks/golden.py")
+        if not (tree / "benchmarks/golden.py").exists():  # and the set-up it shares
+            for part in ("__init__.py", "golden.py"):
+                shutil.copy(ROOT / "benchmarks" / part, tree / "benchmarks" / part)
         for where, target in ((tree, work / "before"), (ROOT, work / "after")):
             command = [sys.executable, "-m", "benchmarks.golden", "dump", str(target)]
             subprocess.run(command, cwd=where, check=True)
         report = _differences(work / "before", work / "after")
+        files = sum(1 for p in (work / "after").rglob("*") if p.is_file())
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=True)
         if keep is None:
@@ -200,7 +198,6 @@ def compare(rev: str, keep: Path | None) -> int:
     if report:
         print(f"{len(report)} files differ")
         return 1
-    files = sum(1 for p in (work / "after").rglob("*") if p.is_file()) if keep else "all"
     print(f"identical: {files} files")
     return 0
 

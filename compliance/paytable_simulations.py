@@ -26,11 +26,11 @@ from .models import PaytableSimulationJob
 MAX_ROUNDS = 1_000_000_000
 MIN_REQUEST_ROUNDS = 1_000_000
 IN_PROCESS_ROUNDS = 500_000_000
-PAYTABLE_SIMULATION_CHUNK_TASK = "compliance.paytable_simulation_chunk_run"
-"""The Celery task that runs one chunk of a job (compliance.tasks)."""
 """The most rounds in all (a deck count's × deck counts) a job runs with no broker: its chunks
 then run within the request (about 35 s here at this size), which a server times out (gunicorn:
 120 s) and would leave the job half done."""
+PAYTABLE_SIMULATION_CHUNK_TASK = "compliance.paytable_simulation_chunk_run"
+"""The Celery task that runs one chunk of a job (compliance.tasks)."""
 
 
 class PaytableSimulationIn(serializers.Serializer):

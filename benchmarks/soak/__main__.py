@@ -185,15 +185,15 @@ def scenario_run(
         check=False,
         capture_output=True,
     )
+    if warmup:  # a cold server may not answer within a short warm-up: nothing to report
+        return None
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     server_cpu = _cpu_seconds(server) - server_before
     with open(f"{prefix}_stats.csv", newline="") as f:
         row = next(r for r in csv.DictReader(f) if r["Name"] == "Aggregated")
-    if row["Request Count"] == "0" and not warmup:
+    if row["Request Count"] == "0":
         tail = run.stderr.decode(errors="replace").strip().splitlines()[-15:]
         raise SystemExit(f"{name}: locust made no request; its last words:\n" + "\n".join(tail))
-    if warmup:  # a cold server may not answer within a short warm-up: nothing to report
-        return None
     return {
         "requests": float(row["Request Count"]),
         "errors": float(row["Failure Count"]),
