@@ -178,7 +178,7 @@ def analyse(
     if wager not in EVALUATORS or wager in NOT_DECIDED_BY_CARDS:
         raise NotAnalysable(refusal(wager))
     for line in lines:
-        _refuse_unless_odds(line)
+        refuse_unless_odds(line)
     if stage(wager, jurisdiction) is Stage.ROUND and not third_card(wager, jurisdiction):
         raise NotAnalysable(
             f"{wager} depends on {Stage.ROUND.value}, which depend on how the hand is played: "
@@ -200,8 +200,8 @@ def analyse(
     for keys, ways in counts.items():
         for key in keys:
             paid[key] = paid.get(key, 0) + ways
-    results = _line_results(lines, paid, total)
-    nets = _nets(counts, lines)
+    results = line_results(lines, paid, total)
+    nets = net_counts(counts, lines)
     lose = Fraction(counts.get((), 0), total)
     edge = lose - sum((line.returns for line in results), Fraction(0))
     # a line that pays "Push" returns the wager (30-2115¶3 TRI-05's Pair)
@@ -252,14 +252,14 @@ def tally(by_keys: Mapping[tuple[str, ...], int]) -> tuple[dict[str, int], int, 
     return paid, lose, push
 
 
-def _line_results(
+def line_results(
     lines: Sequence[PaytableLine], paid: Mapping[str, int], total: int
 ) -> tuple[LineResult, ...]:
     """Each line's probability (deals or rounds paying it, out of `total`) and return per unit."""
     results = []
     for line in lines:
         probability = Fraction(paid.get(line.outcome, 0), total)
-        win = _win(line)
+        win = line_win(line)
         results.append(
             LineResult(
                 line.outcome,
@@ -273,7 +273,7 @@ def _line_results(
     return tuple(results)
 
 
-def _win(line: PaytableLine) -> Fraction:
+def line_win(line: PaytableLine) -> Fraction:
     """What the line wins per unit staked: a push line (30-2115¶3 TRI-05's Pair) wins nothing; a
     line printed as "Loss" (21+3 Progressive's Flush, 30-2107; Rocket Aces' "All other hands",
     30-899.29(2); MA 19(n)) loses the unit, as a round settles it."""
@@ -295,7 +295,7 @@ def _counted(
     """The analysis of a paytable from the ways each set of its lines is paid (`by_keys`, out of
     `total`): each line's probability and return, the loss, the push and the house edge."""
     paid, lose, push = tally(by_keys)
-    results = _line_results(lines, paid, total)
+    results = line_results(lines, paid, total)
     return Analysis(
         wager,
         decks,
@@ -306,16 +306,16 @@ def _counted(
         Fraction(lose, total) - sum((r.returns for r in results), Fraction(0)),
         card_removal,
         total,
-        nets=_nets(by_keys, lines),
+        nets=net_counts(by_keys, lines),
     )
 
 
-def _nets(
+def net_counts(
     paid: Mapping[tuple[str, ...], int], lines: Sequence[PaytableLine]
 ) -> tuple[tuple[Fraction, int], ...]:
     """The deals counted by their net per unit staked, from the deals counted by the lines they
     pay: no line (and no push) loses the unit; a deal paying several lines wins their sum."""
-    wins = {line.outcome: _win(line) for line in lines}
+    wins = {line.outcome: line_win(line) for line in lines}
     nets: dict[Fraction, int] = {}
     for keys, ways in paid.items():
         net = sum((wins.get(k, Fraction(0)) for k in keys), Fraction(0)) if keys else Fraction(-1)
@@ -327,7 +327,7 @@ PER_UNIT = (Basis.TO, Basis.FOR, Basis.PUSH, Basis.LOSS)
 """Pays whose return is a ratio of the stake: odds, the wager returned, the wager lost."""
 
 
-def _refuse_unless_odds(line: PaytableLine) -> None:
+def refuse_unless_odds(line: PaytableLine) -> None:
     """:raises NotAnalysable: the line pays a meter share (alone or with odds) or an amount."""
     if line.pays.basis is Basis.ODDS_AND_METER:
         raise NotAnalysable(
@@ -724,7 +724,7 @@ def simulate(
         decide.
     """
     for line in lines:
-        _refuse_unless_odds(line)
+        refuse_unless_odds(line)
     side = SideWagerRules(wager, "analysed", tuple(lines))
     rules = replace(rules, side_wagers=(side,), jurisdiction=jurisdiction or rules.jurisdiction)
     shoe = Shoe.shuffled(rules.decks, seed, spanish=rules.spanish_decks)
@@ -752,7 +752,7 @@ def simulate(
         wager,
         rules.decks,
         lines[0].column if lines else "",
-        _line_results(lines, hits, rounds),
+        line_results(lines, hits, rounds),
         Fraction(lost, rounds),
         Fraction(pushed, rounds),
         -mean,
@@ -841,7 +841,7 @@ def analyse_dealer_hand(
             f"no card-removal convention {removal!r}: one of {', '.join(DEALER_HAND_REMOVALS)}"
         )
     for line in lines:
-        _refuse_unless_odds(line)
+        refuse_unless_odds(line)
     outcomes = frozenset(line.outcome for line in lines)
     needs_blackjack = [
         wager in _NEEDS_BLACKJACK or line.outcome.startswith(_BLACKJACK_LINES) for line in lines
@@ -1130,7 +1130,7 @@ def analyse_hand(wager: str, lines: Sequence[PaytableLine], decks: int) -> Analy
     :raises NotAnalysable: a line paying a meter share or an amount; fewer than one deck.
     """
     for line in lines:
-        _refuse_unless_odds(line)
+        refuse_unless_odds(line)
     if decks < 1:
         raise NotAnalysable(f"a shoe needs at least one deck, not {decks}")
     hand = HANDS[wager]
@@ -1209,7 +1209,7 @@ def analyse_go_fish(lines: Sequence[PaytableLine], decks: int) -> Analysis:
     from engine.dealer_hands import falling
 
     for line in lines:
-        _refuse_unless_odds(line)
+        refuse_unless_odds(line)
     if decks < 1:
         raise NotAnalysable(f"a shoe needs at least one deck, not {decks}")
     n = decks
@@ -1250,7 +1250,7 @@ def analyse_21_hold_em(lines: Sequence[PaytableLine], decks: int) -> Analysis:
             line.label,
             str(line.pays),
             Fraction(paid.get(line.outcome, 0), total),
-            Fraction(paid.get(line.outcome, 0), total) * 3 * _win(line),
+            Fraction(paid.get(line.outcome, 0), total) * 3 * line_win(line),
             paid.get(line.outcome, 0),
         )
         for line in lines

@@ -38,10 +38,10 @@ from engine.analysis import (
     Analysis,
     LineResult,
     NotAnalysable,
-    _line_results,
-    _nets,
-    _refuse_unless_odds,
-    _win,
+    line_results,
+    line_win,
+    net_counts,
+    refuse_unless_odds,
     tally,
 )
 from engine.cards import Card, Suit
@@ -1358,7 +1358,7 @@ def analyse_play_tree(
     if wager not in PLAY_TREE:
         raise NotAnalysable(f"{wager} is not analysed by its play tree")
     for line in (*lines, *ante_lines):
-        _refuse_unless_odds(line)
+        refuse_unless_odds(line)
     if decks < 1:
         raise NotAnalysable(f"a shoe needs at least one deck, not {decks}")
     tree = play_tree(wager, decks, hits_soft_17)
@@ -1378,7 +1378,7 @@ def analyse_play_tree(
     total = math.lcm(*(p.denominator for p in by_keys.values()))
     counts = {k: int(p * total) for k, p in by_keys.items()}
     paid, lose, push = tally(counts)
-    results = _line_results(lines, paid, total)
+    results = line_results(lines, paid, total)
     pushed = sum(
         (r.probability for r, line in zip(results, lines, strict=True)
          if line.pays.basis is Basis.PUSH),
@@ -1396,7 +1396,7 @@ def analyse_play_tree(
         removal,
         total,
         method="exact",
-        nets=_nets(counts, lines),
+        nets=net_counts(counts, lines),
     )
 
 
@@ -1412,8 +1412,8 @@ def _raised(
     integers: probabilities over the tree's denominator D, returns over D × the lines' wins'
     common denominator."""
     wager = "raise-the-roof"
-    wins = {line.outcome: _win(line) for line in lines}
-    ante_wins = {line.outcome: _win(line) for line in ante_lines}
+    wins = {line.outcome: line_win(line) for line in lines}
+    ante_wins = {line.outcome: line_win(line) for line in ante_lines}
     unit = math.lcm(*(w.denominator for w in (*wins.values(), *ante_wins.values())))
     win_units = {k: int(w * unit) for k, w in wins.items()}
     ante_units = {k: int(w * unit) for k, w in ante_wins.items()}

@@ -31,7 +31,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from engine.analysis import Analysis, LineResult, NotAnalysable, _refuse_unless_odds, _win
+from engine.analysis import Analysis, LineResult, NotAnalysable, line_win, refuse_unless_odds
 from engine.rules import PaytableLine, RuleSet
 from engine.simulate import (
     _SHUFFLE,
@@ -365,7 +365,7 @@ def streak_analyses(
     spots = STREAK_WAGERS[wager]
     results = []
     for line in lines:
-        _refuse_unless_odds(line)
+        refuse_unless_odds(line)
         if line.outcome not in spots:
             raise NotAnalysable(f"{wager} has no spot {line.outcome!r}")
         length = spots[line.outcome]
@@ -376,7 +376,7 @@ def streak_analyses(
         if settled == 0:
             raise NotAnalysable("the simulation settled no wager")
         p = Fraction(won, settled)
-        win = _win(line)
+        win = line_win(line)
         edge = 1 - p * (win + 1)
         error = float(win + 1) * math.sqrt(float(p * (1 - p)) / settled)
         results.append(

@@ -60,7 +60,7 @@ def _redis_cache() -> str:
     return url
 
 
-def _env() -> dict[str, str]:
+def soak_env() -> dict[str, str]:
     env = dict(os.environ)
     # The workers share one cache, as under `make serve`.
     env.setdefault("CACHE_URL", _redis_cache())
@@ -245,7 +245,7 @@ def faults_scenario(options: argparse.Namespace) -> None:
     try:
         cluster.create()
         print(f"faults: a PostgreSQL cluster of its own at {cluster.dir}; loading it", flush=True)
-        env = _env()
+        env = soak_env()
         env["DATABASE_URL"] = cluster.url
         env["CONN_MAX_AGE"] = "60"  # as `make serve`: kept connections, cut by the restart
         token = server_prepare(env)
@@ -264,7 +264,7 @@ def faults_scenario(options: argparse.Namespace) -> None:
 
 
 def loads_run(scenarios: list[str], options: argparse.Namespace) -> None:
-    env = _env()
+    env = soak_env()
     env["PITBOSS_TOKEN"] = server_prepare(env)
     server = server_start(env, options.workers, options.threads)
     try:

@@ -36,12 +36,12 @@ BODIES = [
 
 
 def _setup() -> None:
-    from benchmarks.soak.__main__ import _env
+    from benchmarks.soak.__main__ import soak_env
 
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("Set DATABASE_URL to a PostgreSQL database holding the knowledge base.")
     url = os.environ["DATABASE_URL"]
-    os.environ.update(_env())
+    os.environ.update(soak_env())
     os.environ["DATABASE_URL"] = url
     os.environ["ALLOWED_HOSTS"] = "testserver"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pitboss.settings")

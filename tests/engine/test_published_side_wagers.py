@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from engine.analysis import _win, analyse, analyse_dealer_hand
+from engine.analysis import analyse, analyse_dealer_hand, line_win
 from engine.odds import Pays, decimal_string
 from engine.playtree import analyse_play_tree
 from engine.published import Case, Figure, analysed, cases, disagreements
@@ -66,7 +66,7 @@ def _by_up_card(decks: int, hits_soft_17: bool) -> dict[str, tuple[str, str, str
     lines = _lines(BUST_BONUS)
     result = analyse_dealer_hand("buffalo-bust-bonus", lines, decks, hits_soft_17=hits_soft_17)
     probability = {line.outcome: line.probability for line in result.lines}
-    wins = {line.outcome: _win(line) for line in lines}
+    wins = {line.outcome: line_win(line) for line in lines}
     cards = 52 * decks
     table = {}
     for up in ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10"):
