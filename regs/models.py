@@ -8,8 +8,9 @@ and by whom) is django-simple-history on every model here.
 from __future__ import annotations
 
 from django.db import models
-from django.db.models import Q
 from simple_history.models import HistoricalRecords
+
+from pitboss.periods import Period
 
 
 class SourceKind(models.TextChoices):
@@ -95,38 +96,25 @@ class Provision(models.Model):
         return f"{self.key} {self.title}"
 
 
-class Citation(models.Model):
-    """A label a provision went by over a period: 30-834.23 from 2016-10-30 to 2017-12-15."""
+class Citation(Period):
+    """A label a provision went by over a period: 30-834.23 from 2016-10-30 to 2017-12-15. Its
+    period starts null when no source says when the label first applied (unknown), and ends null
+    while the label is in use."""
 
     provision = models.ForeignKey(Provision, on_delete=models.CASCADE, related_name="citations")
     label = models.CharField(
         max_length=40, db_index=True, help_text="Section label as printed, e.g. 30-899.23."
     )
-    effective_from = models.DateField(
-        null=True,
-        blank=True,
-        help_text="First day the label applied; null when no source says (unknown).",
-    )
-    effective_to = models.DateField(
-        null=True,
-        blank=True,
-        help_text="Day the label stopped applying (exclusive); null while in use.",
-    )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ADOPTED)
     basis = models.TextField(blank=True, help_text="The note the period was read from, verbatim.")
     history = HistoricalRecords()
 
-    class Meta:
+    class Meta(Period.Meta):
         ordering = ["provision", "effective_from"]
         constraints = [
+            *Period.Meta.constraints,
             models.UniqueConstraint(
                 fields=["provision", "label", "status"], name="citation_label_once"
-            ),
-            models.CheckConstraint(
-                condition=Q(effective_to__isnull=True)
-                | Q(effective_from__isnull=True)
-                | Q(effective_to__gt=models.F("effective_from")),
-                name="citation_period_ordered",
             ),
         ]
 
@@ -153,24 +141,16 @@ class Unit(models.Model):
         return f"{self.provision.key}{self.path}"
 
 
-class UnitVersion(models.Model):
+class UnitVersion(Period):
     """The text of a unit over a period of valid time. A version whose text is not in any source
-    has `on_file` False: the knowledge base knows the period, not the words."""
+    has `on_file` False: the knowledge base knows the period, not the words. Its period starts
+    null when the text is undated or its first day unknown (see `undated`), and ends null while
+    it is in force."""
 
     unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="versions")
     text = models.TextField(blank=True)
     on_file = models.BooleanField(
         default=True, help_text="False: the text then in force is in no source."
-    )
-    effective_from = models.DateField(
-        null=True,
-        blank=True,
-        help_text="First day in force; null when undated or unknown (see `undated`).",
-    )
-    effective_to = models.DateField(
-        null=True,
-        blank=True,
-        help_text="Day it stopped being in force (exclusive); null while in force.",
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ADOPTED)
     ambiguous = models.TextField(
@@ -190,17 +170,12 @@ class UnitVersion(models.Model):
     line = models.PositiveIntegerField(null=True, blank=True, help_text="Line of the text form.")
     history = HistoricalRecords()
 
-    class Meta:
+    class Meta(Period.Meta):
         ordering = ["unit", "effective_from"]
         constraints = [
+            *Period.Meta.constraints,
             models.UniqueConstraint(
                 fields=["unit", "status", "effective_from"], name="version_once_per_start"
-            ),
-            models.CheckConstraint(
-                condition=Q(effective_to__isnull=True)
-                | Q(effective_from__isnull=True)
-                | Q(effective_to__gt=models.F("effective_from")),
-                name="version_period_ordered",
             ),
         ]
         indexes = [

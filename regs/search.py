@@ -17,6 +17,8 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils.safestring import SafeString, mark_safe
 
+from pitboss.periods import in_force_on
+
 from . import selectors
 from .models import Provision, Status, UnitVersion
 
@@ -82,11 +84,7 @@ def _excerpt(text: str, words: list[str], width: int = 240) -> str:
 
 def _in_force_on(as_of: dt.date) -> Q:
     """Versions in force on the date (their text on file or not)."""
-    return (
-        ~Q(status=Status.PROPOSED)
-        & (Q(effective_from__isnull=True) | Q(effective_from__lte=as_of))
-        & (Q(effective_to__isnull=True) | Q(effective_to__gt=as_of))
-    )
+    return ~Q(status=Status.PROPOSED) & in_force_on(as_of)
 
 
 def _scope(jurisdiction: str | None, as_of: dt.date) -> QuerySet[Provision]:

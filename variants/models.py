@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from pitboss.periods import Period
+
 
 class WagerKind(models.TextChoices):
     BASE_GAME = "base_game", "Base game"
@@ -37,8 +39,9 @@ class Severity(models.TextChoices):
     """Worth knowing; not a breach."""
 
 
-class Cited(models.Model):
-    """Cited to a unit of a provision, with its own effective period."""
+class Cited(Period):
+    """Cited to a unit of a provision, with its own effective period: null at the start, since
+    the provision took effect; null at the end, while the fact holds."""
 
     provision = models.ForeignKey("regs.Provision", on_delete=models.PROTECT, related_name="+")
     unit_path = models.CharField(
@@ -46,21 +49,11 @@ class Cited(models.Model):
         blank=True,
         help_text='Unit of the provision that says it: "" (the section) or (3)(b).',
     )
-    effective_from = models.DateField(
-        null=True,
-        blank=True,
-        help_text="First day the fact holds; null: since the provision took effect.",
-    )
-    effective_to = models.DateField(
-        null=True,
-        blank=True,
-        help_text="Day the fact stopped holding (exclusive); null while it holds.",
-    )
     source_line = models.PositiveIntegerField(
         null=True, blank=True, help_text="Line of the source text form the fact was read from."
     )
 
-    class Meta:
+    class Meta(Period.Meta):
         abstract = True
 
 
@@ -84,10 +77,11 @@ class Wager(Cited):
     )
     history = HistoricalRecords()
 
-    class Meta:
+    class Meta(Cited.Meta):
         ordering = ["jurisdiction", "slug"]
         constraints = [
-            models.UniqueConstraint(fields=["jurisdiction", "slug"], name="wager_slug_once")
+            *Cited.Meta.constraints,
+            models.UniqueConstraint(fields=["jurisdiction", "slug"], name="wager_slug_once"),
         ]
 
     def __str__(self) -> str:
@@ -125,7 +119,7 @@ class Paytable(Cited):
     )
     history = HistoricalRecords()
 
-    class Meta:
+    class Meta(Cited.Meta):
         ordering = ["wager", "key"]
 
     def __str__(self) -> str:
@@ -222,7 +216,7 @@ class Constraint(Cited):
     message = models.CharField(max_length=300, help_text="What the rule requires, in a sentence.")
     history = HistoricalRecords()
 
-    class Meta:
+    class Meta(Cited.Meta):
         ordering = ["jurisdiction", "code"]
 
     def __str__(self) -> str:
@@ -250,9 +244,12 @@ class PlayRule(Cited):
     summary = models.CharField(max_length=300, help_text="What the rule says, in a sentence.")
     history = HistoricalRecords()
 
-    class Meta:
+    class Meta(Cited.Meta):
         ordering = ["jurisdiction", "wager", "key"]
-        constraints = [models.UniqueConstraint(fields=["wager", "key"], name="play_rule_once")]
+        constraints = [
+            *Cited.Meta.constraints,
+            models.UniqueConstraint(fields=["wager", "key"], name="play_rule_once"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.wager} {self.key}"
@@ -330,12 +327,13 @@ class PostingRequirement(Cited):
     )
     history = HistoricalRecords()
 
-    class Meta:
+    class Meta(Cited.Meta):
         ordering = ["jurisdiction", "code"]
         constraints = [
+            *Cited.Meta.constraints,
             models.CheckConstraint(
                 condition=~models.Q(placements=[]), name="posting_requirement_has_a_placement"
-            )
+            ),
         ]
 
     def __str__(self) -> str:

@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from regs import selectors as regs
 from regs.models import Citation, Status
 
-from .models import Constraint, Paytable, PlayRule, PostingRequirement, Wager
+from .models import Cited, Constraint, Paytable, PlayRule, PostingRequirement, Wager
 
 
 @dataclass(frozen=True)
@@ -83,11 +83,9 @@ class Citer:
             self._first[provision_id] = _first(labels)
         return self._first[provision_id]
 
-    def in_force(self, fact: Any) -> bool:
+    def in_force(self, fact: Cited) -> bool:
         """Whether a cited fact holds on the date: its own period, within its provision's."""
-        if fact.effective_from and self.as_of < fact.effective_from:
-            return False
-        if fact.effective_to and self.as_of >= fact.effective_to:
+        if not fact.covers(self.as_of):
             return False
         if not self._starts:
             self._starts = provision_starts()
@@ -171,8 +169,6 @@ def catalog_problems() -> list[str]:
             problems.append(
                 f"{fact}: in force from {fact.effective_from}, before its provision ({start})"
             )
-        if fact.effective_from and fact.effective_to and fact.effective_to <= fact.effective_from:
-            problems.append(f"{fact}: its period ends before it starts")
     for paytable in Paytable.objects.prefetch_related("entries").select_related("wager"):
         outcomes = {o["key"] for o in paytable.wager.outcomes}
         if not paytable.entries.all():
