@@ -56,7 +56,7 @@ class ProvisionState:
     text: str
     units: tuple[UnitState, ...]
     citations: tuple[CitationState, ...]
-    notes: tuple[dict[str, object], ...]
+    notes: tuple[dict[str, Any], ...]
     annotations: tuple[dict[str, Any], ...]
     """Each with its `id` (to edit it), `unit` path, `kind` and `text`."""
     warnings: tuple[str, ...]
