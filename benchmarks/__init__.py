@@ -22,3 +22,9 @@ def fresh_database(directory: str) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+
+
+def percentile(samples: list[float], q: float) -> float:
+    """The sample at quantile `q` (0 to 1) of `samples`, as the benchmarks report it."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]

@@ -33,7 +33,10 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from rest_framework import serializers
 
+import engine.basegame.assumptions
+import engine.basegame.contexts
 import engine.basegame.double_up
+import engine.basegame.hands
 import engine.basegame.standard
 import engine.basegame.value
 import engine.basegame.variants
@@ -288,6 +291,9 @@ part of a kept value's key, so a rule the analysis learns to play later cannot s
 the standard game."""
 _ENGINE_MODULES = (
     engine.basegame.standard,
+    engine.basegame.contexts,
+    engine.basegame.hands,
+    engine.basegame.assumptions,
     engine.basegame.value,
     engine.basegame.variants,
     engine.basegame.double_up,

@@ -194,6 +194,7 @@ def analyse_hold_em(
 def _odds(line: PaytableLine) -> Fraction:
     if line.pays.basis is not Basis.TO:
         raise ValueError(f"{line.label or line.outcome} pays {line.pays}: not odds to one")
+    assert line.pays.ratio is not None  # odds to one carry their ratio (engine.odds.Pays.parse)
     return line.pays.ratio
 
 
@@ -235,9 +236,9 @@ def _community(
     lost_3 = int(ended[0])
     assert folded_2 + int(ordered_2.sum()) * 48 == int(go_on_1.sum()) * 49 * 48
     by_net: dict[Fraction, int] = {}
-    for net, n in ((-1, folded_1), (-2, folded_2), (-3, lost_3)):
+    for lost, n in ((-1, folded_1), (-2, folded_2), (-3, lost_3)):
         if n:
-            by_net[Fraction(net)] = by_net.get(Fraction(net), 0) + n
+            by_net[Fraction(lost)] = by_net.get(Fraction(lost), 0) + n
     for index, n in counted.items():
         net = Fraction(3 * win[index], scale)
         by_net[net] = by_net.get(net, 0) + n

@@ -480,7 +480,7 @@ def _strategy_table(
 
     # The chance of a dealer blackjack behind each up card, and what it takes of each action's
     # wagers where the player acts before it is known (the original wager unless listed).
-    chances = {} if face_up else {1: p[10], 10: p[1]}
+    chances: dict[DealerKey, float] = {} if face_up else {1: p[10], 10: p[1]}
     peeked = hole_card is HoleCard.PEEK or face_up
     extra = -1.0 if original_bets_only or peeked else -2.0
     # A double up is its own wager, not a double down: a dealer blackjack takes it (the
@@ -497,7 +497,7 @@ def _strategy_table(
                     if two:
                         pairs += [v for v in UP_CARDS if _pair_total(v) == (total, soft)]
                     for pair in pairs:
-                        evs = {Action.STAND: stand(total, up)}
+                        evs: dict[Action, float] = {Action.STAND: stand(total, up)}
                         if total < 21:
                             evs[Action.HIT] = hit(total, soft, up)
                             evs[Action.DOUBLE] = double(total, soft, up)
@@ -510,7 +510,9 @@ def _strategy_table(
                         chance = chances.get(up, 0.0)
                         ranking = _unchecked(evs, 0.0 if peeked else chance, losses)
                         if two and surrender is Surrender.EARLY:
-                            others = {a: v for a, v in evs.items() if a is not Action.SURRENDER}
+                            others: dict[Action, float] = {
+                                a: v for a, v in evs.items() if a is not Action.SURRENDER
+                            }
                             playing_on = _unchecked(others, chance, early_losses)
                             first = -0.5 > max(playing_on.values())
                             ranking[Action.SURRENDER] = math.inf if first else -math.inf

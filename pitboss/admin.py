@@ -7,7 +7,7 @@ the same way, each row against the revision it was loaded at (EditCheckedInline)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin
@@ -32,7 +32,7 @@ class RevisionCheckedForm(forms.ModelForm):
             self.initial["revision"] = revision(self.instance)
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        cleaned = cast(dict[str, Any], super().clean())  # ModelForm's: its cleaned_data
         loaded = cleaned.get("revision")
         if self.instance.pk is None or not loaded:  # adding, or no revision: nothing to check
             return cleaned
@@ -67,7 +67,7 @@ class EditCheckedInline(admin.options.InlineModelAdmin):
 
     form = RevisionCheckedForm
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         """The inline's fields and the revision each row was loaded at (hidden)."""
         return [*super().get_fields(request, obj), "revision"]
 

@@ -45,7 +45,10 @@ class FormatIsTheView(DefaultContentNegotiation):
     signs' HTML or PDF); the JSON renderer answers everything else, errors included."""
 
     def select_renderer(
-        self, request: Request, renderers: list[Any], format_suffix: str | None = None
+        self,
+        request: Request,
+        renderers: list[Any],  # type: ignore[override]  # DRF passes the view's list
+        format_suffix: str | None = None,
     ) -> tuple[Any, str]:
         return renderers[0], renderers[0].media_type
 
@@ -61,7 +64,7 @@ def shared_serializer(serializer_class: type[serializers.BaseSerializer], **kwar
     `context` is shared too, so a serializer used this way must not keep a request's values in
     it (compliance.configuration keeps them in a context variable).
     """
-    return _shared(serializer_class, tuple(sorted(kwargs.items())))
+    return _shared(serializer_class, tuple(sorted(kwargs.items())))  # type: ignore[arg-type]
 
 
 @functools.cache
@@ -108,10 +111,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """
     if isinstance(exc, DomainError):
         set_rollback()
-        response = Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
+        refused = Response(error_body(exc.code, exc.message, exc.fields), status=exc.status)
         if exc.status == 503:
-            response["Retry-After"] = "30"
-        return response
+            refused["Retry-After"] = "30"
+        return refused
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
 

@@ -14,11 +14,11 @@ class RedisCacheClient(redis.RedisCacheClient):
     connection from the pool."""
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         clients = self.__dict__.setdefault("_clients", {})
         client = clients.get(id(pool))
         if client is None:
-            client = clients[id(pool)] = self._client(connection_pool=pool)
+            client = clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 

@@ -56,7 +56,7 @@ class EditConflict(DomainError):
 def edit_locked(
     instance: M,
     expected: str | None,
-    apply: Callable[[M], None],
+    apply: Callable[[M], object],
     *,
     user: Any,
     attempt: str,

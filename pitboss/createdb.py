@@ -6,6 +6,7 @@ python -m pitboss.createdb postgres://postgres@127.0.0.1:5432/pitboss
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import dj_database_url
 import psycopg
@@ -17,7 +18,7 @@ def database_create(url: str) -> bool:
     config = dj_database_url.parse(url)
     if "postgresql" not in config["ENGINE"]:
         raise SystemExit(f"{url} is not a PostgreSQL URL.")
-    server = {
+    server: dict[str, Any] = {
         "host": config["HOST"] or "127.0.0.1",
         "port": config["PORT"] or 5432,
         "user": config["USER"] or "postgres",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import parsers
@@ -37,7 +38,7 @@ class JSONParser(parsers.JSONParser):
         self,
         stream: Any,
         media_type: str | None = None,
-        parser_context: dict[str, Any] | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         message = f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels."
         try:

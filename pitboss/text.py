@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 from rest_framework import serializers
 
@@ -137,7 +137,8 @@ class Text(serializers.CharField):
 
     def to_internal_value(self, data: Any) -> str:
         _must_be_string(data)
-        if problem := text_problem(data, max_length=self.max_length, multiline=self.multiline):
+        max_length = cast(int, self.max_length)  # 200 unless the field names another
+        if problem := text_problem(data, max_length=max_length, multiline=self.multiline):
             raise serializers.ValidationError(problem, code="invalid")
         return super().to_internal_value(data)
 

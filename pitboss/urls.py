@@ -8,13 +8,13 @@ imported (and so registered) its app's viewsets.
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from jurisdictions import web
 from pitboss.api_router import router
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
     path("", include("jurisdictions.api.urls")),
     path("", include("regs.api.urls")),
     path("", include("variants.api.urls")),

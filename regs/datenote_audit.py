@@ -29,7 +29,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from django.conf import settings
@@ -222,7 +222,7 @@ def _found(
 def _unit_at(section: ParsedSection, line: int) -> str:
     """The parsed unit printed at `line` of the text form: the last one starting at or before it."""
     starts = [u for u in section.units if u.line is not None and u.line <= line]
-    return max(starts, key=lambda u: u.line).label if starts else ""
+    return max(starts, key=lambda u: cast(int, u.line)).label if starts else ""  # all given
 
 
 def _heading_dates(doc: ParsedDocument) -> dict[dt.date, list[str]]:
@@ -255,7 +255,7 @@ def _front(
             named = [e.new_label for e in note.events if e.new_label]
             labels = [
                 label
-                for label in holdings.label_starts.get(date, [])
+                for label in (holdings.label_starts.get(date, []) if date else [])
                 if date
                 for span in named
                 if _within(label, span)
@@ -265,14 +265,14 @@ def _front(
                 return heading, "label", f"labels beginning {date}: {shown}"
             return _reviewed_note(source, heading, line)
     headed = _heading_dates(doc).get(date) if date else None
-    named = {re.sub(r"\s", "", label) for label in _SECTION_LABEL.findall(printed.text)}
-    if headed and named & set(headed):
-        shown = ", ".join(sorted(named & set(headed)))
+    printed_labels = {re.sub(r"\s", "", label) for label in _SECTION_LABEL.findall(printed.text)}
+    if headed and printed_labels & set(headed):
+        shown = ", ".join(sorted(printed_labels & set(headed)))
         return "contents", "contents", f"the contents repeat the heading note of {shown}"
     if headed:
         # Rule 21's garbled contents print 30-2108's "Amended 7/1/13" beside 30-2109 (the
         # sections carry a source-defect annotation saying the contents are garbled).
-        shown, beside = ", ".join(sorted(headed)), ", ".join(sorted(named)) or "no label"
+        shown, beside = ", ".join(sorted(headed)), ", ".join(sorted(printed_labels)) or "no label"
         return "contents", "contents", f"garbled contents: {shown}'s heading note beside {beside}"
     return "", UNACCOUNTED, "a date before the first section that no heading or review explains"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
@@ -31,15 +31,18 @@ class SearchForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["jurisdiction"].choices = [("", "All jurisdictions"), *_jurisdictions()]
+        cast(forms.ChoiceField, self.fields["jurisdiction"]).choices = [
+            ("", "All jurisdictions"),
+            *_jurisdictions(),
+        ]
         self.fields["q"].widget.attrs.update({"type": "search", "placeholder": "e.g. soft 17"})
 
 
 class VersionField(forms.CharField):
     """A side of a provision diff: a date YYYY-MM-DD or "proposed"."""
 
-    def to_python(self, value: Any) -> dt.date | str | None:
-        value = super().to_python(value).strip()
+    def to_python(self, value: Any) -> dt.date | str | None:  # type: ignore[override]
+        value = cast(str, super().to_python(value)).strip()  # "" for no value
         if not value:
             return None
         if value.lower() == PROPOSED:
@@ -62,10 +65,10 @@ class ProvisionDiffForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["jurisdiction"].choices = _jurisdictions()
+        cast(forms.ChoiceField, self.fields["jurisdiction"]).choices = _jurisdictions()
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = cast(dict[str, Any], super().clean())  # Form's: its cleaned_data
         left, right = data.get("left"), data.get("right")
         if isinstance(left, dt.date) and isinstance(right, dt.date) and left > right:
             self.add_error("left", f"{left} is after {right}: give the earlier date first.")
@@ -79,7 +82,7 @@ class InstrumentDiffForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["instrument"].choices = [
+        cast(forms.ChoiceField, self.fields["instrument"]).choices = [
             (f"{i.jurisdiction.code}/{i.slug}", f"{i.jurisdiction.code} {i.name}")
             for i in Instrument.objects.select_related("jurisdiction").order_by(
                 "jurisdiction__code", "pk"
@@ -87,7 +90,7 @@ class InstrumentDiffForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = cast(dict[str, Any], super().clean())  # Form's: its cleaned_data
         start, end = data.get("start"), data.get("end")
         if start and end and start > end:
             self.add_error("start", f"{start} is after {end}: give the earlier date first.")

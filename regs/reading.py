@@ -117,12 +117,12 @@ def label_on(state: selectors.ProvisionState, day: dt.date | None) -> str:
 def _timeline(state: selectors.ProvisionState) -> tuple[TimelineEntry, ...]:
     entries = [
         TimelineEntry(
-            date=note["date"],  # type: ignore[arg-type]
+            date=note["date"],
             kind=str(note["kind"]),
             kind_label=EventKind(note["kind"]).label if note["kind"] in EventKind else "",
             citation=selectors.unit_citation(
                 label_on(state, note["date"]),
-                str(note["unit"]),  # type: ignore[arg-type]
+                str(note["unit"]),
             ),
             raw=str(note["raw"]),
             new_label=str(note["new_label"]),

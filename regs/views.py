@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote, urlencode
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -456,7 +457,9 @@ def diff_instrument(request: HttpRequest) -> HttpResponse:
                 }
                 for c in diff.changes
             ]
-    title = dict(form.fields["instrument"].choices).get(form.data.get("instrument"), "")
+    field = cast(forms.ChoiceField, form.fields["instrument"])
+    choices = cast(list[tuple[object, str]], field.choices)  # InstrumentDiffForm's
+    title = dict(choices).get(form.data.get("instrument"), "")
     return render(
         request,
         "regs/diff_instrument.html",
@@ -518,8 +521,9 @@ def annotation_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 f"saved. The current text is: “{annotation.text}”. Apply your change to it and "
                 "save again.",
             )
-            form.data = form.data.copy()
-            form.data["revision"] = revision(annotation)
+            data = cast(QueryDict, form.data).copy()  # the request's POST
+            data["revision"] = revision(annotation)
+            form.data = data
             status = 409
         else:
             messages.success(

@@ -36,7 +36,7 @@ from engine.streak import STREAK_WAGERS, StreakCounts, streak_analyses, streak_r
 from pitboss.errors import DomainError
 
 from .analysed import Analysed, shown_analysed
-from .models import Constraint, ConstraintKind, Paytable, PlayRule
+from .models import Cited, Constraint, ConstraintKind, Paytable, PlayRule
 from .stakes import at_stake, meter_win, optional_amount
 
 DEFAULT_DECKS = (1, 2, 4, 6, 8)
@@ -168,7 +168,7 @@ def deck_rule(paytable: Paytable) -> Constraint | None:
             .order_by("code")
             .first()
         )
-    return paytable._deck_rule  # type: ignore[attr-defined,no-any-return]
+    return paytable._deck_rule  # type: ignore[attr-defined]
 
 
 def decks_checked(paytable: Paytable, decks: int) -> None:
@@ -191,7 +191,7 @@ def decks_checked(paytable: Paytable, decks: int) -> None:
         )
 
 
-def cited(fact: Constraint | PlayRule) -> str:
+def cited(fact: Cited) -> str:
     """A catalog fact's citation as the rules print it ("30-899.17(2)")."""
     section = fact.provision.citations.filter(effective_to__isnull=True).first()
     return f"{section.label if section else fact.provision.key}{fact.unit_path}"

@@ -312,7 +312,7 @@ def _prune(
     ]
     removed = 0
     for model, scope in scopes:
-        for obj in model.objects.filter(**scope).exclude(pk__in=kept.get(model, set())):
+        for obj in model._default_manager.filter(**scope).exclude(pk__in=kept.get(model, set())):
             obj._history_user = user  # type: ignore[attr-defined]
             obj._change_reason = reason  # type: ignore[attr-defined]
             obj.delete()

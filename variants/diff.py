@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from django.conf import settings
@@ -188,7 +188,9 @@ def paytable_changes(
         if (a is None and key[1] not in cols_l) or (b is None and key[1] not in cols_r):
             continue  # the whole column is reported above
         outcome, column = key
-        label = (b or a).label + (f" ({column})" if column else "")
+        line = b or a
+        assert line is not None  # a key of either side
+        label = line.label + (f" ({column})" if column else "")
         kind = "replacement" if a and b else "insertion" if b else "deletion"
         changes.append(
             FactChange(
@@ -362,7 +364,7 @@ def _keyed_changes(
             b = rs[i] if i < len(rs) else None
             if a is not None and b is not None and a.params == b.params:
                 continue
-            label = getattr(b or a, "message", None) or getattr(b or a, "summary", "")
+            label = cast(str, getattr(b or a, "message", None) or getattr(b or a, "summary", ""))
             changes.append(
                 FactChange(
                     "replacement" if a and b else "insertion" if b else "deletion",

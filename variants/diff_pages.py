@@ -4,7 +4,7 @@ play rules, or a base-game rule topic, in two jurisdictions or on two dates (var
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.http import HttpRequest, HttpResponse
@@ -40,19 +40,21 @@ class FactsDiffForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         codes = [(j.code, f"{j.name} ({j.code})") for j in Jurisdiction.objects.order_by("code")]
-        self.fields["jurisdiction"].choices = codes
-        self.fields["other_jurisdiction"].choices = codes
+        cast(forms.ChoiceField, self.fields["jurisdiction"]).choices = codes
+        cast(forms.ChoiceField, self.fields["other_jurisdiction"]).choices = codes
         slugs = sorted(set(Wager.objects.values_list("slug", "name")))
         seen: dict[str, str] = {}
         for slug, name in slugs:
             seen.setdefault(slug, name)
-        self.fields["wager"].choices = [("", "—")] + [(s, f"{n} ({s})") for s, n in seen.items()]
-        self.fields["topic"].choices = [("", "—")] + [
+        cast(forms.ChoiceField, self.fields["wager"]).choices = [("", "—")] + [
+            (s, f"{n} ({s})") for s, n in seen.items()
+        ]
+        cast(forms.ChoiceField, self.fields["topic"]).choices = [("", "—")] + [
             (key, t["title"]) for key, t in sorted(facts.topics().items())
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = cast(dict[str, Any], super().clean())  # Form's: its cleaned_data
         by = data.get("by")
         if by and not data.get(by):
             self.add_error(by, f"Choose a {by} to compare.")
@@ -97,7 +99,7 @@ def facts_diff(request: HttpRequest) -> HttpResponse:
         )
     context: dict[str, Any] = {"form": form, "diff": diff, "error": error}
     if diff is not None:
-        changes = [
+        changes: list[dict[str, Any]] = [
             {
                 "change": c,
                 "left": _cited(c.left, diff.left.as_of),

@@ -100,7 +100,7 @@ def knowledge_base_edits(*, start: dt.datetime, end: dt.datetime) -> tuple[Edit,
     }
     edits: list[Edit] = []
     for model, label, fields, name in _tracked(labels, paths):
-        history = model.history  # type: ignore[attr-defined]
+        history = model.history
         touched = set(
             history.filter(history_date__gt=start, history_date__lte=end).values_list(
                 "id", flat=True

@@ -180,6 +180,7 @@ def catalog_problems() -> list[str]:
                     "outcome of its wager"
                 )
     for constraint in Constraint.objects.select_related("wager").exclude(wager=None):
-        if constraint.wager.jurisdiction_id != constraint.jurisdiction_id:
+        wager = constraint.wager
+        if wager is not None and wager.jurisdiction_id != constraint.jurisdiction_id:
             problems.append(f"{constraint}: its wager is of another jurisdiction")
     return problems

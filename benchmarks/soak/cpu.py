@@ -84,7 +84,7 @@ def main() -> None:
         post(n)
     queries: list[str] = []
 
-    def count(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+    def count(execute, sql, params, many, context):
         queries.append(sql)
         return execute(sql, params, many, context)
 

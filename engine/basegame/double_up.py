@@ -45,19 +45,10 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.analysis import NotAnalysable
-from engine.basegame.standard import (
-    ACE,
-    TEN,
-    Analysis,
-    BaseGameValue,
-    Context,
-    Play,
-    Vector,
-    add_card,
-    beyond_limits,
-    conventions,
-    unplayed,
-)
+from engine.basegame.assumptions import BaseGameValue, Play, beyond_limits, conventions, unplayed
+from engine.basegame.contexts import Context
+from engine.basegame.hands import ACE, TEN, Vector, add_card
+from engine.basegame.standard import Analysis
 from engine.dealer_odds import RANKS, SIXTEEN, dealer_odds
 from engine.rules import DoubleOn, RuleSet
 from engine.strategy import Action

@@ -13,23 +13,17 @@ from typing import Any
 import numpy as np
 
 from engine.analysis import NotAnalysable
+from engine.basegame.assumptions import BaseGameValue, Play, beyond_limits, unplayed
 from engine.basegame.double_up import double_up_variations
-from engine.basegame.standard import (
-    RANKS,
-    Analysis,
-    BaseGameValue,
-    Hand,
-    Play,
-    add_card,
-    beyond_limits,
-    unplayed,
-)
+from engine.basegame.hands import Hand, add_card
+from engine.basegame.standard import Analysis
 from engine.basegame.variants import (
     is_variant,
     misplaced_variant_rules,
     shared_dealer_odds,
     variant_value,
 )
+from engine.dealer_odds import RANKS
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
 
 

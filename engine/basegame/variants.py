@@ -31,26 +31,22 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.analysis import NotAnalysable
+from engine.basegame.assumptions import BaseGameValue, Play, beyond_limits, conventions, unplayed
+from engine.basegame.contexts import Context
 from engine.basegame.double_up import check_double_up, double_up_value, is_double_up
-from engine.basegame.standard import (
+from engine.basegame.hands import (
     ACE,
     TEN,
-    Analysis,
-    BaseGameValue,
-    Context,
     OddsStore,
-    Play,
     Vector,
     add_card,
-    beyond_limits,
-    conventions,
     full_shoe,
     hand_table,
     hand_total,
     store_add,
     unpack_removed,
-    unplayed,
 )
+from engine.basegame.standard import Analysis
 from engine.dealer_odds import BLACKJACK, OUTCOMES, RANKS, TWENTY_TWO, dealer_odds
 from engine.rules import DoubleOn, RuleSet
 from engine.strategy import BasicStrategy, DealerKey
@@ -380,9 +376,11 @@ def face_up_value(rules: RuleSet, play: Play = Play.COMPOSITION) -> BaseGameValu
     for up in range(RANKS):
         by_hole = np.array([values[up, hole] for hole in range(RANKS)])
         shoe = full - np.eye(RANKS)[up]
-        hole = _BLACKJACK_HOLE.get(up)
-        if hole is not None:
-            by_hole[hole] = _against_blackjack(rules, shoe - np.eye(RANKS)[hole])
+        blackjack_hole = _BLACKJACK_HOLE.get(up)
+        if blackjack_hole is not None:
+            by_hole[blackjack_hole] = _against_blackjack(
+                rules, shoe - np.eye(RANKS)[blackjack_hole]
+            )
         by_up[up] = shoe @ by_hole / (cards - 1)
     value = float(full @ by_up / cards)
     stated = tuple(variant_conventions(rules, play=play))
@@ -483,6 +481,7 @@ def switch_value(
         if not switching:
             best = kept
         elif play is Play.BASIC:
+            assert engine is not None  # computed for basic strategy's play
             switches = engine[a1, b2, up, 1] + engine[b1, a2, up, 1] > (
                 engine[a1, a2, up, 0] + engine[b1, b2, up, 0]
             )

@@ -388,7 +388,7 @@ def paid_from(slug: str, made: Sequence[str], outcomes: Collection[str]) -> list
     if won is None:
         return []
     also = IN_ADDITION.get(won)
-    return [won, also] if also in outcomes else [won]
+    return [won, also] if also is not None and also in outcomes else [won]
 
 
 def _first_paid(made: Sequence[str], outcomes: Collection[str]) -> str | None:

@@ -242,7 +242,7 @@ def royal_match(deal: Deal) -> list[str]:
     to be a Royal Match too. The source does not define a two-card straight flush; taken as two
     suited cards in sequence, an ace high or low."""
     a, b = deal.player
-    out = []
+    out: list[str] = []
     if a.suit != b.suit:
         return out
     royal = {a.rank, b.rank} == {"K", "Q"}

@@ -74,8 +74,10 @@ class InstrumentViewSet(
 
     def perform_update(self, serializer: BaseSerializer[Instrument]) -> None:
         sent = self.request.headers.get("If-Match")
+        instrument = serializer.instance
+        assert instrument is not None  # an update's serializer holds the instrument
         serializer.instance = services.instrument_update(
-            instrument=serializer.instance,
+            instrument=instrument,
             data=serializer.validated_data,
             user=self.request.user,
             revision=sent.removeprefix("W/").strip('"') if sent else None,
@@ -93,12 +95,12 @@ class TokenObtainApi(ObtainAuthToken):
     failures toward the login lockout (429 locked_out)."""
 
     throttle_classes = [WriteRateThrottle]
-    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # type: ignore[assignment]
 
     def get_serializer_context(self) -> dict[str, Any]:
         """Django's request for authenticate(): django-axes marks a locked-out login on the
         request it is given, and its middleware reads Django's (pitboss/settings.py)."""
-        return super().get_serializer_context() | {"request": self.request._request}
+        return {**super().get_serializer_context(), "request": self.request._request}
 
     @extend_schema(request=AuthTokenSerializer, responses=TokenOut)
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:

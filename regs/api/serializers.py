@@ -37,7 +37,7 @@ class UnitStateSerializer(serializers.Serializer):
 
 
 class CitationStateSerializer(serializers.Serializer):
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named as a DRF attribute (stubs)
     effective_from = serializers.DateField(allow_null=True)
     effective_to = serializers.DateField(allow_null=True)
     status = serializers.CharField()
@@ -89,7 +89,7 @@ class ProvisionStateSerializer(serializers.Serializer):
 class MeaningSerializer(serializers.Serializer):
     provision = serializers.IntegerField()
     title = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named as a DRF attribute (stubs)
     effective_from = serializers.DateField(allow_null=True)
     effective_to = serializers.DateField(allow_null=True)
     status = serializers.CharField()
@@ -114,7 +114,7 @@ class VersionSerializer(serializers.Serializer):
     effective_to = serializers.DateField(allow_null=True)
     status = serializers.CharField()
     ambiguous = serializers.CharField()
-    source = serializers.CharField(source="source.name", allow_null=True, default=None)
+    source = serializers.CharField(source="source.name", allow_null=True, default=None)  # type: ignore[assignment]  # a field named as a DRF attribute (stubs)
     page = serializers.IntegerField(allow_null=True)
 
 
@@ -127,4 +127,4 @@ class RecordSerializer(serializers.Serializer):
     date = serializers.DateTimeField()
     user = serializers.CharField(allow_null=True)
     reason = serializers.CharField(allow_null=True)
-    fields = serializers.ListField(child=serializers.CharField())
+    fields = serializers.ListField(child=serializers.CharField())  # type: ignore[assignment]  # a field named as a DRF attribute (stubs)

@@ -141,7 +141,7 @@ def _events(
                     "new_label": e.new_label,
                 }
             )
-    found.sort(key=lambda e: (e["date"], e["unit"], e["raw"]))  # type: ignore[arg-type,return-value]
+    found.sort(key=lambda e: (e["date"], e["unit"], e["raw"]))
     return found
 
 
@@ -390,10 +390,19 @@ def _provision_changes(
                         "no version on file starts on this date (the note's reach is uncertain)"
                     )
                 else:
+                    assert prior is not None  # not unknown
                     substantive = any(d[3] for d in word_diff(prior.text or "", then.text or "")[1])
             if kind in ("renumbered", "moved"):
-                left = {"citation": e.subject, "effective_from": None, "state": "in_force"}
-                right = {"citation": e.new_label, "effective_from": e.date, "state": "in_force"}
+                left: dict[str, object] | None = {
+                    "citation": e.subject,
+                    "effective_from": None,
+                    "state": "in_force",
+                }
+                right: dict[str, object] | None = {
+                    "citation": e.new_label,
+                    "effective_from": e.date,
+                    "state": "in_force",
+                }
             else:
                 left, right = _unit_summary(prior), _unit_summary(then)
             found.append(

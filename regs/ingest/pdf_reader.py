@@ -482,7 +482,8 @@ def read_pdf(
     blocks: list[Block] = []
     current: list[_Line] = []
     for lines, page_tables in zip(pages, tables, strict=True):
-        for item in sorted([*lines, *page_tables], key=lambda item: item.top):
+        items: list[_Line | _Table] = [*lines, *page_tables]
+        for item in sorted(items, key=lambda item: item.top):
             if isinstance(item, _Table) or (current and _starts_block(item, current[-1], measure)):
                 if current:
                     blocks += _blocks(current, measure)

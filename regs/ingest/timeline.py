@@ -397,7 +397,8 @@ def _own_effective_start(
     effective = [
         e.event.date
         for e in dated
-        if kind_of(e.event) == "effective"
+        if e.event.date is not None  # all of them (dated)
+        and kind_of(e.event) == "effective"
         and e.scope == "unit"
         and (e.where != "table" or tl.unit.table_only)  # a table's date inside a subsection
     ]
@@ -410,6 +411,8 @@ def _own_effective_start(
     earlier = [
         e
         for e in dated
-        if e.event.date < first and kind_of(e.event) in {"amended", "adopted", "repealed_readopted"}
+        if e.event.date is not None  # all of them (dated)
+        and e.event.date < first
+        and kind_of(e.event) in {"amended", "adopted", "repealed_readopted"}
     ]
     return None if earlier else first

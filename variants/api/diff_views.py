@@ -73,7 +73,7 @@ class FactChangeSerializer(serializers.Serializer):
         help_text="paytable, paytable_line, paytable_column, constraint, play_rule, wager, text."
     )
     key = serializers.CharField(help_text="Outcome key (and column), constraint kind, rule key.")
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named as a DRF attribute (stubs)
     left = FactSideSerializer(allow_null=True)
     right = FactSideSerializer(allow_null=True)
     event = serializers.DictField(allow_null=True)

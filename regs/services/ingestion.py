@@ -1,27 +1,23 @@
-"""Writes to the rule text. Every write saves one object at a time so django-simple-history
-records who made it and why."""
+"""A regulation file ingested into the knowledge base: its sections' provisions, citations, units,
+versions, events and annotations written where they differ from what is on file; the instrument a
+file is ingested under."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import models, transaction
 from django.utils.text import slugify
-from simple_history.utils import bulk_create_with_history
 
 from jurisdictions.models import Instrument
-from pitboss.concurrency import edit_locked
 from pitboss.errors import DomainError
-
-from .ingest.sources import SourceError, check_instrument, own_line_notes, read_source
-from .ingest.structure import ParsedSection, Scheme, structure
-from .ingest.timeline import SectionTimeline, kind_of, section_timeline
-from .models import (
+from regs.ingest.sources import SourceError, check_instrument, own_line_notes, read_source
+from regs.ingest.structure import ParsedSection, Scheme, structure
+from regs.ingest.timeline import SectionTimeline, kind_of, section_timeline
+from regs.models import (
     Annotation,
     AnnotationKind,
     Citation,
@@ -34,7 +30,8 @@ from .models import (
     UnitVersion,
 )
 
-INGEST_USERNAME = "pitboss-ingest"
+from .writer import HistoryWriter, IngestReport, ingest_user
+
 # Proposed texts use the rule numbers of the old statute (12-47.1): 47.1-834.23 is 30-834.23.
 _LEGACY_PREFIX = re.compile(r"^47\.1-")
 
@@ -42,105 +39,6 @@ _LEGACY_PREFIX = re.compile(r"^47\.1-")
 class IngestError(DomainError):
     def __init__(self, message: str) -> None:
         super().__init__("ingest_refused", message)
-
-
-@dataclass
-class IngestReport:
-    source: str
-    kind: str
-    sections: int = 0
-    units: int = 0
-    dates: int = 0
-    created: dict[str, int] = field(default_factory=dict)
-    updated: dict[str, int] = field(default_factory=dict)
-    unplaced: list[str] = field(default_factory=list)
-    remarks: list[str] = field(default_factory=list)
-
-    def count(self, bucket: dict[str, int], name: str) -> None:
-        bucket[name] = bucket.get(name, 0) + 1
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.created or self.updated)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "kind": self.kind,
-            "sections": self.sections,
-            "units": self.units,
-            "dates": self.dates,
-            "created": self.created,
-            "updated": self.updated,
-            "unplaced": self.unplaced,
-            "remarks": self.remarks,
-        }
-
-
-def ingest_user() -> Any:
-    """The account ingestion is recorded under when no person is named."""
-    user, _ = get_user_model().objects.get_or_create(
-        username=INGEST_USERNAME, defaults={"is_active": False}
-    )
-    return user
-
-
-class HistoryWriter:
-    """Saves objects only when something changed, recording the user and reason in record history.
-
-    New objects are validated, then created in bulk with their history rows (flush); changed
-    objects are saved one by one.
-    """
-
-    def __init__(self, report: IngestReport, user: Any, reason: str) -> None:
-        self.report, self.user, self.reason = report, user, reason
-        self.pending: dict[type[models.Model], list[models.Model]] = {}
-
-    @staticmethod
-    def _clean(obj: models.Model) -> None:
-        relations = [f.name for f in obj._meta.fields if f.is_relation]
-        obj.full_clean(exclude=relations, validate_unique=False, validate_constraints=False)
-
-    def save(self, obj: models.Model, *, created: bool) -> None:
-        obj._history_user = self.user  # type: ignore[attr-defined]
-        obj._change_reason = self.reason  # type: ignore[attr-defined]
-        self._clean(obj)
-        obj.save()
-        self.report.count(
-            self.report.created if created else self.report.updated, type(obj).__name__
-        )
-
-    def create_later(self, obj: models.Model) -> None:
-        self._clean(obj)
-        self.pending.setdefault(type(obj), []).append(obj)
-
-    def flush(self) -> None:
-        for model, objs in self.pending.items():
-            bulk_create_with_history(
-                objs, model, default_user=self.user, default_change_reason=self.reason
-            )
-            self.report.created[model.__name__] = self.report.created.get(model.__name__, 0) + len(
-                objs
-            )
-        self.pending = {}
-
-    def change(self, obj: models.Model, values: dict[str, Any]) -> None:
-        changed = [k for k, v in values.items() if getattr(obj, k) != v]
-        if changed:
-            for k in changed:
-                setattr(obj, k, values[k])
-            self.save(obj, created=False)
-
-    def upsert(
-        self, model: type[models.Model], lookup: dict[str, Any], values: dict[str, Any]
-    ) -> Any:
-        obj = model.objects.filter(**lookup).first()
-        if obj is None:
-            obj = model(**lookup, **values)
-            self.save(obj, created=True)
-        else:
-            self.change(obj, values)
-        return obj
 
 
 def source_ingest(
@@ -348,7 +246,7 @@ def _annotations(
     if not tl.unit.path:
         remarks += section.remarks + section_remarks
         notes += section.history
-    out = [
+    out: list[tuple[str, str]] = [
         (AnnotationKind.AMBIGUITY if "ambiguous" in r else AnnotationKind.SOURCE_DEFECT, r)
         for r in remarks
     ]
@@ -475,7 +373,9 @@ def _write_versions(
     return remarks
 
 
-def _text_form_prevails(known: UnitVersion | None, document: SourceDocument, text: str) -> bool:
+def _text_form_prevails(
+    known: UnitVersion | None, document: SourceDocument, text: str
+) -> TypeGuard[UnitVersion]:
     """A PDF does not overwrite words the text form of the same instrument put on file."""
     return (
         known is not None
@@ -516,114 +416,3 @@ def instrument_for(jurisdiction: str, instrument: str) -> Instrument:
             404,
         )
     return found
-
-
-REVIEWED = "reviewed annotation"
-"""The change reason of an annotation recorded from fixtures/annotations.yaml."""
-
-
-def annotations_apply(*, entries: list[dict[str, str]], user: Any = None) -> tuple[int, int]:
-    """Make the reviewed annotations on file those of fixtures/annotations.yaml: record each entry
-    on the unit it names (once), and retire a reviewed annotation the file no longer holds (its
-    record history keeps it, with the reason), so a reading the file revised does not linger
-    beside its revision. An annotation an officer made or edited is never retired.
-
-    :raises DomainError: an entry names a citation or unit the knowledge base does not have.
-    :returns: how many annotations were new, and how many were retired.
-    """
-    from .selectors import provision_by_citation
-
-    with transaction.atomic():
-        kept: set[int] = set()
-        added = 0
-        for entry in entries:
-            annotation, new = _annotation_record(
-                provision=provision_by_citation(
-                    jurisdiction=entry["jurisdiction"], label=entry["citation"]
-                ),
-                unit_path=entry.get("unit", ""),
-                kind=entry["kind"],
-                text=" ".join(entry["text"].split()),
-                user=user,
-                reason=REVIEWED,
-            )
-            kept.add(annotation.pk)
-            added += new
-        return added, _reviewed_retire(kept, user or ingest_user())
-
-
-def _reviewed_retire(kept: set[int], user: Any) -> int:
-    """Delete the annotations whose every record is the reviewed file's and that `kept` lacks."""
-    history = Annotation.history.model
-    touched_by_others = history.objects.exclude(history_change_reason=REVIEWED).values("id")
-    stale = (
-        Annotation.objects.filter(
-            pk__in=history.objects.filter(history_change_reason=REVIEWED).values("id")
-        )
-        .exclude(pk__in=touched_by_others)
-        .exclude(pk__in=kept)
-    )
-    retired = 0
-    for annotation in stale:
-        annotation._history_user = user  # type: ignore[attr-defined]
-        annotation._change_reason = "reviewed annotation withdrawn from fixtures/annotations.yaml"  # type: ignore[attr-defined]
-        annotation.delete()
-        retired += 1
-    return retired
-
-
-def annotation_add(
-    *,
-    provision: Provision,
-    unit_path: str,
-    kind: str,
-    text: str,
-    user: Any = None,
-    reason: str = "annotation",
-) -> bool:
-    """Record an annotation on a unit unless it is there already; True if it was new.
-
-    :raises DomainError: the provision has no unit at `unit_path`.
-    """
-    return _annotation_record(
-        provision=provision, unit_path=unit_path, kind=kind, text=text, user=user, reason=reason
-    )[1]
-
-
-def _annotation_record(
-    *, provision: Provision, unit_path: str, kind: str, text: str, user: Any, reason: str
-) -> tuple[Annotation, bool]:
-    unit = Unit.objects.filter(provision=provision, path=unit_path).first()
-    if unit is None:
-        raise DomainError("unknown_unit", f"{provision.key} has no unit {unit_path!r}.")
-    report = IngestReport(source=reason, kind="")
-    annotation = HistoryWriter(report, user or ingest_user(), reason).upsert(
-        Annotation, {"unit": unit, "kind": kind, "text": text}, {}
-    )
-    return annotation, bool(report.created)
-
-
-def annotation_update(
-    *,
-    annotation: Annotation,
-    text: str,
-    user: Any,
-    reason: str = "edited on the provision page",
-    revision: str | None = None,
-) -> Annotation:
-    """Change an annotation's text, recorded in its history with the user who made the change.
-    With `revision` (pitboss.concurrency.revision of the annotation as its editor loaded it), the
-    change is made only if nobody changed the annotation since.
-
-    :raises ValidationError: the text is empty, or the unit already has this remark.
-    :raises pitboss.concurrency.EditConflict: the annotation is no longer at `revision`.
-    """
-
-    def apply(current: Annotation) -> None:
-        current.text = " ".join(text.split())
-        current._history_user = user  # type: ignore[attr-defined]
-        current._change_reason = reason  # type: ignore[attr-defined]
-        current.full_clean()
-        current.save()
-
-    return edit_locked(annotation, revision, apply, user=user, attempt=text)
