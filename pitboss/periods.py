@@ -43,10 +43,14 @@ class Period(models.Model):
         ]
 
     def covers(self, day: dt.date) -> bool:
-        """Whether the period holds on `day`; an open or undated end does not bound it."""
-        return (self.effective_from is None or self.effective_from <= day) and (
-            self.effective_to is None or day < self.effective_to
-        )
+        """Whether the period holds on `day`."""
+        return covers(self.effective_from, self.effective_to, day)
+
+
+def covers(start: dt.date | None, end: dt.date | None, day: dt.date) -> bool:
+    """Whether the period from `start` (inclusive) to `end` (exclusive) holds on `day`; an open or
+    undated end does not bound it. For plain rows read without a model (regs.selectors)."""
+    return (start is None or start <= day) and (end is None or day < end)
 
 
 def in_force_on(day: dt.date, prefix: str = "") -> Q:

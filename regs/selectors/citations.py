@@ -10,9 +10,10 @@ from dataclasses import dataclass, replace
 from django.db.models import Q, QuerySet
 
 from pitboss.errors import DomainError
+from pitboss.periods import covers
 from regs.models import Annotation, Citation, Provision, Status, UnitVersion
 
-from .records import EARLIEST_FIRST, covers
+from .records import EARLIEST_FIRST
 from .state import ProvisionState
 
 _SPACE = re.compile(r"\s+")

@@ -3,7 +3,6 @@ annotation of a set of provisions as plain rows, in a few queries (the hot path 
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -14,10 +13,6 @@ from regs.models import Annotation, Citation, Event, UnitVersion
 
 # An unknown start (null) sorts first on every database.
 EARLIEST_FIRST = F("effective_from").asc(nulls_first=True)
-
-
-def covers(start: dt.date | None, end: dt.date | None, day: dt.date) -> bool:
-    return (start is None or start <= day) and (end is None or day < end)
 
 
 class _Row:

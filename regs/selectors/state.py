@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitboss.errors import DomainError
+from pitboss.periods import covers
 from regs.models import Status, UnitVersion
 
-from .records import ProvisionRecord, covers
+from .records import ProvisionRecord
 
 
 @dataclass(frozen=True)
