@@ -131,11 +131,46 @@ MODULE_MARKS = {
 }
 
 
+# What makes a test a database test (the `database` mark): a fixture that opens the test database
+# to it, or a mark of a test that starts processes of its own, which reach the database by
+# DATABASE_URL where pytest-django cannot block them. (django_db_blocker is among every test's
+# fixtures, pytest-django's own; a module that unblocks it names it, so DATABASE_WORDS has it.)
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+    "admin_user",
+    "admin_client",
+}
+DATABASE_MARKS = ("django_db", "worker", "postgres", "browser")
+DATABASE_WORDS = ("DATABASE_URL", "connection", "DATABASES", "django_db_blocker")
+
+
+def _uses_database(item: pytest.Item, module_text: dict[str, str]) -> bool:
+    """Whether the test can reach the database. pytest-django refuses the database to a test with
+    none of DATABASE_FIXTURES and no django_db mark, so such a test gives the same answer on
+    SQLite and PostgreSQL; one whose module names the connection or DATABASE_URL is counted in,
+    whatever its fixtures, to be safe."""
+    if any(item.get_closest_marker(mark) for mark in DATABASE_MARKS):
+        return True
+    if DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    path = str(item.path)
+    if path not in module_text:
+        module_text[path] = item.path.read_text(encoding="utf-8")
+    return any(word in module_text[path] for word in DATABASE_WORDS)
+
+
 @pytest.hookimpl(tryfirst=True)  # marked before `-m` selects by marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each test marked by what its module costs (MODULE_MARKS, SLOW_MODULES); browser tests last:
-    their live server commits what the browser does, which the transaction-wrapped tests must
-    not see (`make test` also runs them in a pytest run of their own, after the others)."""
+    """Each test marked by what its module costs (MODULE_MARKS, SLOW_MODULES) and whether it uses
+    the database (`database`: the PostgreSQL run of `make test` repeats only those; a test without
+    it answers the same on either database and runs once, on SQLite); browser tests last: their
+    live server commits what the browser does, which the transaction-wrapped tests must not see
+    (`make test` also runs them in a pytest run of their own, after the others)."""
+    module_text: dict[str, str] = {}
     for item in items:
         path = str(item.path)
         for module, marks in MODULE_MARKS.items():
@@ -144,5 +179,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                     item.add_marker(mark)
         if any(path.endswith(f"/tests/{module}") for module in SLOW_MODULES):
             item.add_marker("slow")
+        if _uses_database(item, module_text):
+            item.add_marker("database")
     browser = [item for item in items if "/tests/browser/" in str(item.path)]
     items[:] = [item for item in items if item not in browser] + browser
