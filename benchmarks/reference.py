@@ -17,9 +17,9 @@ from engine.simulate import (
     PENETRATION,
     REFERENCE_PARAMS,
     SimulationResult,
-    _params,
-    _state,
+    chunk_state,
     composition,
+    rule_params,
     strategy_array,
     units_per_wager,
 )
@@ -46,10 +46,10 @@ def reference_input(rules: RuleSet, rounds: int, seed: int) -> str:
     units = units_per_wager(rules)
     shoe = composition(rules)
     numbers = [
-        *_params(rules, units)[:REFERENCE_PARAMS].tolist(),
+        *rule_params(rules, units)[:REFERENCE_PARAMS].tolist(),
         rounds,
         int(shoe.size * PENETRATION),
-        *(int(w) for w in _state(seed, 0)),
+        *(int(w) for w in chunk_state(seed, 0)),
         int(shoe.size),
         *shoe.tolist(),
         *np.ravel(strategy_array(rules)).tolist(),

@@ -11,7 +11,7 @@ blackjack (30-899.07(5)(b)(iii), Bonus Wager (5)).
 Why no exact figure: the wager is settled over several rounds dealt from one shoe, which are not
 independent (the cards of one round are gone from the next), and a split round's result needs the
 split hands' joint outcomes, which the base game's analysis (engine.basegame: expected values)
-does not give. So the compiled simulator (engine.simulate, its `_round`) plays the base game
+does not give. So the compiled simulator (engine.simulate, its `one_round`) plays the base game
 round after round with the basic strategy for the rules, from a shoe cut at three quarters (or a
 continuous shuffler), and each spot is a player who places that wager again as soon as the last
 one is settled. A spot's return is the wagers won over the wagers settled: a decimal with its
@@ -34,20 +34,14 @@ import numpy.typing as npt
 from engine.analysis import Analysis, LineResult, NotAnalysable, line_win, refuse_unless_odds
 from engine.rules import PaytableLine, RuleSet
 from engine.simulate import (
-    _SHUFFLE,
     CHUNK_ROUNDS,
-    MAX_HANDS,
     PENETRATION,
-    _arrays,
-    _reseed,
-    _round,
-    _shuffle,
-    _state,
     chunk_sizes,
-    composition,
+    chunk_state,
     scripted,
-    units_per_wager,
 )
+from engine.simulate.arrays import composition, kernel_arrays, units_per_wager
+from engine.simulate.kernel import MAX_HANDS, NO_REFCOUNT, SHUFFLE, one_round, reseed, shuffle
 
 STREAK_WAGERS: dict[str, dict[str, int]] = {
     "streak": {"two-wins": 2, "three-wins": 3, "four-wins": 4, "five-wins": 5},
@@ -62,7 +56,7 @@ the result marks (`rounds_below_minimum`)."""
 
 ADVANCE, END, PUSH = "advance", "end", "push"
 
-_RULES = {
+_RULES: dict[str, dict[str, Any]] = {
     # 30-899.25(4)(b): any pair but aces split up to four times (five hands, as the catalog reads
     # it: fixtures/annotations.yaml), aces once; (4)(c) double on any first two cards
     "burnout-bonus": {"max_split_hands": 5, "resplit_aces": False},
@@ -157,7 +151,7 @@ class StreakCounts:
         )
 
 
-@numba.njit(cache=True, error_model="numpy", _nrt=False)
+@numba.njit(**NO_REFCOUNT)
 def _streak_rounds(
     params: npt.NDArray[np.int64],
     strategies: npt.NDArray[np.int8],
@@ -194,12 +188,12 @@ def _streak_rounds(
                 cards[i] = shoe[i]
             pos = 0
             dealt[0] = 0
-            _reseed(deal_s, s)
-        net, pos, score = _round(
+            reseed(deal_s, s)
+        net, pos, score = one_round(
             cards,
             pos,
             deal_s,
-            _SHUFFLE,
+            SHUFFLE,
             params,
             strategies,
             None,
@@ -238,7 +232,7 @@ def _streak_rounds(
             for j in range(spots):
                 pending += progress[np.uint64(j)]
         if dealt is None and pos >= cut:
-            _shuffle(cards, s)
+            shuffle(cards, s)
             pos = 0
     out[0] += played
 
@@ -258,7 +252,7 @@ def _streak_run(
 ) -> None:
     """`_streak_rounds` from a freshly shuffled shoe (the arrays it needs made here)."""
     cards = shoe.copy()
-    _shuffle(cards, s)
+    shuffle(cards, s)
     deal_s = s
     if dealt is not None:
         deal_s = s.copy()
@@ -301,7 +295,7 @@ def streak_chunk(
     counts. `by_net` counts a round by the money it nets instead of by its hands won and lost
     (a split hand won doubled against one lost: advanced, not a push), as the Wizard of Odds'
     STREAK analysis does: for checking against it, not the rules' count."""
-    params, strategies, bonus, _doubled = _arrays([rules], units_per_wager(rules))
+    params, strategies, bonus, _doubled = kernel_arrays([rules], units_per_wager(rules))
     if bonus is not None:
         raise NotAnalysable("the consecutive-wins wagers are played on the standard game")
     shoe = composition(rules)
@@ -309,7 +303,7 @@ def streak_chunk(
     dealt = np.zeros(1, dtype=np.int64) if continuous else None
     cut = int(shoe.size * PENETRATION)
     spots = np.array(lengths, dtype=np.int64)
-    state = _state(seed, chunk_index)
+    state = chunk_state(seed, chunk_index)
     _streak_run(params, strategies, shoe, state, rounds, cut, dealt, spots, by_net, out)
     return StreakCounts(
         tuple(lengths),

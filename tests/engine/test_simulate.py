@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from engine.cards import Card, parse_cards
+from engine.odds import decimal_string
 from engine.round import SeatSpec, play_round
 from engine.rules import DoubleOn, HoleCard, RuleSet, Surrender
 from engine.shoe import Shoe
@@ -19,7 +20,6 @@ from engine.simulate import (
     SimulationResult,
     chunk_sizes,
     combine,
-    decimal_string,
     rule_effects,
     rules_as_dict,
     rules_from_dict,
@@ -231,11 +231,12 @@ def test_a_continuous_shuffler_deals_every_round_from_all_the_cards() -> None:
     """A continuous shuffler takes the cards back after every round: after a round that dealt two
     aces from one deck, the next round's first card is still an ace 4 times in 52 (a shoe would
     have 2 aces left in 48 cards). Every round's cards are distinct cards of the deck."""
-    from engine.simulate import _draw, _shuffle, _state, composition
+    from engine.simulate import chunk_state, composition
+    from engine.simulate.kernel import draw, shuffle
 
     cards = composition(RuleSet(decks=1))
-    state = _state(3, 0)
-    _shuffle(cards, state)
+    state = chunk_state(3, 0)
+    shuffle(cards, state)
     dealt = np.full(1, 0, dtype=np.int64)
     after_two_aces = aces_next = 0
     previous_aces = 0
@@ -243,7 +244,7 @@ def test_a_continuous_shuffler_deals_every_round_from_all_the_cards() -> None:
         dealt[0] = 0
         values, pos = [], 0
         for _card in range(5):
-            code, pos = _draw(cards, pos, state, 0, dealt)
+            code, pos = draw(cards, pos, state, 0, dealt)
             values.append(code & 15)  # the value (the suit above it)
         assert values.count(1) <= 4 and values.count(10) <= 16
         if previous_aces >= 2:
