@@ -1,7 +1,7 @@
 # make run    server on http://127.0.0.1:8000 with the knowledge base loaded (SQLite)
 # make test   the gates (make lint), then the suite on SQLite, then on PostgreSQL when reachable
 #             (required with PG=1 or CI=true)
-# make lint   ruff check and ruff format --check: the code as pyproject.toml says
+# make lint   ruff check, ruff format --check and mypy: the code as pyproject.toml says
 # make test-fast  the suite less its slow, worker, browser and fuzz tests, on SQLite (minutes)
 # make bench  the benchmarks
 # make serve  production run: gunicorn on PostgreSQL, DEBUG off, static files by WhiteNoise
@@ -46,6 +46,7 @@ run: venv
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 # The suite in PYTEST_WORKERS processes (pytest-xdist, a test module to a process); the browser
 # tests after the others, in a run of their own (their live server commits what it serves).

@@ -437,8 +437,8 @@ def table_base_games(
         alike = json.dumps(base_only, sort_keys=True, default=str)
         if alike not in built:
             path = f"tables[{index}]"
-            read = functools.partial(_base_rules, config, base_only, path, citer)
-            built[alike] = kept(("base-game-rules", jurisdiction, as_of, alike), read)
+            rules_of = functools.partial(_base_rules, config, base_only, path, citer)
+            built[alike] = kept(("base-game-rules", jurisdiction, as_of, alike), rules_of)
         outcome = built[alike]
         if isinstance(outcome, Exception):
             entry["not_analysed"] = str(outcome)

@@ -298,7 +298,8 @@ class TableSerializer(serializers.Serializer):
         max_length=2,
         help_text='The designated ace and face card of MA 3(e)(3), e.g. ["AS", "JS"].',
     )
-    side_wagers = SideWagerSerializer(
+    # many=True hands max_length to the ListSerializer it makes, which DRF's stubs do not know
+    side_wagers = SideWagerSerializer(  # type: ignore[call-arg]
         many=True, required=False, default=list, max_length=MAX_SIDE_WAGERS
     )
     tips = TipsSerializer(

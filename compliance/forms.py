@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.forms import formset_factory
@@ -104,7 +104,7 @@ class ConfigurationForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["jurisdiction"].choices = [
+        cast(forms.ChoiceField, self.fields["jurisdiction"]).choices = [
             (j.code, f"{j.name} ({j.code})") for j in jurisdiction_list()
         ]
         # With htmx, choosing a jurisdiction reloads the form with its catalog's choices,
@@ -204,11 +204,12 @@ class TableForm(forms.Form):
 
     def __init__(self, *args: Any, catalog: Catalog, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = catalog.games
-        self.fields["layouts"].choices = catalog.layouts
+        cast(forms.ChoiceField, self.fields["game"]).choices = catalog.games
+        cast(forms.ChoiceField, self.fields["layouts"]).choices = catalog.layouts
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         if (data.get("limits_min") is None) != (data.get("limits_max") is None):
             self.add_error("limits_max", "Give both the minimum and the maximum, or neither.")
         split_options = data.get("split_resplit_aces") or data.get("split_aces_one_card")
@@ -252,8 +253,8 @@ class SideWagerForm(forms.Form):
 
     def __init__(self, *args: Any, catalog: Catalog, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["wager"].choices = BLANK + catalog.side_wagers
-        self.fields["paytable"].choices = catalog.paytables
+        cast(forms.ChoiceField, self.fields["wager"]).choices = BLANK + catalog.side_wagers
+        cast(forms.ChoiceField, self.fields["paytable"]).choices = catalog.paytables
 
     def clean_lines(self) -> list[dict[str, str]]:
         lines = []
@@ -270,6 +271,7 @@ class SideWagerForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         if (data.get("limits_min") is None) != (data.get("limits_max") is None):
             self.add_error("limits_max", "Give both the minimum and the maximum, or neither.")
         if not data.get("wager") and (data.get("paytable") or data.get("lines")):

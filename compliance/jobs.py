@@ -52,7 +52,7 @@ def chunks_dispatch(job: ChunkedJob, task: str) -> None:
         for index in range(job.chunks):
             app.signature(task, args=(str(job.pk), index)).delay()
     except (KombuOperationalError, OSError) as exc:
-        type(job).objects.filter(pk=job.pk).delete()
+        type(job)._default_manager.filter(pk=job.pk).delete()
         raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
 
 
@@ -69,15 +69,15 @@ def chunk_run_once(
     job's sums with the chunk's added (the chunks recorded beside them) and the last chunk in
     marks the job done (`finish(job)` then fills what the sums give). A chunk delivered again, or
     one of a job that is over, adds nothing."""
-    job = model.objects.filter(pk=job_id).first()
+    job = model._default_manager.filter(pk=job_id).first()
     if job is None or job.over or index in job.sums.get("chunks", []):
         return
-    model.objects.filter(pk=job_id, status=ChunkedJob.Status.QUEUED).update(
+    model._default_manager.filter(pk=job_id, status=ChunkedJob.Status.QUEUED).update(
         status=ChunkedJob.Status.RUNNING, started_at=timezone.now()
     )
     chunk = compute(job)
     with transaction.atomic():
-        job = model.objects.select_for_update().get(pk=job_id)
+        job = model._default_manager.select_for_update().get(pk=job_id)
         if index in job.sums.get("chunks", []) or job.status == ChunkedJob.Status.FAILED:
             return
         job.sums = {"chunks": [*job.sums.get("chunks", []), index], **add(job, chunk)}
@@ -92,6 +92,6 @@ def chunk_run_once(
 
 def job_fail(model: type[ChunkedJob], job_id: str, error: str) -> None:
     """Mark a job of `model` failed with `error`, unless it is done."""
-    model.objects.filter(pk=job_id).exclude(status=ChunkedJob.Status.DONE).update(
+    model._default_manager.filter(pk=job_id).exclude(status=ChunkedJob.Status.DONE).update(
         status=ChunkedJob.Status.FAILED, error=error[:2000], finished_at=timezone.now()
     )

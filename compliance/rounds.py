@@ -123,7 +123,7 @@ class RoundsIn(serializers.Serializer):
     )
     seed = serializers.IntegerField(required=False, min_value=0)
     rounds = serializers.IntegerField(required=False, min_value=1, max_value=1000, default=1)
-    seats = SeatIn(many=True, allow_empty=False, max_length=14)
+    seats = SeatIn(many=True, allow_empty=False, max_length=14)  # type: ignore[call-arg]  # many=True: ListSerializer takes max_length
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("shoe" in attrs) == ("seed" in attrs):
@@ -148,7 +148,7 @@ class ReplayIn(serializers.Serializer):
     cards = serializers.ListField(
         child=serializers.CharField(), allow_empty=False, help_text="The cards in dealing order."
     )
-    seats = SeatReplayIn(many=True, allow_empty=False, max_length=14)
+    seats = SeatReplayIn(many=True, allow_empty=False, max_length=14)  # type: ignore[call-arg]  # many=True: ListSerializer takes max_length
 
 
 def request_parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:

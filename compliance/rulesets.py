@@ -112,15 +112,15 @@ def table_rules(
         play_rules |= procedure
     play_rules = {k: rule for k, rule in play_rules.items() if not k.startswith(FACE_UP_DEALING)}
 
-    for n, option in enumerate(table.get("optional_payouts", [])):
-        key = "designated-blackjack" if option == "designated-blackjack" else "bonus-21"
+    for n, payout in enumerate(table.get("optional_payouts", [])):
+        key = "designated-blackjack" if payout == "designated-blackjack" else "bonus-21"
         rule = play_rules.get(key)
         if not (rule and rule.params.get("optional")) or (
-            key == "bonus-21" and option not in rule.params.get("pays", {})
+            key == "bonus-21" and payout not in rule.params.get("pays", {})
         ):
             raise DomainError(
                 "option_not_authorised",
-                f"{game.name} in {jurisdiction} has no optional payout {option!r} at odds "
+                f"{game.name} in {jurisdiction} has no optional payout {payout!r} at odds "
                 "the rules "
                 f"fix, so the engine cannot settle it",
                 fields={f"{path}.optional_payouts[{n}]": "not an optional payout of these rules"},

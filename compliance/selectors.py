@@ -31,7 +31,7 @@ def _visible(queryset: QuerySet, user: User | AnonymousUser, jurisdiction_field:
     if user.is_superuser:
         return queryset
     own = Q(created_by=user)
-    codes = _officer_codes(user)  # type: ignore[arg-type]
+    codes = _officer_codes(user)
     if codes:
         own |= Q(**{f"{jurisdiction_field}__in": codes})
     return queryset.filter(own)

@@ -231,7 +231,9 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
     # A full variant's own rule of a kind replaces the general rule of that kind at its tables
     # (Face Up Blackjack pays blackjack at least 1 to 1, not 6 to 5: 30-899.02(2)).
     own_kinds = {
-        c.kind for c in ctx.constraints if c.wager_id is not None and c.wager.slug == table["game"]
+        c.kind
+        for c in ctx.constraints
+        if c.wager_id is not None and c.subject.slug == table["game"]
     }
     if table.get("hole_card") == "face_up":
         _face_up_dealing(ctx, table, path)
@@ -255,7 +257,7 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
             check(ctx, constraint, table, path)
         if constraint.kind == ConstraintKind.DECKS_ALLOWED and of_this_game:
             _decks_allowed(ctx, constraint, table, {}, path)
-        if constraint.kind == ConstraintKind.EXCLUDES and wager.slug in offered:
+        if constraint.kind == ConstraintKind.EXCLUDES and constraint.subject.slug in offered:
             _excludes(ctx, constraint, table, path, offered)
     for index, side in enumerate(table.get("side_wagers", [])):
         _check_side_wager(ctx, table, side, f"{path}.side_wagers[{index}]")
@@ -617,7 +619,7 @@ def _decks_allowed(
     if not c.allows_decks(decks):
         ctx.breach(
             c,
-            f"{c.wager.name} on a {decks}-deck table",
+            f"{c.subject.name} on a {decks}-deck table",
             table,
             f"{path.rsplit('.side_wagers', 1)[0]}.decks",
         )
@@ -633,7 +635,7 @@ def _side_limits_within_table(
     if not (low <= limits["min"] and limits["max"] <= high):
         ctx.breach(
             c,
-            f"{c.wager.name} limits {limits['min']}–{limits['max']} are outside the table's "
+            f"{c.subject.name} limits {limits['min']}–{limits['max']} are outside the table's "
             f"{low}–{high}",
             table,
             f"{path}.limits",
@@ -652,7 +654,7 @@ def _decks_required(ctx: Context, c: Constraint, table: dict[str, Any], path: st
     """Deck counts required when a wager is offered, or when blackjack pays given odds."""
     offered = {side["wager"] for side in table.get("side_wagers", [])}
     trigger = c.params.get("when_blackjack_pays")
-    applies = (c.wager is not None and c.wager.slug in offered) or (
+    applies = (c.wager is not None and c.subject.slug in offered) or (
         trigger
         and "blackjack_pays" in table
         and pays_parse(table["blackjack_pays"]).same_payout(pays_parse(trigger))
@@ -705,7 +707,7 @@ def _option_required(ctx: Context, c: Constraint, table: dict[str, Any], path: s
         else:
             holds.append(f"{condition} is {value}")
     field_path = c.params["field"]
-    value: Any = table
+    value = table  # the loop's `value` above is Any: the table's option read down the path
     for part in field_path.split("."):
         value = value.get(part) if isinstance(value, dict) else None
     if value is None:
@@ -761,18 +763,18 @@ def _excludes(
             r.kind == ConstraintKind.EXCLUDES
             and r.wager
             and r.wager.slug == other
-            and c.wager.slug in r.params.get("wagers", [])
+            and c.subject.slug in r.params.get("wagers", [])
             for r in ctx.constraints
         )
         note = (
             ""
             if reverse
-            else f" (the rules state this in the {c.wager.name} rule only; it is enforced "
+            else f" (the rules state this in the {c.subject.name} rule only; it is enforced "
             "both ways)"
         )
         sides = [i for i, s in enumerate(table.get("side_wagers", [])) if s["wager"] == other]
         where = f"{path}.side_wagers[{sides[0]}]" if sides else f"{path}.game"
-        ctx.breach(c, f"{c.wager.name} and {other} on one table", table, where, note=note)
+        ctx.breach(c, f"{c.subject.name} and {other} on one table", table, where, note=note)
 
 
 def _requires_wagers(
@@ -782,7 +784,7 @@ def _requires_wagers(
     The Dealer's down card with its up card, 30-899.24(2)): the table must offer one of those."""
     if not _offered(table) & set(c.params["wagers"]):
         ctx.breach(
-            c, f"{c.wager.name} without {' or '.join(c.params['wagers'])}", table, f"{path}.wager"
+            c, f"{c.subject.name} without {' or '.join(c.params['wagers'])}", table, f"{path}.wager"
         )
 
 
@@ -795,7 +797,7 @@ def _layout_required(ctx: Context, c: Constraint, table: dict[str, Any], path: s
     configuration cannot state: the check accepts the layout, and its finding says signage would
     also do."""
     table_path = path.rsplit(".side_wagers", 1)[0]
-    layout, layouts = c.params.get("layout", c.wager.slug), table.get("layouts")
+    layout, layouts = c.params.get("layout", c.subject.slug), table.get("layouts")
     if layouts is None:
         return _missing(ctx, c, table, f"{table_path}.layouts", "The table's layout")
     if layout in layouts:
@@ -809,7 +811,8 @@ def _layout_required(ctx: Context, c: Constraint, table: dict[str, Any], path: s
     )
     ctx.breach(
         c,
-        f"{c.wager.name} is offered, but the table does not display the {layout} layout ({shown})",
+        f"{c.subject.name} is offered, but the table does not display the {layout} layout "
+        f"({shown})",
         table,
         f"{table_path}.layouts",
         note=note,
@@ -832,9 +835,11 @@ def _side_min(
     least = Decimal(str(c.params["min"]))
     limits = side.get("limits")
     if not limits:
-        return _missing(ctx, c, table, f"{path}.limits", f"The {c.wager.name} minimum")
+        return _missing(ctx, c, table, f"{path}.limits", f"The {c.subject.name} minimum")
     if limits["min"] < least:
-        ctx.breach(c, f"The {c.wager.name} minimum is {limits['min']}", table, f"{path}.limits.min")
+        ctx.breach(
+            c, f"The {c.subject.name} minimum is {limits['min']}", table, f"{path}.limits.min"
+        )
 
 
 def _side_max(
@@ -842,7 +847,7 @@ def _side_max(
 ) -> None:
     limits = side.get("limits")
     if limits and limits["max"] > Decimal(str(c.params["max"])):
-        ctx.breach(c, f"{c.wager.name} maximum {limits['max']}", table, f"{path}.limits.max")
+        ctx.breach(c, f"{c.subject.name} maximum {limits['max']}", table, f"{path}.limits.max")
 
 
 def _side_max_within_base_wager(
@@ -859,7 +864,7 @@ def _side_max_within_base_wager(
     if exempt and table.get("dealing") == exempt:
         return
     if not limits:
-        return _missing(ctx, c, table, f"{path}.limits", f"The {c.wager.name} maximum")
+        return _missing(ctx, c, table, f"{path}.limits", f"The {c.subject.name} maximum")
     if not table_limits:
         return _missing(ctx, c, table, f"{table_path}.limits", "The table maximum")
     share = Fraction(c.params.get("share", 1))
@@ -870,9 +875,9 @@ def _side_max_within_base_wager(
         of = "" if share == 1 else f" {share} of"
         ctx.breach(
             c,
-            f"The {c.wager.name} maximum {limits['max']} is above{of} the table maximum "
-            f"{table_limits['max']}, so the posted limits allow a {c.wager.name} wager larger than"
-            f"{of} any blackjack wager at this table",
+            f"The {c.subject.name} maximum {limits['max']} is above{of} the table maximum "
+            f"{table_limits['max']}, so the posted limits allow a {c.subject.name} wager larger "
+            f"than{of} any blackjack wager at this table",
             table,
             f"{path}.limits.max",
             note=" (A configuration shows limits only: within them the dealer must still hold each "
@@ -890,7 +895,7 @@ def _side_max_within_table_max(
     if limits and table_limits and limits["max"] > table_limits["max"]:
         ctx.breach(
             c,
-            f"The {c.wager.name} maximum {limits['max']} is above the table maximum "
+            f"The {c.subject.name} maximum {limits['max']} is above the table maximum "
             f"{table_limits['max']}",
             table,
             f"{path}.limits.max",
@@ -940,7 +945,7 @@ def bonus_house_advantage(
     expected = sum((Fraction(p["amount"]) * p["probability"] for p in payouts), Fraction(0))
     odds = Pays(Basis.TO, ratio=expected / Fraction(stake))
     line = PaytableLine(c.params["outcome"], odds)
-    return stake, analyse(c.wager.slug, [line], table["decks"], jurisdiction).house_edge
+    return stake, analyse(c.subject.slug, [line], table["decks"], jurisdiction).house_edge
 
 
 def _percent(value: Fraction) -> str:
@@ -962,7 +967,7 @@ def _house_advantage_between(
     if not low <= advantage <= high:
         ctx.breach(
             c,
-            f"The {c.wager.name} at ${stake} has a house advantage of {_percent(advantage)} "
+            f"The {c.subject.name} at ${stake} has a house advantage of {_percent(advantage)} "
             f"({advantage.numerator}/{advantage.denominator}) with {table['decks']} decks",
             table,
             f"{path}.bonus_payouts",
@@ -977,7 +982,7 @@ def _same_house_advantage(ctx: Context, c: Constraint, tables: list[dict[str, An
     first: dict[Decimal, tuple[Fraction, str]] = {}
     for index, table in enumerate(tables):
         for j, side in enumerate(table.get("side_wagers", [])):
-            if side["wager"] != c.wager.slug:
+            if side["wager"] != c.subject.slug:
                 continue
             found = bonus_house_advantage(c, table, side, ctx.jurisdiction)
             if isinstance(found[1], str):
@@ -988,7 +993,7 @@ def _same_house_advantage(ctx: Context, c: Constraint, tables: list[dict[str, An
             elif advantage != first[stake][0]:
                 ctx.breach(
                     c,
-                    f"The ${stake} {c.wager.name} has a house advantage of {_percent(advantage)} "
+                    f"The ${stake} {c.subject.name} has a house advantage of {_percent(advantage)} "
                     f"on {table['name']} and {_percent(first[stake][0])} on {first[stake][1]}",
                     table,
                     f"tables[{index}].side_wagers[{j}].bonus_payouts",

@@ -10,7 +10,7 @@ import json
 import re
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -504,7 +504,7 @@ class _SourceForm(forms.Form):
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["configuration"].choices = _sources(user)
+        cast(forms.ChoiceField, self.fields["configuration"]).choices = _sources(user)
         self.user = user
 
     def request_body(self) -> dict[str, Any]:
@@ -593,6 +593,7 @@ class RoundForm(_SourceForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         for n in range(1, SEATS + 1):
             for kind in ("wagers", "paid"):
                 name = f"seat{n}_{kind}"
@@ -616,6 +617,7 @@ class PlayForm(RoundForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean returns cleaned_data
         if (data.get("seed") is None) == (not data.get("shoe")):
             self.add_error("seed", "Give a seed or scripted cards (one of the two).")
         return data

@@ -281,7 +281,9 @@ def line_win(line: PaytableLine) -> Fraction:
         return Fraction(0)
     if line.pays.basis is Basis.LOSS:
         return Fraction(-1)
-    return line.pays.ratio - (1 if line.pays.basis is Basis.FOR else 0)  # type: ignore[operator]
+    ratio = line.pays.ratio
+    assert ratio is not None  # odds (to or for): refuse_unless_odds let nothing else through
+    return ratio - (1 if line.pays.basis is Basis.FOR else 0)
 
 
 def _counted(
@@ -703,7 +705,9 @@ def _suit_families(read: str, pair_only: bool = False) -> tuple[list[int], list[
         return (a * 4 + b) * 4 + (0 if pair_only else u)
 
     apart = [min(code(r[a], r[b], r[u]) for r in relabellings) for a, b, u in codes]
-    alike = [min(code(*sorted((r[a], r[b])), r[u]) for r in relabellings) for a, b, u in codes]
+    alike = [
+        min(code(min(r[a], r[b]), max(r[a], r[b]), r[u]) for r in relabellings) for a, b, u in codes
+    ]
     return apart, alike
 
 

@@ -222,6 +222,16 @@ class Constraint(Cited):
     def __str__(self) -> str:
         return self.code
 
+    @property
+    def subject(self) -> Wager:
+        """The wager a constraint on one wager is about (a deck rule, a limit, an exclusion …).
+
+        :raises ValueError: the constraint is on the table, not on a wager.
+        """
+        if self.wager is None:
+            raise ValueError(f"{self.code} is on the table, not on a wager")
+        return self.wager
+
     def allows_decks(self, decks: int) -> bool:
         """A deck rule (decks_allowed): whether it allows `decks`, named (params "decks": [2,
         6]) or from a least number ("at_least": 6, 30-899.17(2)'s "six or more decks")."""
