@@ -12,14 +12,9 @@ from dataclasses import fields, replace
 
 import pytest
 
-from engine.analysis import (
-    DEALER_SUMMARY_READ,
-    _dealer_summary,
-    _evaluated,
-    _natural,
-    _third_card_up,
-    _with_third_card,
-)
+from engine.analysis import DEALER_SUMMARY_READ
+from engine.analysis.dealer import _dealer_summary, _natural
+from engine.analysis.first_cards import _evaluated, _third_card_up, _with_third_card
 from engine.cards import RANKS, Card, Suit, deck
 from engine.dealer_hands import CLASSES, dealer_hands, hand_shapes
 from engine.sidewagers import (
