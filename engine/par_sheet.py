@@ -2,7 +2,7 @@
 combinations, probability, pays and return; the hit frequency, the house edge, the variance and
 standard deviation per unit staked, and the combinations of the whole cycle.
 
-Reads: an exact `Analysis` (engine/analysis.py), which carries its deals counted by net result.
+Reads: an exact `Analysis` (engine/analysis/), which carries its deals counted by net result.
 Writes: a `ParSheet` of integers, Fractions and Decimals (the standard deviation, the one number
 that is no ratio, is a Decimal square root to `SD_DIGITS` significant digits).
 """

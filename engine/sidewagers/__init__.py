@@ -160,7 +160,7 @@ Progressive's Double Royal Match lines, and Bet the Set 21 Progressive's Four of
 need the dealer's first two cards the same way, TriLux Progressive's spade AK/Q the dealer's hole
 card (Pay table 05's AK/Q/J), and Rocket Aces' two aces with a dealer blackjack its suits: their
 evaluators say so (NotDecidable) where a deal lacks them, and the exact analysis then deals each
-hole card the shoe leaves (engine/analysis.py HOLE_CARD)."""
+hole card the shoe leaves (engine/analysis/first_cards.py HOLE_CARD)."""
 
 IN_ADDITION: dict[str, str] = {
     "crown-treasure": "royal-match",  # 30-899.11: "in addition to the Royal Match pay out"
@@ -283,7 +283,7 @@ SUITS_READ: dict[Evaluator, str] = {
     dealer.optional_bonus: "colour",  # three 8s of one suit, of one colour
 }
 """What an evaluator can tell of the cards' suits, for the exact analysis to evaluate one deal
-of each family of deals it cannot tell apart (engine/analysis.py): RANKS_ONLY,
+of each family of deals it cannot tell apart (engine/analysis/first_cards.py): RANKS_ONLY,
 no suit; "alike", whether suits are the same, not which; suit letters ("S"), those suits by name
 and the others alike; "colour", which cards share a colour too. An evaluator not listed is taken
 to see every suit. tests/engine/test_analysis.py checks each against relabelled deals."""
