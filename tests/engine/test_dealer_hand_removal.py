@@ -3,7 +3,7 @@ dealer's whole hand from a full shoe, the default) and player-cards (the player'
 played out with the basic strategy first, the dealer's hand from what is left).
 
 The two give the same fractions: the first hand stops at a stopping time of the shuffled shoe
-(engine/analysis.py DEALER_HAND_REMOVALS). Checked here hand by hand, independently of the
+(engine/analysis/dealer.py DEALER_HAND_REMOVALS). Checked here hand by hand, independently of the
 analysis: the player's first hand walked card by card as the play-tree enumeration plays it
 (engine/playtree.py), the dealer's hand counted from the shoe less each way it ends
 (engine/dealer_hands.py), weighted by that way's probability."""

@@ -1,6 +1,6 @@
 """The play-tree analysis (engine/playtree.py) of the wagers decided by how the round is played:
 exact fractions, pinned where a count by hand gives them, and cross-checked against the simulator
-(engine/analysis.py simulate, the same engine, rules and basic strategy) within 4 standard
+(engine/analysis/simulated.py simulate, the same engine, rules and basic strategy) within 4 standard
 errors."""
 
 from __future__ import annotations
