@@ -9,13 +9,7 @@ from functools import cache, lru_cache
 
 from engine.cards import RANKS, Card
 from engine.rules import PaytableLine
-from engine.sidewagers import (
-    SUITS_READ,
-    Deal,
-    Evaluator,
-    evaluator,
-    paid_from,
-)
+from engine.sidewagers import SUITS_READ, Deal, Evaluator, evaluator, paid_from
 from engine.sidewagers import dealer as dealer_wagers
 
 from .hands import card_of

@@ -43,14 +43,7 @@ from engine.sidewagers import (
 )
 
 from .hands import GO_FISH, HANDS, analyse_21_hold_em, analyse_go_fish, analyse_hand
-from .lines import (
-    Analysis,
-    NotAnalysable,
-    line_results,
-    net_counts,
-    refusal,
-    refuse_unless_odds,
-)
+from .lines import Analysis, NotAnalysable, line_results, net_counts, refusal, refuse_unless_odds
 
 REMOVAL = {
     False: "the player's first two cards and the dealer's up card are drawn from a full shoe; no "

@@ -13,11 +13,7 @@ from functools import cache, lru_cache
 from engine.cards import RANKS, Card, Suit
 from engine.hold_em import HOLD_EM
 from engine.rules import PaytableLine
-from engine.sidewagers import (
-    PUSH,
-    Deal,
-    paid_from,
-)
+from engine.sidewagers import PUSH, Deal, paid_from
 from engine.sidewagers.cards import pai_jack_bonus
 from engine.sidewagers.poker import super_match
 

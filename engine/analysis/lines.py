@@ -12,10 +12,7 @@ from fractions import Fraction
 from engine.cards import EngineError
 from engine.odds import Basis
 from engine.rules import PaytableLine
-from engine.sidewagers import (
-    NOT_DECIDED_BY_CARDS,
-    PUSH,
-)
+from engine.sidewagers import NOT_DECIDED_BY_CARDS, PUSH
 
 
 class NotAnalysable(EngineError):

@@ -14,9 +14,7 @@ from fractions import Fraction
 from engine.round import MAIN, SeatSpec, play_round
 from engine.rules import PaytableLine, RuleSet, SideWagerRules
 from engine.shoe import Shoe
-from engine.sidewagers import (
-    SIDES,
-)
+from engine.sidewagers import SIDES
 from engine.strategy import BasicStrategy
 
 from .lines import Analysis, NotAnalysable, line_results, refuse_unless_odds

@@ -1,559 +1,34 @@
-"""Check a parsed configuration against the rules in force on its as-of date.
-
-Every finding has a severity, a stable code, a message a person understands, the table and field
-path, and citations of the rule versions in force on the date, by the label used that day.
-Catalog constraints carry their own codes (us-co/kings-bounty/decks); the checks below that are
-not constraints use the codes in FINDING_CODES.
+"""The catalog's constraints as checks, one function per kind, and the tables that say which check
+each kind gets: on a table (TABLE_CHECKS), on a side wager (SIDE_CHECKS), over the whole floor
+(FLOOR_CHECKS), or in place (CHECKED_IN_PLACE). tests/compliance/test_constraint_kinds.py holds
+every kind to one of them.
 """
 
 from __future__ import annotations
 
-import copy
-import datetime as dt
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Q
-
 from compliance.configuration import pays_parse
-from compliance.rulesets import FACE_UP_DEALING
 from engine.analysis import analyse
 from engine.odds import Basis, Pays
 from engine.rules import PaytableLine
-from pitboss import kbcache
-from regs.models import Citation, Status
-from variants.models import (
-    Constraint,
-    ConstraintKind,
-    Paytable,
-    PlayRule,
-    Severity,
-    Wager,
-    WagerKind,
-)
-from variants.selectors import Citer
+from variants.models import Constraint, ConstraintKind, Severity
 
-FINDING_CODES = {
-    "game-not-authorised": (
-        "The table's game is not a base game or full variant of the jurisdiction on the date."
-    ),
-    "wager-not-authorised": (
-        "The side wager is not authorised in the jurisdiction (it exists elsewhere)."
-    ),
-    "wager-not-in-force": "The side wager is authorised, but not on the as-of date.",
-    "paytable-unknown": (
-        "The catalog has no paytable with this id for this wager in the jurisdiction."
-    ),
-    "paytable-not-in-force": "The paytable is not approved on the as-of date.",
-    "paytable-not-approved": (
-        "The inline paytable matches no approved paytable; the closest are named."
-    ),
-    "paytable-missing": "No paytable was given for a wager that pays by one.",
-    "paytable-not-in-catalog": (
-        "The catalog holds no paytable of the wager in the jurisdiction to compare with."
-    ),
-    "paytable-decks": "The paytable is approved for other deck counts.",
-    "paytable-soft-17": "The paytable is approved for the other dealer soft-17 rule.",
-    "fact-missing": "A fact the rules need (deck count, limits, odds) is not in the configuration.",
-    "paytable-column-unknown": "The side wager names a pay column its paytable does not print.",
-    "proposed-not-applied": (
-        "include_proposed was asked, but the catalog holds no facts from proposed texts."
-    ),
-    "sign-fact-missing": "A notice to post needs a fact the configuration does not give.",
-    "option-not-authorised": (
-        "The table asks for a procedure the jurisdiction's rules do not provide (face-up "
-        "dealing outside MA 6(k))."
-    ),
-}
+from .findings import Context
 
 
-@dataclass
-class Finding:
-    severity: str
-    code: str
-    message: str
-    table: str
-    path: str
-    citations: list[dict[str, Any]] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "severity": self.severity,
-            "code": self.code,
-            "message": self.message,
-            "table": self.table,
-            "path": self.path,
-            "citations": [
-                c | {"effective_from": _iso(c["effective_from"])} for c in self.citations
-            ],
-        }
-
-
-def _iso(value: dt.date | None) -> str | None:
-    return value.isoformat() if value else None
-
-
-@dataclass
-class Context:
-    jurisdiction: str
-    as_of: dt.date
-    citer: Citer
-    wagers: dict[str, Wager]
-    elsewhere: dict[str, list[str]]
-    constraints: list[Constraint]
-    findings: list[Finding] = field(default_factory=list)
-
-    def breach(
-        self, c: Constraint, what: str, table: dict[str, Any], path: str, note: str = ""
-    ) -> None:
-        """A finding that the table breaks constraint `c`: what the table does, then the rule."""
-        self.add(c.severity, c.code, f"{what}; {c.message}{note}", table["name"], path, [c])
-
-    def add(
-        self, severity: str, code: str, message: str, table: str, path: str, cited: list[Any]
-    ) -> None:
-        citations = [self.citer.cite(c.provision_id, c.unit_path).as_dict() for c in cited]
-        self.findings.append(Finding(severity, code, message, table, path, citations))
-
-
-@dataclass(frozen=True)
-class Catalog:
-    """The catalog facts of one jurisdiction the validator reads, whatever the date."""
-
-    wagers: dict[str, Wager]
-    """Its games and wagers by slug, with their paytables' lines."""
-    elsewhere: dict[str, list[str]]
-    """The other jurisdictions of each slug."""
-    constraints: list[Constraint]
-
-
-def catalog_read(jurisdiction: str) -> Catalog:
-    """The jurisdiction's catalog facts, in four queries."""
-    wagers = {
-        w.slug: w
-        for w in Wager.objects.filter(jurisdiction__code=jurisdiction).prefetch_related(
-            "paytables__entries"
-        )
-    }
-    elsewhere: dict[str, list[str]] = {}
-    for slug, code in Wager.objects.exclude(jurisdiction__code=jurisdiction).values_list(
-        "slug", "jurisdiction__code"
-    ):
-        elsewhere.setdefault(slug, []).append(code)
-    constraints = list(
-        Constraint.objects.filter(jurisdiction__code=jurisdiction).select_related("wager")
-    )
-    return Catalog(wagers, elsewhere, constraints)
-
-
-def configuration_validate(config: dict[str, Any], *, revision: str | None = None) -> list[Finding]:
-    """Findings for a parsed configuration (configuration_parse), in table order.
-
-    With `revision` (pitboss.kbcache's stamp of the knowledge base, read before this call), the
-    catalog facts and citations are read once per revision and date and shared between calls.
-    """
-    jurisdiction, as_of = config["jurisdiction"], config["as_of"]
-    if revision is None:
-        citer, catalog = Citer(as_of), catalog_read(jurisdiction)
-        constraints = [c for c in catalog.constraints if citer.in_force(c)]
-    else:
-        citer = kbcache.remember(revision, ("citer", as_of), lambda: Citer(as_of))
-        catalog = kbcache.remember(
-            revision, ("catalog", jurisdiction), lambda: catalog_read(jurisdiction)
-        )
-        constraints = kbcache.remember(
-            revision,
-            ("constraints in force", jurisdiction, as_of),
-            lambda: [c for c in catalog.constraints if citer.in_force(c)],
-        )
-    offered = {t["game"] for t in config["tables"]} | {
-        side["wager"] for t in config["tables"] for side in t.get("side_wagers", [])
-    }
-    # The games and wagers the floor offers.
-    wagers = {slug: w for slug, w in catalog.wagers.items() if slug in offered}
-    elsewhere = catalog.elsewhere
-    ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
-    for index, table in enumerate(config["tables"]):
-        _check_table(ctx, table, f"tables[{index}]")
-    if config.get("include_proposed"):
-        _proposed_not_applied(ctx)
-    for constraint in constraints:
-        floor_check = FLOOR_CHECKS.get(constraint.kind)
-        if floor_check:
-            floor_check(ctx, constraint, config["tables"])
-    return ctx.findings
-
-
-def _proposed_not_applied(ctx: Context) -> None:
-    """Say plainly that proposed texts change nothing yet, and which ones are on file."""
-    proposed = sorted(
-        Citation.objects.filter(
-            status=Status.PROPOSED, provision__instrument__jurisdiction__code=ctx.jurisdiction
-        ).values_list("label", flat=True)
-    )
-    on_file = f" (proposed texts on file: {', '.join(proposed)})" if proposed else ""
-    ctx.add(
-        Severity.INFO,
-        "proposed-not-applied",
-        "include_proposed: the catalog holds no wagers, paytables or constraints drawn "
-        "from proposed "
-        f"texts yet{on_file}, so these findings are those of the adopted rules.",
-        "",
-        "include_proposed",
-        [],
-    )
-
-
-def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
-    name = table["name"]
-    game = ctx.wagers.get(table["game"])
-    if (
-        game is None
-        or game.kind not in (WagerKind.BASE_GAME, WagerKind.VARIANT)
-        or not ctx.citer.in_force(game)
-    ):
-        where = ctx.elsewhere.get(table["game"])
-        also = f" (it is a game of {', '.join(where)})" if where else ""
-        ctx.add(
-            Severity.ERROR,
-            "game-not-authorised",
-            f"{table['game']!r} is not a game {ctx.jurisdiction} authorises on {ctx.as_of}{also}.",
-            name,
-            f"{path}.game",
-            [],
-        )
-    # The table's game counts too: Massachusetts excludes wagers from Multiple Action tables.
-    offered = _offered(table)
-    # A full variant's own rule of a kind replaces the general rule of that kind at its tables
-    # (Face Up Blackjack pays blackjack at least 1 to 1, not 6 to 5: 30-899.02(2)).
-    own_kinds = {
-        c.kind
-        for c in ctx.constraints
-        if c.wager_id is not None and c.subject.slug == table["game"]
-    }
-    if table.get("hole_card") == "face_up":
-        _face_up_dealing(ctx, table, path)
-    if table.get("variation") not in (None, "none"):
-        _variation_known(ctx, table, path)
-    for constraint in ctx.constraints:
-        if _excepted(constraint, table):
-            continue
-        bound = _for_variation(constraint, table)
-        if bound is None:
-            continue
-        constraint = bound
-        # A rule of a full variant binds the tables that deal that game, not the others.
-        wager = constraint.wager
-        of_this_game = wager is not None and wager.slug == table["game"]
-        general = wager is None or wager.kind == WagerKind.BASE_GAME
-        check = TABLE_CHECKS.get(constraint.kind)
-        if general and constraint.kind in own_kinds:
-            continue
-        if check and (general or of_this_game or constraint.kind == ConstraintKind.DECKS_REQUIRED):
-            check(ctx, constraint, table, path)
-        if constraint.kind == ConstraintKind.DECKS_ALLOWED and of_this_game:
-            _decks_allowed(ctx, constraint, table, {}, path)
-        if constraint.kind == ConstraintKind.EXCLUDES and constraint.subject.slug in offered:
-            _excludes(ctx, constraint, table, path, offered)
-    for index, side in enumerate(table.get("side_wagers", [])):
-        _check_side_wager(ctx, table, side, f"{path}.side_wagers[{index}]")
-
-
-def _for_variation(c: Constraint, table: dict[str, Any]) -> Constraint | None:
-    """params {"variation": name}: a rule of a named blackjack variation of the jurisdiction
-    (MA's 6 to 5 blackjack variation: 2(a)(1), 3(d), 3(e), 8(c), 12(d)). At a table whose
-    `variation` is that one it binds as an error; at a table that says it deals none (7(d):
-    paying 6 to 5 outside the variation) it does not bind; where the table does not say, it keeps
-    its catalog severity (a warning: the configuration cannot tell)."""
-    name, given = c.params.get("variation"), table.get("variation")
-    if not name or given is None:
-        return c
-    if given != name:
-        return None
-    bound = copy.copy(c)
-    bound.severity = Severity.ERROR
-    return bound
-
-
-def _variation_known(ctx: Context, table: dict[str, Any], path: str) -> None:
-    """A table's `variation` must be one the jurisdiction's rules in force name."""
-    named = {c.params.get("variation") for c in ctx.constraints}
-    if table["variation"] not in named:
-        ctx.add(
-            Severity.ERROR,
-            "option-not-authorised",
-            f"variation {table['variation']}: the rules of {ctx.jurisdiction} on {ctx.as_of} name "
-            f"no such blackjack variation (Massachusetts' 6 to 5 variation is 6-to-5).",
-            table["name"],
-            f"{path}.variation",
-            [],
-        )
-
-
-def _offered(table: dict[str, Any]) -> set[str]:
+def offered_wagers(table: dict[str, Any]) -> set[str]:
     """The table's game and its side wagers, by slug."""
     return {side["wager"] for side in table.get("side_wagers", [])} | {table["game"]}
 
 
-def _excepted(c: Constraint, table: dict[str, Any]) -> bool:
-    """params {"unless": {option: value, …}}: the rule does not bind a table with all those
-    options (MA 3(e)'s 3 to 2 or 6 to 5 does not bind 6(k)'s face-up dealing, which pays 1 to 1)."""
-    unless = c.params.get("unless")
-    return bool(unless) and all(table.get(option) == value for option, value in unless.items())
-
-
-def _face_up_dealing(ctx: Context, table: dict[str, Any], path: str) -> None:
-    """hole_card face_up needs a game dealt face up (Face Up Blackjack, 30-899.02(1)) or a face-up
-    dealing procedure in the jurisdiction's rules (MA 6(k))."""
-    face_up = PlayRule.objects.filter(
-        Q(wager__slug=table["game"], key="deal", params__dealer_face_up=True)
-        | Q(key__startswith=FACE_UP_DEALING),
-        jurisdiction__code=ctx.jurisdiction,
-    )
-    if not any(ctx.citer.in_force(rule) for rule in face_up):
-        ctx.add(
-            Severity.ERROR,
-            "option-not-authorised",
-            f"hole_card face_up: the rules of {ctx.jurisdiction} on {ctx.as_of} provide no "
-            f"face-up dealing procedure for {table['game']} (Massachusetts' is 6(k)).",
-            table["name"],
-            f"{path}.hole_card",
-            [],
-        )
-
-
-def _check_side_wager(ctx: Context, table: dict[str, Any], side: dict[str, Any], path: str) -> None:
-    name, slug = table["name"], side["wager"]
-    wager = ctx.wagers.get(slug)
-    if wager is None:
-        codes = ", ".join(ctx.elsewhere.get(slug, []))
-        ctx.add(
-            Severity.ERROR,
-            "wager-not-authorised",
-            f"{slug} is not authorised in {ctx.jurisdiction}; the catalog has it in {codes}.",
-            name,
-            f"{path}.wager",
-            [],
-        )
-        return
-    if not ctx.citer.in_force(wager):
-        ctx.add(
-            Severity.ERROR,
-            "wager-not-in-force",
-            f"{wager.name} is not in force in {ctx.jurisdiction} on {ctx.as_of}.",
-            name,
-            f"{path}.wager",
-            [wager],
-        )
-        return
-    _check_paytable(ctx, wager, table, side, path)
-    wager_id = wager.pk
-    for constraint in ctx.constraints:
-        if constraint.wager_id == wager_id:
-            check = SIDE_CHECKS.get(constraint.kind)
-            if check:
-                check(ctx, constraint, table, side, path)
-
-
-def _check_paytable(
-    ctx: Context, wager: Wager, table: dict[str, Any], side: dict[str, Any], path: str
-) -> None:
-    name, given = table["name"], side.get("paytable")
-    approved = [p for p in wager.paytables.all() if ctx.citer.in_force(p)]
-    if given is None:
-        if wager.paytables.all():  # prefetched
-            ctx.add(
-                Severity.WARNING,
-                "paytable-missing",
-                f"No paytable given for {wager.name}; approved: "
-                f"{', '.join(p.key for p in approved)}.",
-                name,
-                f"{path}.paytable",
-                [wager],
-            )
-        return
-    if isinstance(given, str):
-        paytable = next((p for p in wager.paytables.all() if p.key == given), None)
-        if paytable is None:
-            ctx.add(
-                Severity.ERROR,
-                "paytable-unknown",
-                f"{given} is no paytable of {wager.name} in {ctx.jurisdiction}; approved: "
-                f"{', '.join(p.key for p in approved)}.",
-                name,
-                f"{path}.paytable",
-                [wager],
-            )
-            return
-        if paytable not in approved:
-            ctx.add(
-                Severity.ERROR,
-                "paytable-not-in-force",
-                f"{paytable.label} of {wager.name} is not approved on {ctx.as_of}"
-                f"{_period_note(paytable, ctx.as_of)}.",
-                name,
-                f"{path}.paytable",
-                [paytable],
-            )
-            return
-        columns = sorted({e.column for e in paytable.entries.all()})
-        if side.get("column") is not None and side["column"] not in columns:
-            ctx.add(
-                Severity.ERROR,
-                "paytable-column-unknown",
-                f"{paytable.label} of {wager.name} has no column {side['column']!r}; its columns: "
-                f"{', '.join(map(repr, columns))}.",
-                name,
-                f"{path}.column",
-                [paytable],
-            )
-            return
-    elif not wager.paytables.all():
-        ctx.add(
-            Severity.WARNING,
-            "paytable-not-in-catalog",
-            f"The catalog holds no paytable of {wager.name} in {ctx.jurisdiction} yet, so "
-            "the one offered "
-            f"could not be checked; compare it with the rule by hand.",
-            name,
-            f"{path}.paytable",
-            [wager],
-        )
-        return
-    else:
-        paytable = _matching(given, approved)
-        if paytable is None:
-            closest = _closest(given, approved)
-            ctx.add(
-                Severity.ERROR,
-                "paytable-not-approved",
-                _closest_message(wager, given, closest),
-                name,
-                f"{path}.paytable",
-                closest or [wager],
-            )
-            return
-    decks = table.get("decks")
-    if paytable.decks and decks is not None and decks not in paytable.decks:
-        ctx.add(
-            Severity.ERROR,
-            "paytable-decks",
-            f"{paytable.label} of {wager.name} is approved for {_decks(paytable.decks)}, "
-            f"not {decks}.",
-            name,
-            f"{path}.paytable",
-            [paytable],
-        )
-    soft_17 = table.get("dealer_soft_17")
-    if paytable.dealer_soft_17 != "any" and soft_17 and soft_17 != paytable.dealer_soft_17:
-        ctx.add(
-            Severity.ERROR,
-            "paytable-soft-17",
-            f"{paytable.label} of {wager.name} is for a dealer who "
-            f"{_soft17(paytable.dealer_soft_17)}; "
-            f"this table's dealer {_soft17(soft_17)}.",
-            name,
-            f"{path}.paytable",
-            [paytable],
-        )
-
-
-def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
-    """The paytable's pays by (outcome, column), parsed once per paytable object."""
-    cached: dict[tuple[str, str], Pays] | None = getattr(paytable, "_pays", None)
-    if cached is None:
-        cached = {(e.outcome, e.column): pays_parse(e.pays) for e in paytable.entries.all()}
-        paytable._pays = cached  # type: ignore[attr-defined]
-    return cached
-
-
-def _given_lines(given: list[dict[str, Any]], paytable: Paytable) -> dict[tuple[str, str], Pays]:
-    """Inline lines keyed like the paytable's; a line without a column means the first column."""
-    first = next((e.column for e in paytable.entries.all()), "")
-    return {(g["outcome"], g.get("column") or first): pays_parse(g["pays"]) for g in given}
-
-
-def _differences(given: list[dict[str, Any]], paytable: Paytable) -> list[str]:
-    offered = _given_lines(given, paytable)
-    columns = {column for _, column in offered}
-    approved = {key: pays for key, pays in _lines(paytable).items() if key[1] in columns}
-    out = []
-    for key in sorted(approved.keys() | offered.keys()):
-        a, o = approved.get(key), offered.get(key)
-        if a is None:
-            out.append(f"{key[0]} is not a line of {paytable.label}")
-        elif o is None:
-            out.append(f"{key[0]}: missing (approved {a})")
-        elif not a.same_payout(o):
-            out.append(f"{key[0]}: {o} offered, {a} approved")
-    return out
-
-
-def _matching(given: list[dict[str, Any]], approved: list[Paytable]) -> Paytable | None:
-    return next((p for p in approved if not _differences(given, p)), None)
-
-
-def paytable_offered(wager: Wager, side: dict[str, Any], citer: Citer) -> Paytable | None:
-    """The approved paytable a side wager offers on the citer's date: the catalog id it names,
-    or the approved table its inline lines match (of tables printed again with the same lines,
-    the one with the shortest id, as `_closest` picks); None where it is neither."""
-    approved = sorted(
-        (p for p in wager.paytables.all() if citer.in_force(p)), key=lambda p: (len(p.key), p.key)
-    )
-    given = side.get("paytable")
-    if isinstance(given, str):
-        return next((p for p in approved if p.key == given), None)
-    return _matching(given, approved) if given else None
-
-
-def _closest(given: list[dict[str, Any]], approved: list[Paytable]) -> list[Paytable]:
-    """The two approved paytables with the fewest differing lines; of tables printed again with
-    the same lines (21+3's in 30-2107, 30-2113 and 30-2114), the one with the shortest id."""
-    closest: list[Paytable] = []
-    for paytable in sorted(
-        approved, key=lambda p: (len(_differences(given, p)), len(p.key), p.key)
-    ):
-        if all(_lines(paytable) != _lines(other) for other in closest):
-            closest.append(paytable)
-        if len(closest) == 2:
-            break
-    return closest
-
-
-def _closest_message(wager: Wager, given: list[dict[str, Any]], closest: list[Paytable]) -> str:
-    if not closest:
-        return f"No paytable of {wager.name} is approved on this date."
-    parts = [f"{p.key} differs in: {'; '.join(_differences(given, p))}" for p in closest]
-    return (
-        f"The paytable offered for {wager.name} matches no approved paytable. Closest: "
-        + " | ".join(parts)
-    )
-
-
-def _period_note(fact: Any, as_of: dt.date) -> str:
-    """Why a dated fact does not hold on the date, where its own dates say so."""
-    if fact.effective_from and as_of < fact.effective_from:
-        return f" (the rule dates it from {fact.effective_from})"
-    if fact.effective_to and as_of >= fact.effective_to:
-        return f" (it ceased to apply on {fact.effective_to})"
-    return ""
-
-
-def _decks(decks: list[int]) -> str:
-    return " or ".join(str(d) for d in decks) + " decks"
-
-
-def _soft17(rule: str) -> str:
-    return "stands on soft 17" if rule == "stand" else "hits soft 17"
-
-
-# --- constraint checks ------------------------------------------------------------------------
-
 TableCheck = Callable[[Context, Constraint, dict[str, Any], str], None]
+
+
 SideCheck = Callable[[Context, Constraint, dict[str, Any], dict[str, Any], str], None]
 
 
@@ -608,7 +83,7 @@ def _shoe_min_decks(ctx: Context, c: Constraint, table: dict[str, Any], path: st
         ctx.breach(c, f"A shoe with {table['decks']} deck(s)", table, f"{path}.decks")
 
 
-def _decks_allowed(
+def check_decks_allowed(
     ctx: Context, c: Constraint, table: dict[str, Any], side: dict[str, Any], path: str
 ) -> None:
     decks = table.get("decks")
@@ -753,7 +228,7 @@ def _limits_multiple_of(ctx: Context, c: Constraint, table: dict[str, Any], path
             )
 
 
-def _excludes(
+def check_exclusion(
     ctx: Context, c: Constraint, table: dict[str, Any], path: str, offered: set[str]
 ) -> None:
     """A wager that may not share a table with others. Enforced both ways: the finding says when
@@ -782,7 +257,7 @@ def _requires_wagers(
 ) -> None:
     """A wager a player may place only together with another (Top 3 with 21+3, 30-2114(2); Match
     The Dealer's down card with its up card, 30-899.24(2)): the table must offer one of those."""
-    if not _offered(table) & set(c.params["wagers"]):
+    if not offered_wagers(table) & set(c.params["wagers"]):
         ctx.breach(
             c, f"{c.subject.name} without {' or '.join(c.params['wagers'])}", table, f"{path}.wager"
         )
@@ -1004,6 +479,8 @@ FLOOR_CHECKS: dict[str, FloorCheck] = {
     ConstraintKind.SAME_ON_EVERY_TABLE: _same_on_every_table,
     ConstraintKind.SAME_HOUSE_ADVANTAGE: _same_house_advantage,
 }
+
+
 TABLE_CHECKS: dict[str, TableCheck] = {
     ConstraintKind.ALLOWED_BLACKJACK_PAYS: _allowed_blackjack_pays,
     ConstraintKind.DECKS_REQUIRED: _decks_required,
@@ -1018,17 +495,23 @@ TABLE_CHECKS: dict[str, TableCheck] = {
     ConstraintKind.SHOE_MIN_DECKS: _shoe_min_decks,
     ConstraintKind.LAYOUT_REQUIRED: _layout_required,
 }
+
+
 SIDE_CHECKS: dict[str, SideCheck] = {
     ConstraintKind.SIDE_MAX: _side_max,
     ConstraintKind.SIDE_MIN: _side_min,
     ConstraintKind.REQUIRES_WAGERS: _requires_wagers,
-    ConstraintKind.DECKS_ALLOWED: _decks_allowed,
+    ConstraintKind.DECKS_ALLOWED: check_decks_allowed,
     ConstraintKind.SIDE_LIMITS_WITHIN_TABLE: _side_limits_within_table,
     ConstraintKind.SIDE_MAX_WITHIN_BASE_WAGER: _side_max_within_base_wager,
     ConstraintKind.SIDE_MAX_WITHIN_TABLE_MAX: _side_max_within_table_max,
     ConstraintKind.HOUSE_ADVANTAGE_BETWEEN: _house_advantage_between,
     ConstraintKind.LAYOUT_REQUIRED: _side_layout_required,
 }
+
+
 CHECKED_IN_PLACE = frozenset({ConstraintKind.EXCLUDES})
+
+
 """Kinds `_check_table` checks itself rather than through one of the tables above: an exclusion
 reads what the whole table offers, in both directions."""

@@ -1,0 +1,242 @@
+"""A side wager of a table: authorised and in force, its paytable approved (by id or as given
+inline, the closest named when none matches), for the deck count and soft-17 rule of the table,
+and the constraints on the wager (checks.SIDE_CHECKS).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from compliance.configuration import pays_parse
+from engine.odds import Pays
+from variants.models import Paytable, Severity, Wager
+from variants.selectors import Citer
+
+from .checks import SIDE_CHECKS
+from .findings import Context
+
+
+def _period_note(fact: Any, as_of: dt.date) -> str:
+    """Why a dated fact does not hold on the date, where its own dates say so."""
+    if fact.effective_from and as_of < fact.effective_from:
+        return f" (the rule dates it from {fact.effective_from})"
+    if fact.effective_to and as_of >= fact.effective_to:
+        return f" (it ceased to apply on {fact.effective_to})"
+    return ""
+
+
+def _decks(decks: list[int]) -> str:
+    return " or ".join(str(d) for d in decks) + " decks"
+
+
+def _soft17(rule: str) -> str:
+    return "stands on soft 17" if rule == "stand" else "hits soft 17"
+
+
+def check_side_wager(ctx: Context, table: dict[str, Any], side: dict[str, Any], path: str) -> None:
+    name, slug = table["name"], side["wager"]
+    wager = ctx.wagers.get(slug)
+    if wager is None:
+        codes = ", ".join(ctx.elsewhere.get(slug, []))
+        ctx.add(
+            Severity.ERROR,
+            "wager-not-authorised",
+            f"{slug} is not authorised in {ctx.jurisdiction}; the catalog has it in {codes}.",
+            name,
+            f"{path}.wager",
+            [],
+        )
+        return
+    if not ctx.citer.in_force(wager):
+        ctx.add(
+            Severity.ERROR,
+            "wager-not-in-force",
+            f"{wager.name} is not in force in {ctx.jurisdiction} on {ctx.as_of}.",
+            name,
+            f"{path}.wager",
+            [wager],
+        )
+        return
+    _check_paytable(ctx, wager, table, side, path)
+    wager_id = wager.pk
+    for constraint in ctx.constraints:
+        if constraint.wager_id == wager_id:
+            check = SIDE_CHECKS.get(constraint.kind)
+            if check:
+                check(ctx, constraint, table, side, path)
+
+
+def _check_paytable(
+    ctx: Context, wager: Wager, table: dict[str, Any], side: dict[str, Any], path: str
+) -> None:
+    name, given = table["name"], side.get("paytable")
+    approved = [p for p in wager.paytables.all() if ctx.citer.in_force(p)]
+    if given is None:
+        if wager.paytables.all():  # prefetched
+            ctx.add(
+                Severity.WARNING,
+                "paytable-missing",
+                f"No paytable given for {wager.name}; approved: "
+                f"{', '.join(p.key for p in approved)}.",
+                name,
+                f"{path}.paytable",
+                [wager],
+            )
+        return
+    if isinstance(given, str):
+        paytable = next((p for p in wager.paytables.all() if p.key == given), None)
+        if paytable is None:
+            ctx.add(
+                Severity.ERROR,
+                "paytable-unknown",
+                f"{given} is no paytable of {wager.name} in {ctx.jurisdiction}; approved: "
+                f"{', '.join(p.key for p in approved)}.",
+                name,
+                f"{path}.paytable",
+                [wager],
+            )
+            return
+        if paytable not in approved:
+            ctx.add(
+                Severity.ERROR,
+                "paytable-not-in-force",
+                f"{paytable.label} of {wager.name} is not approved on {ctx.as_of}"
+                f"{_period_note(paytable, ctx.as_of)}.",
+                name,
+                f"{path}.paytable",
+                [paytable],
+            )
+            return
+        columns = sorted({e.column for e in paytable.entries.all()})
+        if side.get("column") is not None and side["column"] not in columns:
+            ctx.add(
+                Severity.ERROR,
+                "paytable-column-unknown",
+                f"{paytable.label} of {wager.name} has no column {side['column']!r}; its columns: "
+                f"{', '.join(map(repr, columns))}.",
+                name,
+                f"{path}.column",
+                [paytable],
+            )
+            return
+    elif not wager.paytables.all():
+        ctx.add(
+            Severity.WARNING,
+            "paytable-not-in-catalog",
+            f"The catalog holds no paytable of {wager.name} in {ctx.jurisdiction} yet, so "
+            "the one offered "
+            f"could not be checked; compare it with the rule by hand.",
+            name,
+            f"{path}.paytable",
+            [wager],
+        )
+        return
+    else:
+        paytable = _matching(given, approved)
+        if paytable is None:
+            closest = _closest(given, approved)
+            ctx.add(
+                Severity.ERROR,
+                "paytable-not-approved",
+                _closest_message(wager, given, closest),
+                name,
+                f"{path}.paytable",
+                closest or [wager],
+            )
+            return
+    decks = table.get("decks")
+    if paytable.decks and decks is not None and decks not in paytable.decks:
+        ctx.add(
+            Severity.ERROR,
+            "paytable-decks",
+            f"{paytable.label} of {wager.name} is approved for {_decks(paytable.decks)}, "
+            f"not {decks}.",
+            name,
+            f"{path}.paytable",
+            [paytable],
+        )
+    soft_17 = table.get("dealer_soft_17")
+    if paytable.dealer_soft_17 != "any" and soft_17 and soft_17 != paytable.dealer_soft_17:
+        ctx.add(
+            Severity.ERROR,
+            "paytable-soft-17",
+            f"{paytable.label} of {wager.name} is for a dealer who "
+            f"{_soft17(paytable.dealer_soft_17)}; "
+            f"this table's dealer {_soft17(soft_17)}.",
+            name,
+            f"{path}.paytable",
+            [paytable],
+        )
+
+
+def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
+    """The paytable's pays by (outcome, column), parsed once per paytable object."""
+    cached: dict[tuple[str, str], Pays] | None = getattr(paytable, "_pays", None)
+    if cached is None:
+        cached = {(e.outcome, e.column): pays_parse(e.pays) for e in paytable.entries.all()}
+        paytable._pays = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _given_lines(given: list[dict[str, Any]], paytable: Paytable) -> dict[tuple[str, str], Pays]:
+    """Inline lines keyed like the paytable's; a line without a column means the first column."""
+    first = next((e.column for e in paytable.entries.all()), "")
+    return {(g["outcome"], g.get("column") or first): pays_parse(g["pays"]) for g in given}
+
+
+def _differences(given: list[dict[str, Any]], paytable: Paytable) -> list[str]:
+    offered = _given_lines(given, paytable)
+    columns = {column for _, column in offered}
+    approved = {key: pays for key, pays in _lines(paytable).items() if key[1] in columns}
+    out = []
+    for key in sorted(approved.keys() | offered.keys()):
+        a, o = approved.get(key), offered.get(key)
+        if a is None:
+            out.append(f"{key[0]} is not a line of {paytable.label}")
+        elif o is None:
+            out.append(f"{key[0]}: missing (approved {a})")
+        elif not a.same_payout(o):
+            out.append(f"{key[0]}: {o} offered, {a} approved")
+    return out
+
+
+def _matching(given: list[dict[str, Any]], approved: list[Paytable]) -> Paytable | None:
+    return next((p for p in approved if not _differences(given, p)), None)
+
+
+def paytable_offered(wager: Wager, side: dict[str, Any], citer: Citer) -> Paytable | None:
+    """The approved paytable a side wager offers on the citer's date: the catalog id it names,
+    or the approved table its inline lines match (of tables printed again with the same lines,
+    the one with the shortest id, as `_closest` picks); None where it is neither."""
+    approved = sorted(
+        (p for p in wager.paytables.all() if citer.in_force(p)), key=lambda p: (len(p.key), p.key)
+    )
+    given = side.get("paytable")
+    if isinstance(given, str):
+        return next((p for p in approved if p.key == given), None)
+    return _matching(given, approved) if given else None
+
+
+def _closest(given: list[dict[str, Any]], approved: list[Paytable]) -> list[Paytable]:
+    """The two approved paytables with the fewest differing lines; of tables printed again with
+    the same lines (21+3's in 30-2107, 30-2113 and 30-2114), the one with the shortest id."""
+    closest: list[Paytable] = []
+    for paytable in sorted(
+        approved, key=lambda p: (len(_differences(given, p)), len(p.key), p.key)
+    ):
+        if all(_lines(paytable) != _lines(other) for other in closest):
+            closest.append(paytable)
+        if len(closest) == 2:
+            break
+    return closest
+
+
+def _closest_message(wager: Wager, given: list[dict[str, Any]], closest: list[Paytable]) -> str:
+    if not closest:
+        return f"No paytable of {wager.name} is approved on this date."
+    parts = [f"{p.key} differs in: {'; '.join(_differences(given, p))}" for p in closest]
+    return (
+        f"The paytable offered for {wager.name} matches no approved paytable. Closest: "
+        + " | ".join(parts)
+    )
