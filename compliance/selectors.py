@@ -10,13 +10,21 @@ The one rule of who sees a submission, for every API view and web page:
 - an anonymous visitor sees none.
 
 What a user may not see does not exist for it: a view looks an object up in these querysets, so
-another's object is a 404, never a 403.
+another's object is a 404, never a 403. The sample configurations a desk page may start from are
+read here too.
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
+from django.http import Http404
 
 from compliance.models import PaytableSimulationJob, SignSet, SimulationJob, ValidationRun
 
@@ -58,3 +66,31 @@ def paytable_simulation_jobs_visible_to(
     """The paytable simulation jobs `user` may see (by the paytable's jurisdiction), newest
     first."""
     return _visible(PaytableSimulationJob.objects.all(), user, "jurisdiction")
+
+
+def validation_runs_listed_for(user: User | AnonymousUser) -> QuerySet[ValidationRun]:
+    """The validation runs `user` may see, with their authors (the desk lists who filed each)."""
+    return validation_runs_visible_to(user).select_related("created_by")
+
+
+def validation_run_or_404(user: User | AnonymousUser, pk: Any) -> ValidationRun:
+    """The validation run `pk` if `user` may see it.
+
+    :raises Http404: no such run, another's, or not a run id at all (?run=abc).
+    """
+    try:
+        run = validation_runs_listed_for(user).filter(pk=pk).first()
+    except ValidationError:
+        run = None
+    if run is None:
+        raise Http404("No validation run of yours has this id.")
+    return run
+
+
+SAMPLES = Path(settings.BASE_DIR) / "fixtures" / "configs"
+"""The sample configurations a form, a round or a simulation may start from."""
+
+
+def samples() -> dict[str, dict[str, Any]]:
+    """The sample configurations in fixtures/configs/, by file name without .json."""
+    return {p.stem: json.loads(p.read_text()) for p in sorted(SAMPLES.glob("*.json"))}

@@ -1,11 +1,11 @@
-"""The compliance desk's pages: /configurations/, /rounds/, /simulations/ (see views.py), and
-/simulations/paytables/ (paytable_simulation_views.py)."""
+"""The compliance desk's pages: /configurations/, /rounds/, /simulations/ and
+/simulations/paytables/ (compliance/views/, by area)."""
 
 from __future__ import annotations
 
 from django.urls import path, re_path
 
-from compliance import paytable_simulation_views, views
+from compliance import views
 
 app_name = "compliance"
 
@@ -29,17 +29,17 @@ urlpatterns += [
     path("simulations/<uuid:pk>/progress/", views.simulation_progress, name="simulation-progress"),
     path(
         "simulations/paytables/",
-        paytable_simulation_views.paytable_simulations,
+        views.paytable_simulations,
         name="paytable-simulations",
     ),
     path(
         "simulations/paytables/<uuid:pk>/",
-        paytable_simulation_views.paytable_simulation,
+        views.paytable_simulation,
         name="paytable-simulation",
     ),
     path(
         "simulations/paytables/<uuid:pk>/progress/",
-        paytable_simulation_views.paytable_simulation_progress,
+        views.paytable_simulation_progress,
         name="paytable-simulation-progress",
     ),
 ]

@@ -20,9 +20,10 @@ from compliance.paytable_simulations import (
     paytable_simulation_create,
     paytable_simulation_result,
 )
-from compliance.views import job_form_page, job_or_404
 from engine.streak import MIN_ROUNDS, STREAK_WAGERS
 from variants import selectors as catalog
+
+from .simulations import job_form_page, job_or_404
 
 
 def _paytable_choices() -> list[tuple[str, str]]:

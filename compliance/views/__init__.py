@@ -1,0 +1,32 @@
+"""The compliance desk's web pages, by area (docs/desk.md): configurations.py (the configuration
+form and upload), runs.py (a run's report, the runs by licensee, the signs), rounds.py (rounds
+played or replayed), simulations.py and paytable_simulations.py (jobs with their progress).
+compliance/urls.py routes to the views named here."""
+
+from __future__ import annotations
+
+from .configurations import configurations
+from .paytable_simulations import (
+    paytable_simulation,
+    paytable_simulation_progress,
+    paytable_simulations,
+)
+from .rounds import rounds
+from .runs import run, run_json, run_signs, runs, signs
+from .simulations import simulation, simulation_progress, simulations
+
+__all__ = [
+    "configurations",
+    "paytable_simulation",
+    "paytable_simulation_progress",
+    "paytable_simulations",
+    "rounds",
+    "run",
+    "run_json",
+    "run_signs",
+    "runs",
+    "signs",
+    "simulation",
+    "simulation_progress",
+    "simulations",
+]
