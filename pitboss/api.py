@@ -12,16 +12,18 @@ import sys
 from typing import Any
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
+from drf_spectacular.utils import OpenApiParameter, inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
+from rest_framework.views import APIView, set_rollback
 from rest_framework.views import exception_handler as drf_exception_handler
-from rest_framework.views import set_rollback
 
 from pitboss import faults
 from pitboss.errors import DomainError, error_body
@@ -38,6 +40,33 @@ class Pagination(PageNumberPagination):
 
     page_size_query_param = "page_size"
     max_page_size = 1000
+
+
+def paginated(request: Request, view: APIView, queryset: QuerySet, serializer: Any) -> Response:
+    """A list view's answer: a page of `queryset` (?page=, ?page_size=) in `serializer`."""
+    paginator = Pagination()
+    page = paginator.paginate_queryset(queryset, request, view=view)
+    return paginator.get_paginated_response(serializer(page, many=True).data)
+
+
+def paged_schema(serializer: type[serializers.Serializer], name: str) -> dict[str, Any]:
+    """extend_schema arguments of a list answered by paginated."""
+    return {
+        "operation_id": f"{name}_list",
+        "parameters": [
+            OpenApiParameter("page", int, description="Page number, from 1."),
+            OpenApiParameter("page_size", int, description="Items a page, up to 1000 (50)."),
+        ],
+        "responses": inline_serializer(
+            f"{serializer.__name__.removesuffix('Out')}Page",
+            {
+                "count": serializers.IntegerField(),
+                "next": serializers.URLField(allow_null=True),
+                "previous": serializers.URLField(allow_null=True),
+                "results": serializer(many=True),
+            },
+        ),
+    }
 
 
 class FormatIsTheView(DefaultContentNegotiation):

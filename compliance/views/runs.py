@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from compliance import selectors
-from compliance.api.views import ValidationOut
+from compliance.api.serializers import ValidationOut
 from compliance.forms import (
     SignsForm,
 )

@@ -14,7 +14,7 @@ from django.contrib.auth.models import Group, Permission, User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from compliance.api.views import holds_permission
+from compliance.api.permissions import holds_permission
 from compliance.services import sign_set_create, validation_run_create
 from compliance.simulations import simulation_job_create
 from jurisdictions.models import Instrument, Jurisdiction

@@ -18,7 +18,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
-from compliance.api.views import ValidationOut
+from compliance.api.serializers import ValidationOut
 from compliance.configuration import ConfigurationSerializer, configuration_parse
 from compliance.models import ValidationRun
 from pitboss import kbcache

@@ -1,0 +1,88 @@
+"""The API of simulation jobs: a table's base game and rule effects, and a paytable's spots, each
+queued in chunks with its progress.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import (
+    extend_schema,
+)
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from compliance import selectors
+from compliance.paytable_simulations import (
+    PaytableSimulationIn,
+    paytable_simulation_create,
+)
+from compliance.simulations import SimulationIn, simulation_job_create
+from pitboss.api import paged_schema, paginated
+
+from .permissions import SubmitsOrReadsVisible
+from .serializers import PaytableSimulationOut, SimulationOut
+
+
+class SimulationListApi(APIView):
+    """Start a simulation of a configuration's base game with basic strategy, as a job (vendor
+    token or officer login); 202 with the job, then GET it for progress and the house edge.
+    GET lists the jobs the caller may see, newest first."""
+
+    permission_classes = [SubmitsOrReadsVisible]
+    submit_permission = "compliance.add_simulationjob"
+
+    @extend_schema(request=SimulationIn, responses={202: SimulationOut})
+    def post(self, request: Request) -> Response:
+        job = simulation_job_create(data=request.data, user=request.user)
+        return Response(SimulationOut(job).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(**paged_schema(SimulationOut, "simulations"))
+    def get(self, request: Request) -> Response:
+        return paginated(
+            request, self, selectors.simulation_jobs_visible_to(request.user), SimulationOut
+        )
+
+
+class SimulationDetailApi(APIView):
+    permission_classes = [SubmitsOrReadsVisible]
+
+    @extend_schema(responses=SimulationOut)
+    def get(self, request: Request, pk: Any) -> Response:
+        job = get_object_or_404(selectors.simulation_jobs_visible_to(request.user), pk=pk)
+        return Response(SimulationOut(job).data)
+
+
+class PaytableSimulationListApi(APIView):
+    """Simulate a catalog paytable no exact method settles (STREAK, Burnout Bonus) at every deck
+    count it allows (or `decks`), as a job (vendor token or officer login): 202 with the job, then
+    GET it for progress and the result. GET lists the jobs the caller may see, newest first."""
+
+    permission_classes = [SubmitsOrReadsVisible]
+    submit_permission = "compliance.add_paytablesimulationjob"
+
+    @extend_schema(request=PaytableSimulationIn, responses={202: PaytableSimulationOut})
+    def post(self, request: Request) -> Response:
+        job = paytable_simulation_create(data=request.data, user=request.user)
+        return Response(PaytableSimulationOut(job).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(**paged_schema(PaytableSimulationOut, "paytable_simulations"))
+    def get(self, request: Request) -> Response:
+        return paginated(
+            request,
+            self,
+            selectors.paytable_simulation_jobs_visible_to(request.user),
+            PaytableSimulationOut,
+        )
+
+
+class PaytableSimulationDetailApi(APIView):
+    permission_classes = [SubmitsOrReadsVisible]
+
+    @extend_schema(responses=PaytableSimulationOut)
+    def get(self, request: Request, pk: Any) -> Response:
+        job = get_object_or_404(selectors.paytable_simulation_jobs_visible_to(request.user), pk=pk)
+        return Response(PaytableSimulationOut(job).data)

@@ -1,0 +1,65 @@
+"""The API of validation runs: file a configuration (201 with the run and its findings, or 400
+naming each field), list and read the runs one may see, the finding codes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import (
+    extend_schema,
+)
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from compliance import selectors
+from compliance.configuration import ConfigurationSerializer
+from compliance.services import validation_run_create
+from compliance.validator import FINDING_CODES
+from pitboss.api import paged_schema, paginated, shared_serializer
+
+from .permissions import SubmitsOrReadsVisible
+from .serializers import ValidationOut
+
+
+class ValidationListApi(APIView):
+    """Validate a table configuration (vendor token or officer login); GET lists the runs the
+    caller may see (a vendor its own, an officer its jurisdictions', newest first)."""
+
+    permission_classes = [SubmitsOrReadsVisible]
+    submit_permission = "compliance.add_validationrun"
+
+    @extend_schema(request=ConfigurationSerializer, responses={201: ValidationOut})
+    def post(self, request: Request) -> Response:
+        run = validation_run_create(data=request.data, user=request.user)
+        out = shared_serializer(ValidationOut).to_representation(run)
+        return Response(out, status=status.HTTP_201_CREATED)
+
+    @extend_schema(**paged_schema(ValidationOut, "validations"))
+    def get(self, request: Request) -> Response:
+        return paginated(
+            request, self, selectors.validation_runs_visible_to(request.user), ValidationOut
+        )
+
+
+class ValidationDetailApi(APIView):
+    permission_classes = [SubmitsOrReadsVisible]
+
+    @extend_schema(responses=ValidationOut)
+    def get(self, request: Request, pk: Any) -> Response:
+        run = get_object_or_404(selectors.validation_runs_visible_to(request.user), pk=pk)
+        return Response(shared_serializer(ValidationOut).to_representation(run))
+
+
+class FindingCodesApi(APIView):
+    """The documented finding codes (catalog constraints add their own, e.g.
+    us-co/kings-bounty/decks)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=dict[str, str])
+    def get(self, request: Request) -> Response:
+        return Response(FINDING_CODES)
