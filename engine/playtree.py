@@ -780,7 +780,7 @@ class _Enumeration:
     def _decided(
         self, cards: tuple[int, ...], split: bool, aces: bool, spot: int, up: int
     ) -> Action:
-        """engine/round.py _play_seat's decision for the hand."""
+        """engine/round/dealing.py _play_seat's decision for the hand."""
         hand = Hand([self._card(c) for c in cards], self.rules.chip_unit, from_split=split)
         hand.split_aces = aces
         allowed = allowed_actions(hand, spot, self.rules)

@@ -178,8 +178,8 @@ def rule_params(rules: RuleSet, units: int) -> npt.NDArray[np.int64]:
 
 def bonus_array(rules: RuleSet, units: int) -> npt.NDArray[np.int64]:
     """What a winning 21 of each Bonus 21 code (BONUS_HANDS) wins on a wager of `units`: the odds
-    of the first of the rules' Bonus 21 kinds the hand makes (engine.round._settle_win), even
-    money where it makes none."""
+    of the first of the rules' Bonus 21 kinds the hand makes (engine/round/settling.py
+    _settle_win), even money where it makes none."""
     out = np.full(len(BONUS_HANDS), units, dtype=np.int64)
     for code, hand in enumerate(BONUS_HANDS):
         kinds = bonus_21_kinds(parse_cards(hand.split())) if hand else set()

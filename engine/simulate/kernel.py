@@ -230,8 +230,8 @@ def one_round(
     dealt: npt.NDArray[np.int64] | None,
 ) -> tuple[int, int, int]:
     """One round under rule set k, from the cards at `pos`: (the seat's net in units, the next
-    position, the hands won less the hands lost: engine.streak). Mirrors engine.round._Round
-    for one seat of a BasicStrategy without side wagers.
+    position, the hands won less the hands lost: engine.streak). Mirrors engine.round
+    (dealing.py, settling.py) for one seat of a BasicStrategy without side wagers.
     `bonus` and `doubled` are None where no rule set played has Spanish 21's rules: numba compiles
     that kernel apart, without them (and with cards that are only values: composition), so the
     standard game pays nothing for them."""
@@ -437,7 +437,7 @@ def one_round(
             dealer_cards += 1
             dealer_total = dealer_hard + 10 if dealer_ace and dealer_hard <= 11 else dealer_hard
 
-    # Settlement (engine.round._Round._settle_all).
+    # Settlement (engine/round/settling.py _settle_all).
     original_only = params[row, P_OBO] != 0
     two_card_21 = params[row, P_TWO21] != 0
     net = 0
