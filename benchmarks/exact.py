@@ -3,6 +3,8 @@ request, every catalog paytable's analysis, the review of readings."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import time
 from dataclasses import replace
 
@@ -157,7 +159,13 @@ def bench_analysis() -> None:
     from variants.analysis import paytable_analysis
     from variants.models import Paytable
 
-    for module in (engine.analysis, engine.dealer_hands, engine.hold_em, engine.playtree):
+    modules = [engine.dealer_hands, engine.hold_em]
+    for package in (engine.analysis, engine.playtree):  # and each module of the two packages
+        modules += [
+            importlib.import_module(f"{package.__name__}.{info.name}")
+            for info in pkgutil.iter_modules(package.__path__)
+        ]
+    for module in modules:
         for name in dir(module):  # cold: nothing computed before, whatever the module keeps
             cache_clear = getattr(getattr(module, name), "cache_clear", None)
             if callable(cache_clear) and getattr(module, name).__module__ == module.__name__:

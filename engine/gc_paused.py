@@ -1,6 +1,6 @@
 """Python's cyclic garbage collector paused while an exact analysis counts.
 
-The enumerations (engine/playtree.py, engine/analysis/) allocate millions of tuples and
+The enumerations (engine/playtree/, engine/analysis/) allocate millions of tuples and
 integers that reference counting frees as soon as they are dropped, and they make no reference
 cycles; but every allocation counts towards the collector's next pass, and each pass walks the
 young objects and, now and then, every table the analyses keep cached. Paused, the catalog's

@@ -1,5 +1,5 @@
 """Analysis of catalog and inline paytables (GET paytables/{id}/analysis/, POST analysis/): the
-engine's exact analysis per pay column and deck count (engine/analysis/; engine/playtree.py for a
+engine's exact analysis per pay column and deck count (engine/analysis/; engine/playtree/ for a
 wager decided by how the hand is played); a seeded simulation with the basic strategy and its
 standard error only for a wager no exact method covers (no catalog wager now)."""
 

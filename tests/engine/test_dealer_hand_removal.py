@@ -5,7 +5,7 @@ played out with the basic strategy first, the dealer's hand from what is left).
 The two give the same fractions: the first hand stops at a stopping time of the shuffled shoe
 (engine/analysis/dealer.py DEALER_HAND_REMOVALS). Checked here hand by hand, independently of the
 analysis: the player's first hand walked card by card as the play-tree enumeration plays it
-(engine/playtree.py), the dealer's hand counted from the shoe less each way it ends
+(engine/playtree/), the dealer's hand counted from the shoe less each way it ends
 (engine/dealer_hands.py), weighted by that way's probability."""
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from engine.analysis import (
     analyse_dealer_hand,
 )
 from engine.dealer_hands import CLASSES, dealer_hands, falling
-from engine.playtree import _RANKS10, _Enumeration, _Reads, _total_of
+from engine.playtree.enumeration import Enumeration
+from engine.playtree.readings import RANKS10, Reads, total_of
 from engine.published import cases
 from engine.rules import RuleSet
 
@@ -30,9 +31,9 @@ BUSTER = next(c for c in cases() if c.id == "wizard-buster-pay-table-1").lines()
 
 def _read(ranks: tuple[str, ...]) -> str:
     """What Buster Blackjack reads of the dealer's final hand."""
-    if len(ranks) == 2 and _total_of(ranks) == 21:
+    if len(ranks) == 2 and total_of(ranks) == 21:
         return "blackjack"
-    return f"bust-{min(len(ranks), 8)}" if _total_of(ranks) > 21 else "no bust"
+    return f"bust-{min(len(ranks), 8)}" if total_of(ranks) > 21 else "no bust"
 
 
 def _dealer_given_up(
@@ -58,7 +59,7 @@ def _dealer_after_first_hand(
     each way the hand ends (its probability from the shoe less the first three cards) leaves its
     cards out of the dealer's shoe. And the number of ways the hand ends."""
     rules = RuleSet(decks=decks, dealer_hits_soft_17=hits_soft_17)
-    walk = _Enumeration("buster-blackjack", _Reads(True, True, _RANKS10), rules)
+    walk = Enumeration("buster-blackjack", Reads(True, True, RANKS10), rules)
     a, b, u = (CLASSES.index(c) for c in (*first, up))
     shoe = list(walk.shoe)
     for card in (a, b, u):

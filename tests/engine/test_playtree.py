@@ -1,4 +1,4 @@
-"""The play-tree analysis (engine/playtree.py) of the wagers decided by how the round is played:
+"""The play-tree analysis (engine/playtree/) of the wagers decided by how the round is played:
 exact fractions, pinned where a count by hand gives them, and cross-checked against the simulator
 (engine/analysis/simulated.py simulate, the same engine, rules and basic strategy) within 4 standard
 errors."""
@@ -134,10 +134,11 @@ def test_the_simulator_agrees_with_super_4() -> None:
 def test_the_dealer_s_hands_with_two_cards_out_are_counted_as_the_hands_one_by_one(
     decks: int, hits_soft_17: bool
 ) -> None:
-    """_dealer_finals sums each group from moments shared by every pair of cards taken out; it
+    """dealer_finals sums each group from moments shared by every pair of cards taken out; it
     must give the same numerators as counting each hand's ways from the shoe left, directly."""
     from engine.dealer_hands import falling
-    from engine.playtree import _DEALER_DRAWN, _RANKS10, _dealer_finals, _shapes
+    from engine.playtree.dealer import _shapes, dealer_finals
+    from engine.playtree.readings import DEALER_DRAWN, RANKS10
 
     full = [4 * decks] * 9 + [16 * decks]
     for up, a, b in [(0, 9, 9), (5, 0, 3), (9, 9, 9), (3, 3, 3), (6, 1, 8), (1, 0, 0)]:
@@ -148,13 +149,13 @@ def test_the_dealer_s_hands_with_two_cards_out_are_counted_as_the_hands_one_by_o
         left[b] -= 1
         cards = sum(left)
         direct = []
-        for hand, group in _shapes(_RANKS10, hits_soft_17)[up]:
+        for hand, group in _shapes(RANKS10, hits_soft_17)[up]:
             ways = sum(
                 orders
-                * falling(cards - k, _DEALER_DRAWN - k)
+                * falling(cards - k, DEALER_DRAWN - k)
                 * math.prod(falling(left[i], m) for i, m in drawn)
                 for orders, drawn, k in group
             )
             if ways:
                 direct.append((hand, ways))
-        assert _dealer_finals(_RANKS10, up, tuple(shoe), (a, b), hits_soft_17) == direct
+        assert dealer_finals(RANKS10, up, tuple(shoe), (a, b), hits_soft_17) == direct

@@ -2,7 +2,7 @@
 Buffalo Blackjack Bonus's 21 Magic): the dealer's hole card and draws come from the shoe less
 every card the first hand holds when it ends (issue #13), exactly.
 
-Checked against a slow recursion written independently of engine/playtree.py: one deck, the
+Checked against a slow recursion written independently of engine/playtree/: one deck, the
 cards dealt in the literal order of the table (the player's two cards and the up card, the
 hole card, the dealer's peek, the player's hits as engine/strategy.py BasicStrategy decides
 them, then the dealer drawing from what is left), every probability a Fraction."""
@@ -16,12 +16,12 @@ import pytest
 from engine.cards import Card, Suit
 from engine.hands import Hand, hand_total
 from engine.playtree import (
-    _RANKS10,
     PLAY_TREE_REMOVAL,
     analyse_play_tree,
     play_tree,
     state_tree,
 )
+from engine.playtree.readings import RANKS10
 from engine.rules import RuleSet
 from engine.strategy import Action, BasicStrategy, allowed_actions
 from tests.engine.test_playtree import MAGIC_21, PUSH_YOUR_LUCK
@@ -82,7 +82,7 @@ def _round(first: tuple[str, str], up: str) -> dict[str, Fraction]:
     """Given the first two cards and the up card: the probability that Push Your Luck ties, that
     the first hand makes 21 against a dealer's 21 (21 Magic's push) and that the dealer busts
     (Raise the Roof), no dealer blackjack."""
-    shoe = {r: 16 if r == "T" else 4 for r in _RANKS10}
+    shoe = {r: 16 if r == "T" else 4 for r in RANKS10}
     for rank in (*first, up):
         shoe = _take(shoe, rank)
     out = {"tie": Fraction(0), "push": Fraction(0), "bust": Fraction(0)}
@@ -103,7 +103,7 @@ def _round(first: tuple[str, str], up: str) -> dict[str, Fraction]:
 
 def _first_three(first: tuple[str, str], up: str) -> Fraction:
     """The probability of the player's two cards (either order) and the up card, one deck."""
-    shoe = {r: 16 if r == "T" else 4 for r in _RANKS10}
+    shoe = {r: 16 if r == "T" else 4 for r in RANKS10}
     a, b = first
     ways = shoe[a] * (shoe[up] - (up == a)) * (shoe[b] - (b == a) - (b == up))
     return Fraction((1 if a == b else 2) * ways, 52 * 51 * 50)
@@ -126,7 +126,7 @@ def test_the_dealer_draws_from_what_the_first_hand_leaves(first: tuple[str, str]
     shoe."""
     expected = _round(first, up)
     weight = _first_three(first, up)
-    state = (min(first, key=_RANKS10.index), max(first, key=_RANKS10.index), up)
+    state = (min(first, key=RANKS10.index), max(first, key=RANKS10.index), up)
     for wager, outcome in (("push-your-luck", "tie"), ("buffalo-blackjack-bonus", "push")):
         # the play tree walks every state of an up card at once: the state's rounds alone
         tree = state_tree(wager, 1, False, first, up)
