@@ -25,6 +25,8 @@ def card_of(rank: str, suit: str) -> Card:
     return Card(rank, Suit(suit))
 
 
+# Wagers decided by one hand of several cards from the shoe, whatever the play.
+
 @dataclass(frozen=True)
 class CardClass:
     """Cards a hand evaluator cannot tell apart: `per_deck` of them in each deck, and cards to
@@ -146,6 +148,8 @@ def _held_hands(
     hold(0, size, (), 1)
     return out
 
+
+# Go Fish 21: the player's blackjack, then a card of the Go Fish specialty deck.
 
 GO_FISH = "go-fish-21"
 _GO_FISH_CLASSES = {"ace": 1, "10-to-king": 4, "3-to-9": 7}

@@ -160,6 +160,8 @@ def refuse_unless_odds(line: PaytableLine) -> None:
         )
 
 
+# Wagers the engine does not analyse, by why: the real gaps, and the ones not done yet.
+
 NOT_ANALYSED_YET: dict[str, str] = {}
 """Wagers the cards (with the player's choices) do decide, that the engine does not analyse yet,
 and what an analysis would need (none in the catalog now)."""
