@@ -27,6 +27,7 @@ def card_of(rank: str, suit: str) -> Card:
 
 # Wagers decided by one hand of several cards from the shoe, whatever the play.
 
+
 @dataclass(frozen=True)
 class CardClass:
     """Cards a hand evaluator cannot tell apart: `per_deck` of them in each deck, and cards to
