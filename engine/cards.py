@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache
 
 
 class EngineError(ValueError):
@@ -86,6 +87,13 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
+
+
+@cache
+def card_of(rank: str, suit: Suit | str) -> Card:
+    """The card of a rank and suit ("C" or Suit.CLUBS), one object each (the enumerations build
+    millions of hands from them)."""
+    return Card(rank, Suit(suit))
 
 
 def parse_cards(texts: Iterable[str]) -> list[Card]:

@@ -53,10 +53,8 @@ def covers(start: dt.date | None, end: dt.date | None, day: dt.date) -> bool:
     return (start is None or start <= day) and (end is None or day < end)
 
 
-def in_force_on(day: dt.date, prefix: str = "") -> Q:
-    """The records whose period holds on `day`, as a filter; `prefix` ("versions__") reaches
-    them through a relation."""
-    start, end = f"{prefix}effective_from", f"{prefix}effective_to"
-    return (Q(**{f"{start}__isnull": True}) | Q(**{f"{start}__lte": day})) & (
-        Q(**{f"{end}__isnull": True}) | Q(**{f"{end}__gt": day})
+def in_force_on(day: dt.date) -> Q:
+    """The records whose period holds on `day`, as a filter (what `covers` says of one)."""
+    return (Q(effective_from__isnull=True) | Q(effective_from__lte=day)) & (
+        Q(effective_to__isnull=True) | Q(effective_to__gt=day)
     )

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from jurisdictions.models import Instrument
 from pitboss.errors import DomainError
+from pitboss.periods import covers
 
 from . import selectors
 from .citing import CitingFact, facts_citing
@@ -104,9 +105,7 @@ def label_on(state: selectors.ProvisionState, day: dt.date | None) -> str:
     if day is None or not adopted:
         return state.current_citation
     for c in adopted:
-        if (c.effective_from is None or c.effective_from <= day) and (
-            c.effective_to is None or day < c.effective_to
-        ):
+        if covers(c.effective_from, c.effective_to, day):
             return c.label
     first = min(adopted, key=lambda c: c.effective_from or dt.date.min)
     if first.effective_from and day < first.effective_from:

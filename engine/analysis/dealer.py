@@ -7,12 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from engine.cards import RANKS, Card
+from engine.cards import RANKS, Card, card_of
 from engine.rules import PaytableLine
 from engine.sidewagers import SUITS_READ, Deal, Evaluator, evaluator, paid_from
 from engine.sidewagers import dealer as dealer_wagers
 
-from .hands import card_of
 from .lines import Analysis, NotAnalysable, counted, refuse_unless_odds
 
 DEALER_HAND = {

@@ -8,9 +8,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import lru_cache
 
-from engine.cards import RANKS, Card, Suit
+from engine.cards import RANKS, Card, Suit, card_of
 from engine.hold_em import HOLD_EM
 from engine.rules import PaytableLine
 from engine.sidewagers import PUSH, Deal, paid_from
@@ -18,12 +18,6 @@ from engine.sidewagers.cards import pai_jack_bonus
 from engine.sidewagers.poker import super_match
 
 from .lines import Analysis, LineResult, NotAnalysable, counted, line_win, refuse_unless_odds
-
-
-@cache
-def card_of(rank: str, suit: str) -> Card:
-    return Card(rank, Suit(suit))
-
 
 # Wagers decided by one hand of several cards from the shoe, whatever the play.
 

@@ -12,9 +12,9 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, cached_property, lru_cache
+from functools import cached_property, lru_cache
 
-from engine.cards import Card, Suit
+from engine.cards import Card, Suit, card_of
 from engine.dealer_hands import CLASSES, falling
 from engine.hands import hand_total
 from engine.sidewagers import Deal, evaluator
@@ -271,11 +271,6 @@ def points_of(hard: int, ace: bool) -> tuple[int, bool]:
     if ace and hard <= 11:
         return hard + 10, True
     return hard, False
-
-
-@cache
-def card_of(rank: str, suit: Suit) -> Card:
-    return Card(rank, suit)
 
 
 _CLUBS = {rank: Card(rank, Suit.CLUBS) for rank in RANKS13}

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
-from engine.cards import Card, Suit
+from engine.cards import Card, Suit, card_of
 from engine.dealer_hands import falling
 from engine.hands import Hand, hand_total
 from engine.rules import RuleSet
@@ -28,7 +28,6 @@ from .readings import (
     SUITS_READ,
     Reads,
     TieSums,
-    card_of,
     evaluation,
     suits_assigned,
 )

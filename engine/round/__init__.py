@@ -24,7 +24,6 @@ from .records import (
     DOUBLE_UP,
     DOUBLE_UP_RULE_KEYS,
     MAIN,
-    ONE_CARD_ACES,
     ONE_TO_ONE,
     ONE_TO_ONE_TEXT,
     RULE_KEYS,
@@ -35,9 +34,7 @@ from .records import (
     Seat,
     SeatSpec,
     Settlement,
-    check_sides,
     money,
-    pays_text,
 )
 from .settling import Settling
 
@@ -47,7 +44,6 @@ __all__ = [
     "DOUBLE_UP_RULE_KEYS",
     "Event",
     "MAIN",
-    "ONE_CARD_ACES",
     "ONE_TO_ONE",
     "ONE_TO_ONE_TEXT",
     "RULE_KEYS",
@@ -57,9 +53,7 @@ __all__ = [
     "SeatSpec",
     "Settlement",
     "ZERO",
-    "check_sides",
     "money",
-    "pays_text",
     "play_round",
 ]
 
