@@ -39,14 +39,14 @@ def bench_basegame_spanish_21() -> None:
     """The catalog's Spanish 21 (30-899.16) by the same analysis, its RuleSet built from a
     configuration as the API builds it: 6 decks, S17, late surrender; then 6 decks H17 with
     double-double down. CPU time, the dealer's odds of the Spanish shoe computed on the first."""
-    from compliance.basegame import BaseGameIn
-    from compliance.rounds import request_parse, request_table
+    from compliance.api.configuration import configuration_parse
+    from compliance.rounds import configuration_table
     from engine.basegame import Play, base_game_value
 
     table = {"name": "S21", "game": "spanish-21", "decks": 6, "dealer_soft_17": "stand",
              "surrender": "late"}  # fmt: skip
     configuration = {"jurisdiction": "US-CO", "as_of": "2024-06-01", "tables": [table]}
-    rules = request_table(request_parse(BaseGameIn, {"configuration": configuration}))[1].rules
+    rules = configuration_table(configuration_parse(configuration), None)[2].rules
     start = time.process_time()
     value = base_game_value(rules)
     first = time.process_time() - start
@@ -129,7 +129,8 @@ def bench_face_up_first_request() -> None:
     """GET analysis/base-game/ of a Colorado Face Up 21 table (6 decks) with its rule effects,
     as a compliance officer's first request: nothing kept in memory or in the BaseGameEdge
     table (the dealer's hands already enumerated by the figures above). CPU time."""
-    from compliance.basegame import base_game_analysis, base_game_memory_clear, base_game_query
+    from compliance.api.requests import BaseGameIn, base_game_query, request_parse
+    from compliance.basegame import base_game_analysis, base_game_memory_clear
     from compliance.models import BaseGameEdge
 
     for hits in ("stand", "hit"):
@@ -138,7 +139,7 @@ def bench_face_up_first_request() -> None:
         base_game_memory_clear()
         BaseGameEdge.objects.filter(rules__contains="dealer_face_up=True").delete()
         start = time.process_time()
-        body = base_game_analysis(data=base_game_query(params))
+        body = base_game_analysis(**request_parse(BaseGameIn, base_game_query(params)))
         seconds = time.process_time() - start
         print(
             f"face-up first request with effects (Face Up 21, 6D, {hits} soft 17): {seconds:.2f} s "

@@ -15,8 +15,8 @@ def bench_validation(runs: int = 200) -> None:
     and each table's exact base-game house edge (compliance.basegame.table_base_games). Warm:
     the floor's rule set analysed and kept; cold: the first validation after the kept values are
     gone (the analysis of its one rule set, in a process that has analysed others)."""
+    from compliance.api.configuration import configuration_parse
     from compliance.basegame import base_game_memory_clear, table_base_games
-    from compliance.configuration import configuration_parse
     from compliance.models import BaseGameEdge
     from compliance.validator import configuration_validate
     from pitboss import kbcache
@@ -62,8 +62,9 @@ def bench_validation(runs: int = 200) -> None:
         """The floor validated as compliance.services.validation_run_create does it (what it
         reads kept per knowledge-base revision); and the seconds of its tables' house edges and
         side wagers alone."""
-        revision = kbcache.revision_of(kbcache.history_heads())
-        parsed = configuration_parse(config, revision=revision)
+        heads = kbcache.history_heads()
+        revision = kbcache.revision_of(heads)
+        parsed = configuration_parse(config, heads=heads)
         configuration_validate(parsed, revision=revision)
         start = time.perf_counter()
         return table_base_games(parsed, revision=revision), time.perf_counter() - start
@@ -98,6 +99,7 @@ def bench_signage(runs: int = 5) -> None:
     one warm-up that loads WeasyPrint's fonts."""
     import json
 
+    from compliance.api.configuration import configuration_parse
     from compliance.services import sign_set_create
     from compliance.signage_render import sign_set_pdf
 
@@ -110,7 +112,7 @@ def bench_signage(runs: int = 5) -> None:
 
     def timed(config: dict[str, object]) -> tuple[float, int]:
         start = time.perf_counter()
-        pdf = sign_set_pdf(sign_set_create(data=config))
+        pdf = sign_set_pdf(sign_set_create(configuration=configuration_parse(config)))
         return (time.perf_counter() - start) * 1000, len(pdf)
 
     timed(one)  # warm-up: WeasyPrint loads Pango and the fonts once per process
@@ -129,12 +131,13 @@ def bench_pages_desk(renders: int = 200) -> None:
 
     from django.test import Client
 
+    from compliance.api.configuration import configuration_parse
     from compliance.services import validation_run_create
     from jurisdictions.services import api_user_create
 
     vendor, _ = api_user_create(username="bench-vendor")
     config = json.loads((ROOT / "fixtures/configs/casino-house-rules-co.json").read_text())
-    run = validation_run_create(data=config, user=vendor)
+    run = validation_run_create(configuration=configuration_parse(config), user=vendor)
     client = Client(HTTP_HOST="localhost")
     client.force_login(vendor)
     address = f"/configurations/runs/{run.pk}/"

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import time
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import fields, replace
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +30,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from rest_framework import serializers
 
 import engine.basegame.assumptions
 import engine.basegame.contexts
@@ -61,33 +59,17 @@ from engine.rules import RuleSet
 from engine.simulate import rules_as_dict
 from pitboss import kbcache
 from pitboss.errors import DomainError
-from pitboss.text import Text
 from regs.models import AnnotationKind
 from regs.selectors import unit_annotations
 from variants.models import Constraint, ConstraintKind
 from variants.selectors import Citer
 
+from .configuration import Configuration, Table, value_at
 from .models import BaseGameEdge
-from .rounds import request_parse, request_table
+from .rounds import configuration_table
 from .rulesets import TableRules, table_rules
 from .side_wagers import table_side_wagers
 from .validator import bonus_house_advantage
-
-
-class BaseGameIn(serializers.Serializer):
-    configuration = serializers.JSONField()
-    table = Text(
-        required=False,
-        max_length=80,
-        help_text="Name of the configuration's table; default the first.",
-    )
-    effects = serializers.BooleanField(
-        default=True,
-        help_text="Also the change each rule option makes to the house edge (about ten analyses, "
-        "each kept once made: the first request for a standard table takes a few seconds, for a "
-        "face-up table about 3 s, for a Switch table about 5 s).",
-    )
-
 
 QUERY_FIELDS = {
     "decks": "decks",
@@ -103,41 +85,6 @@ QUERY_FIELDS = {
     "game_version": "game_version",
 }
 """GET's query parameters → the table field each sets (of the configuration, docs/api.md)."""
-_INTEGERS = {"decks", "max_hands", "game_version"}
-_BOOLEANS = {"double_after_split", "resplit_aces", "split_aces_one_card"}
-
-
-def base_game_query(params: Any) -> dict[str, Any]:
-    """A GET's query (?jurisdiction=&as_of=&game=&decks=&dealer_soft_17=…&effects=) as the body
-    POST takes: a configuration of one table.
-
-    :raises rest_framework.exceptions.ValidationError: a number or yes/no that is not one.
-    """
-    table: dict[str, Any] = {"name": "table", "game": params.get("game", "blackjack")}
-    for name, path in QUERY_FIELDS.items():
-        if name not in params:
-            continue
-        value: Any = params[name]
-        if name in _INTEGERS:
-            try:
-                value = int(value)
-            except ValueError:
-                raise serializers.ValidationError({name: "a whole number"}) from None
-        elif name in _BOOLEANS:
-            if value.lower() not in ("true", "false"):
-                raise serializers.ValidationError({name: "true or false"})
-            value = value.lower() == "true"
-        where = table
-        *parents, leaf = path.split(".")
-        for parent in parents:
-            where = where.setdefault(parent, {})
-        where[leaf] = value
-    configuration = {
-        "jurisdiction": params.get("jurisdiction", ""),
-        "as_of": params.get("as_of", ""),
-        "tables": [table],
-    }
-    return {"configuration": configuration, "effects": params.get("effects", "true")}
 
 
 def check_rules(rules: RuleSet) -> None:
@@ -146,46 +93,46 @@ def check_rules(rules: RuleSet) -> None:
     (check_variant if is_variant(rules) else check_analysable)(rules)
 
 
-def base_game_analysis(*, data: Any) -> dict[str, Any]:
-    """The exact house edge of the table's base game, its conventions and (with effects) the
-    change each rule option makes.
+def base_game_analysis(
+    *, configuration: Configuration, table: str | None = None, effects: bool = True
+) -> dict[str, Any]:
+    """The exact house edge of the named table's base game (default the first), its conventions
+    and (with `effects`) the change each rule option makes.
 
-    :raises rest_framework.exceptions.ValidationError: a malformed request (the field is named).
     :raises pitboss.errors.DomainError: an unknown table, or rules the analysis does not play.
     """
-    values = request_parse(BaseGameIn, data)
-    table, found = request_table(values)
+    index, dealt, found = configuration_table(configuration, table)
     rules = found.rules
-    index = values["configuration"]["tables"].index(table)
     try:
         check_rules(rules)
     except NotAnalysable as exc:
         field = f"configuration.tables[{index}].{_field(rules)}"
         raise DomainError(
-            "game_not_analysed", f"{table['name']}: {exc}", fields={field: str(exc)}
+            "game_not_analysed", f"{dealt.name}: {exc}", fields={field: str(exc)}
         ) from exc
     with shared_dealer_odds():  # a face-up table's analyses share odds and hands' values
-        return _analysis_body(values, table, found, rules)
+        return _analysis_body(effects, dealt, found, rules)
 
 
 def _analysis_body(
-    values: dict[str, Any], table: dict[str, Any], found: TableRules, rules: RuleSet
+    effects: bool, table: Table, found: TableRules, rules: RuleSet
 ) -> dict[str, Any]:
     [value] = base_game_values([rules])
     assumed = list(found.assumed)
     if rules.side_wagers:
         assumed.append("side wagers: not analysed (the base game only)")
     body: dict[str, Any] = {
-        "table": table["name"],
+        "table": table.name,
         "rules": rules_as_dict(rules) | _spanish_rules(rules) | _variant_rules(rules),
         "assumed": assumed,
         **value.as_dict(),
         "alternative_readings": alternative_readings([rules])[0],
         "basic_strategy": _basic_strategy(rules),
     }
-    if values["effects"]:
-        effects = rule_effects(rules, value, values=base_game_values)
-        body["effects"] = [effect.as_dict() for effect in effects]
+    if effects:
+        body["effects"] = [
+            effect.as_dict() for effect in rule_effects(rules, value, values=base_game_values)
+        ]
     return body
 
 
@@ -395,9 +342,7 @@ def base_game_memory_clear() -> None:
 # --- each table of a validation run ---------------------------------------------------------------
 
 
-def table_base_games(
-    config: dict[str, Any], *, revision: str | None = None
-) -> list[dict[str, Any]]:
+def table_base_games(config: Configuration, *, revision: str | None = None) -> list[dict[str, Any]]:
     """For each table of a parsed configuration (configuration_parse), in order: its base game's
     exact house edge under the rules the table deals (compliance.rulesets.table_rules, side
     wagers aside), or why the analysis cannot give one; a link to the analysis with the change
@@ -406,7 +351,7 @@ def table_base_games(
 
     With `revision` (pitboss.kbcache's stamp, as configuration_validate takes it), the rules a
     table deals are read once per revision of the knowledge base and shared between calls."""
-    jurisdiction, as_of = config["jurisdiction"], config["as_of"]
+    jurisdiction, as_of = config.jurisdiction, config.as_of
 
     def kept(key: tuple[Any, ...], read: Callable[[], Any]) -> Any:
         return read() if revision is None else kbcache.remember(revision, key, read)
@@ -415,11 +360,11 @@ def table_base_games(
     bounded = kept(("bonus-bounds", jurisdiction, as_of), lambda: _bonus_constraints(config, citer))
     entries: list[dict[str, Any]] = []
     analysable: list[tuple[dict[str, Any], RuleSet]] = []
-    built: dict[str, TableRules | Exception] = {}  # tables alike but for name and side wagers
-    for index, table in enumerate(config["tables"]):
+    built: dict[Table, TableRules | Exception] = {}  # tables alike but for name and side wagers
+    for index, table in enumerate(config.tables):
         entry: dict[str, Any] = {
-            "table": table["name"],
-            "game": table["game"],
+            "table": table.name,
+            "game": table.game,
             "house_edge": None,
             "house_edge_percent": None,
             "play": None,
@@ -433,8 +378,7 @@ def table_base_games(
             "side_wagers": table_side_wagers(config, table, citer, kept, f"tables[{index}]"),
         }
         entries.append(entry)
-        base_only = {**table, "name": "", "side_wagers": []}
-        alike = json.dumps(base_only, sort_keys=True, default=str)
+        alike = base_only = replace(table, name="", side_wagers=())
         if alike not in built:
             path = f"tables[{index}]"
             rules_of = functools.partial(_base_rules, config, base_only, path, citer)
@@ -457,7 +401,7 @@ def table_base_games(
 
 
 def _base_rules(
-    config: dict[str, Any], table: dict[str, Any], path: str, citer: Citer
+    config: Configuration, table: Table, path: str, citer: Citer
 ) -> TableRules | Exception:
     """The rules a table deals, or why the analysis cannot value them."""
     try:
@@ -468,30 +412,28 @@ def _base_rules(
         return exc
 
 
-def base_game_url(config: dict[str, Any], table: dict[str, Any]) -> str:
+def base_game_url(config: Configuration, table: Table) -> str:
     """GET analysis/base-game/ with the table's options: its house edge and each rule's effect."""
     query: dict[str, Any] = {
-        "jurisdiction": config["jurisdiction"],
-        "as_of": str(config["as_of"]),
-        "game": table["game"],
+        "jurisdiction": config.jurisdiction,
+        "as_of": str(config.as_of),
+        "game": table.game,
     }
     for name, path in QUERY_FIELDS.items():
-        value: Any = table
-        for part in path.split("."):
-            value = value.get(part) if isinstance(value, dict) else None
+        value = value_at(table, path)
         if value is not None:
             query[name] = str(value).lower() if isinstance(value, bool) else value
     return f"{reverse('base-game-analysis')}?{urlencode(query)}"
 
 
 def _bonus_constraints(
-    config: dict[str, Any], citer: Citer
+    config: Configuration, citer: Citer
 ) -> list[tuple[Constraint, dict[str, Any]]]:
     """The constraints bounding a bonus wager's house advantage (MA 20(k)) in force, each with
     its citation."""
     found = []
     for c in Constraint.objects.filter(
-        jurisdiction__code=config["jurisdiction"], kind=ConstraintKind.HOUSE_ADVANTAGE_BETWEEN
+        jurisdiction__code=config.jurisdiction, kind=ConstraintKind.HOUSE_ADVANTAGE_BETWEEN
     ).select_related("wager"):
         if citer.in_force(c):
             cited = citer.cite(c.provision_id, c.unit_path).as_dict()
@@ -501,14 +443,14 @@ def _bonus_constraints(
 
 
 def _bonus_wagers(
-    config: dict[str, Any],
-    table: dict[str, Any],
+    config: Configuration,
+    table: Table,
     bounded: list[tuple[Constraint, dict[str, Any]]],
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for side in table.get("side_wagers", []):
+    for side in table.side_wagers:
         for c, cited in bounded:
-            if c.wager is None or side["wager"] != c.wager.slug:
+            if c.wager is None or side.wager != c.wager.slug:
                 continue
             low, high = Fraction(c.params["min"]), Fraction(c.params["max"])
             entry: dict[str, Any] = {
@@ -524,7 +466,7 @@ def _bonus_wagers(
                 "code": c.code,
                 "citations": [cited],
             }
-            found = bonus_house_advantage(c, table, side, config["jurisdiction"])
+            found = bonus_house_advantage(c, table, side, config.jurisdiction)
             if isinstance(found[1], str):
                 entry["missing"] = str(found[0])
             else:

@@ -1,36 +1,26 @@
-"""A proposed table configuration (docs/api.md, "The table configuration (contract v1)"), checked
-for shape before any rule is applied: a malformed configuration is a 400 naming the field."""
+"""A proposed table configuration as the domain reads it (docs/api.md, "The table configuration
+(contract v1)"; docs/architecture.md, "Typed input"): frozen dataclasses, parsed once at the edge
+(compliance.api.configuration.configuration_parse, which checks the shape and names each bad
+field) and taken as they are by the validator, the signs, the rule sets and the engine adapters.
+
+A field the configuration leaves out is None here (an empty tuple for a list, but `layouts`,
+where "not stated" and "none" differ); money is Decimal, probabilities Fraction, odds the text
+as printed ("3 to 2", read by `pays_parse`). Every value is immutable and hashable, so a table
+(or a side wager) is itself the key of what is kept about it.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
-from collections.abc import Callable
-from contextvars import ContextVar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers
-
-from engine.cards import InvalidCard, parse_cards
-from engine.odds import Basis, InvalidPays, Pays
-from jurisdictions.models import Jurisdiction
-from pitboss import kbcache
-from pitboss.api import shared_serializer
-from pitboss.text import Slug, Text, check_text_tree
-from variants.api.serializers import PaytableLineSerializer
-from variants.models import Wager
-
-from .rulesets import game_versions, version_problem
-
-EARLIEST = dt.date(1990, 1, 1)
-LATEST = dt.date(2100, 12, 31)
-# A floor of more tables than any casino has is refused before any table is read; so is a
-# table offering more side wagers than a layout holds.
-MAX_TABLES = 200
-MAX_SIDE_WAGERS = 20
-
+from engine.odds import Pays
 
 # Payouts as printed repeat from one configuration to the next ("3 to 2", a paytable's lines):
 # each text is read once per process (a Pays is immutable; a text that is no payout raises each
@@ -38,413 +28,186 @@ MAX_SIDE_WAGERS = 20
 pays_parse = functools.lru_cache(maxsize=4096)(Pays.parse)
 
 
-class OddsField(Text):
-    """Odds as printed: "3 to 2", "2 for 1" (not a meter share or a dollar amount)."""
-
-    def to_internal_value(self, data: Any) -> str:
-        text = super().to_internal_value(data)
-        try:
-            pays = pays_parse(text)
-        except InvalidPays as exc:
-            raise serializers.ValidationError(str(exc)) from exc
-        if pays.basis not in (Basis.TO, Basis.FOR):
-            raise serializers.ValidationError(
-                f"{text!r} is not odds; write odds as '3 to 2' or '2 for 1'."
-            )
-        return text
+@dataclass(frozen=True)
+class Limits:
+    min: Decimal
+    max: Decimal
 
 
-class LimitsSerializer(serializers.Serializer):
-    min = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
-    max = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["min"] > attrs["max"]:
-            raise serializers.ValidationError({"max": f"is below min ({attrs['min']})."})
-        return attrs
+@dataclass(frozen=True)
+class Double:
+    on: str  # any_two, 9_10_11, 10_11, any_time, none
+    after_split: bool = True
+    max_doubles: int | None = None
+    card: str | None = None  # face_up, face_down, face_down_on_request (MA 10(c))
 
 
-class DoubleSerializer(serializers.Serializer):
-    on = serializers.ChoiceField(choices=["any_two", "9_10_11", "10_11", "any_time", "none"])
-    after_split = serializers.BooleanField(default=True)
-    max_doubles = serializers.IntegerField(
-        min_value=1,
-        max_value=3,
-        required=False,
-        help_text="Doubles a hand may take (Spanish 21's double-double down: up to 3).",
+@dataclass(frozen=True)
+class Split:
+    max_hands: int
+    resplit_aces: bool = False
+    split_aces_one_card: bool = True
+
+
+@dataclass(frozen=True)
+class PaytableLine:
+    """A line of an inline paytable: an outcome key of the wager and its payout as printed."""
+
+    outcome: str
+    pays: str
+    column: str = ""
+
+
+@dataclass(frozen=True)
+class BonusPayout:
+    """An amount a bonus system pays on a winning wager and the probability it pays it (MA 20)."""
+
+    amount: Decimal
+    probability: Fraction
+
+
+@dataclass(frozen=True)
+class Tips:
+    accepted: bool = True
+    max: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class SideWager:
+    wager: str  # catalog slug
+    # a catalog paytable id, or the lines of an inline paytable
+    paytable: str | tuple[PaytableLine, ...] | None = None
+    aggregate_payout_limit: Decimal | None = None
+    limits: Limits | None = None
+    meter: Decimal | None = None
+    column: str | None = None
+    specified_suit: str | None = None
+    bonus_payouts: tuple[BonusPayout, ...] | None = None
+
+    @property
+    def inline_lines(self) -> tuple[PaytableLine, ...] | None:
+        """The lines of an inline paytable; None for a catalog id or none given."""
+        return self.paytable if isinstance(self.paytable, tuple) else None
+
+    @property
+    def paytable_id(self) -> str | None:
+        """The catalog paytable id given; None for inline lines or none given."""
+        return self.paytable if isinstance(self.paytable, str) else None
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    game: str  # catalog slug of the base game or full variant
+    decks: int | None = None
+    player_spots: int | None = None
+    dealing: str | None = None  # hand, shoe, csm, asd
+    dealer_soft_17: str | None = None  # stand, hit
+    hole_card: str | None = None  # peek, no_peek, none, face_up
+    blackjack_pays: str | None = None
+    game_version: int | None = None
+    variation: str | None = None  # 6-to-5, none
+    insurance_pays: str | None = None
+    even_money: bool | None = None
+    double: Double | None = None
+    split: Split | None = None
+    surrender: str | None = None  # none, late, early
+    limits: Limits | None = None
+    chip_unit: Decimal | None = None
+    optional_payouts: tuple[str, ...] = ()
+    designated_blackjack: tuple[str, ...] = ()
+    side_wagers: tuple[SideWager, ...] = ()
+    tips: Tips | None = None
+    jokers: str | None = None
+    layouts: tuple[str, ...] | None = None  # None: not stated
+
+    def offered(self) -> set[str]:
+        """The table's game and its side wagers, by slug."""
+        return {side.wager for side in self.side_wagers} | {self.game}
+
+
+def value_at(given: Any, path: str) -> Any:
+    """The value at a field path of a table or side wager, as the catalog's parameters name one
+    ("dealer_soft_17", "double.after_split", "limits.max"); None for a field left out, or one the
+    contract does not have."""
+    for name in path.split("."):
+        if not dataclasses.is_dataclass(given) or name not in _FIELDS[type(given)]:
+            return None
+        given = getattr(given, name)
+    return given
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """A floor of tables in one jurisdiction, judged by the rules in force on `as_of`."""
+
+    jurisdiction: str
+    as_of: dt.date
+    tables: tuple[Table, ...]
+    licensee: str = ""
+    include_proposed: bool = False
+    # The JSON as submitted, which a validation run stores; not part of what it means.
+    source: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    # The knowledge base's state its shape was checked against (pitboss.kbcache.history_heads):
+    # the validation reads the rules at the same state.
+    heads: Mapping[str, int] | None = field(default=None, compare=False, hash=False, repr=False)
+
+    def offered(self) -> set[str]:
+        """Every game and side wager of the floor, by slug."""
+        return set().union(*(table.offered() for table in self.tables))
+
+    def with_tables(self, *tables: Table) -> Configuration:
+        return dataclasses.replace(self, tables=tables)
+
+
+def configuration_of(
+    values: Mapping[str, Any],
+    source: Mapping[str, Any],
+    heads: Mapping[str, int] | None = None,
+) -> Configuration:
+    """The configuration of values already checked for shape (the API's serializer gives them):
+    each nested object as its dataclass, each list as a tuple."""
+    return Configuration(
+        jurisdiction=values["jurisdiction"],
+        as_of=values["as_of"],
+        licensee=values.get("licensee", ""),
+        include_proposed=values.get("include_proposed", False),
+        tables=tuple(_table(table) for table in values["tables"]),
+        source=source,
+        heads=heads,
     )
-    card = serializers.ChoiceField(
-        choices=["face_up", "face_down", "face_down_on_request"],
-        required=False,
-        help_text="How the one card on a double is dealt (MA 10(c)): face up (the rule), face "
-        "down at this table, or face down when a player asks; the last two are posted.",
-    )
 
 
-class SplitSerializer(serializers.Serializer):
-    max_hands = serializers.IntegerField(min_value=1, max_value=16)
-    resplit_aces = serializers.BooleanField(default=False)
-    split_aces_one_card = serializers.BooleanField(default=True)
-
-
-class PaytableLineIn(PaytableLineSerializer):
-    """A line of an inline paytable, as variants.api reads one, its payout read by pays_parse."""
-
-    def validate_pays(self, value: str) -> str:
-        try:
-            pays_parse(value)
-        except InvalidPays as exc:
-            raise serializers.ValidationError(str(exc)) from exc
-        return value
-
-
-_PAYTABLE_ID = Text()
-
-
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "string", "description": "Catalog paytable id, e.g. us-co/kings-bounty/kb03"},
-            {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "outcome": {"type": "string"},
-                        "pays": {"type": "string", "example": "25 to 1"},
-                        "column": {"type": "string"},
-                    },
-                    "required": ["outcome", "pays"],
-                },
-            },
-        ]
+def _table(values: Mapping[str, Any]) -> Table:
+    nested = {
+        "double": lambda v: Double(**v),
+        "split": lambda v: Split(**v),
+        "limits": lambda v: Limits(**v),
+        "tips": lambda v: Tips(**v),
+        "side_wagers": lambda v: tuple(_side_wager(side) for side in v),
+        "optional_payouts": tuple,
+        "designated_blackjack": tuple,
+        "layouts": tuple,
     }
-)
-class PaytableField(serializers.Field):
-    """A catalog paytable id, or the lines of an inline paytable."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, str) and data:
-            return _PAYTABLE_ID.run_validation(data)
-        if isinstance(data, list) and data:
-            return list(shared_serializer(PaytableLineIn, many=True).run_validation(data))
-        raise serializers.ValidationError(
-            'Give a catalog paytable id ("us-co/kings-bounty/kb03") or a list of lines '
-            '[{"outcome": …, "pays": "25 to 1"}].'
-        )
-
-    def to_representation(self, value: Any) -> Any:
-        return value
+    given: dict[str, Any] = {
+        name: nested[name](value) if name in nested and value is not None else value
+        for name, value in values.items()
+    }
+    return Table(**given)
 
 
-class BonusPayoutSerializer(serializers.Serializer):
-    amount = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
-    probability = Text(max_length=100, help_text='A fraction "1/4" or a decimal "0.25".')
-
-    def validate_probability(self, value: str) -> Fraction:
-        try:
-            probability = Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            raise serializers.ValidationError(
-                f"{value!r} is not a probability; write a fraction like 1/4 or a decimal like 0.25."
-            ) from None
-        if not 0 <= probability <= 1:
-            raise serializers.ValidationError("must be between 0 and 1.")
-        return probability
+def _side_wager(values: Mapping[str, Any]) -> SideWager:
+    given = dict(values)
+    if isinstance(given.get("paytable"), list):
+        given["paytable"] = tuple(PaytableLine(**dict(line)) for line in given["paytable"])
+    if given.get("limits") is not None:
+        given["limits"] = Limits(**given["limits"])
+    if given.get("bonus_payouts") is not None:
+        given["bonus_payouts"] = tuple(BonusPayout(**p) for p in given["bonus_payouts"])
+    return SideWager(**given)
 
 
-class TipsSerializer(serializers.Serializer):
-    accepted = serializers.BooleanField(default=True)
-    max = serializers.DecimalField(
-        max_digits=12,
-        decimal_places=2,
-        min_value=0,
-        required=False,
-        help_text="The most a dealer tip wager may be (30-803(3)(i): a restriction to post).",
-    )
-
-
-class SideWagerSerializer(serializers.Serializer):
-    wager = Slug()
-    aggregate_payout_limit = serializers.DecimalField(
-        max_digits=14,
-        decimal_places=2,
-        min_value=0,
-        required=False,
-        help_text="The most the wager pays all winners together in a round, where the licensee "
-        "sets one (30-899.12(2), 30-2107(3), MA 24(h)); it is posted.",
-    )
-    paytable = PaytableField(required=False, allow_null=True, default=None)
-    limits = LimitsSerializer(required=False)
-    meter = serializers.DecimalField(
-        max_digits=14, decimal_places=2, min_value=0, required=False, allow_null=True
-    )
-    column = Text(
-        required=False,
-        max_length=80,
-        help_text='Which pay column of a paytable printed with alternatives ("Table B", "D").',
-    )
-    specified_suit = serializers.ChoiceField(
-        choices=["C", "D", "H", "S"],
-        required=False,
-        help_text="The suit a suit-specific line names at this table (21+3 Progressive).",
-    )
-    bonus_payouts = BonusPayoutSerializer(
-        many=True,
-        required=False,
-        allow_empty=False,
-        help_text="Where a bonus system draws the payout (MA 20 blackjack bonus): each amount "
-        "paid on a winning wager and the probability the system pays it; they add up to 1.",
-    )
-
-    def validate_bonus_payouts(self, value: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        total = sum((payout["probability"] for payout in value), Fraction(0))
-        if total != 1:
-            raise serializers.ValidationError(f"the probabilities add up to {total}, not 1.")
-        return value
-
-    def validate_wager(self, value: str) -> str:
-        return _catalog_slug(value)
-
-
-# The catalog facts read for the configuration being checked (in this thread), and the
-# knowledge base's revision they are read at, if known: configuration_parse sets it.
-_reads: ContextVar[dict[str, Any]] = ContextVar("configuration_reads")
-
-
-def _catalog(key: Any, read: Callable[[], Any]) -> Any:
-    """A catalog fact the checks need, `read()` once per configuration; with the revision known
-    (pitboss.kbcache's stamp), once per revision of the knowledge base and shared between
-    configurations (so never changed by its users)."""
-    reads = _reads.get(None)
-    if reads is None:  # a serializer of this module used on its own, not by configuration_parse
-        return read()
-    if key not in reads:
-        revision = reads["revision"]
-        reads[key] = (
-            read() if revision is None else kbcache.remember(revision, ("configuration", key), read)
-        )
-    return reads[key]
-
-
-def _catalog_slug(value: str) -> str:
-    """`value`, if it is a catalog slug of any jurisdiction (GET /api/v1/wagers/ lists them)."""
-    slugs = _catalog("slugs", lambda: sorted(set(Wager.objects.values_list("slug", flat=True))))
-    if value not in slugs:
-        raise serializers.ValidationError(
-            f"{value!r} is no wager in the catalog; valid slugs: {', '.join(slugs)}."
-        )
-    return value
-
-
-class LayoutField(Slug):
-    """The catalog slug of the game or wager whose approved layout a table displays."""
-
-    def to_internal_value(self, data: Any) -> str:
-        return _catalog_slug(super().to_internal_value(data))
-
-
-class TableSerializer(serializers.Serializer):
-    name = Text(max_length=80)
-    game = Slug()
-    decks = serializers.IntegerField(min_value=1, max_value=12, required=False, allow_null=True)
-    player_spots = serializers.IntegerField(min_value=1, max_value=14, required=False)
-    dealing = serializers.ChoiceField(choices=["hand", "shoe", "csm", "asd"], required=False)
-    dealer_soft_17 = serializers.ChoiceField(choices=["stand", "hit"], required=False)
-    hole_card = serializers.ChoiceField(
-        choices=["peek", "no_peek", "none", "face_up"],
-        required=False,
-        help_text="peek: checked under an ace or ten; no_peek; none: dealt after the players "
-        "(MA 6(h)); face_up: dealt face up before the players act (MA 6(k)).",
-    )
-    blackjack_pays = OddsField(required=False)
-    game_version = serializers.IntegerField(
-        min_value=1,
-        max_value=99,
-        required=False,
-        help_text="Which version of the game the table deals, where its rule has several: "
-        "Double Up Blackjack's Version 1 or Version 2 (30-899.10; Version 2 the \"Alternate "
-        'rules/Pay table"). Left out at such a game: Version 1. A game with one version takes '
-        "none.",
-    )
-    variation = serializers.ChoiceField(
-        choices=["6-to-5", "none"],
-        required=False,
-        help_text="The jurisdiction's blackjack variation the table deals: 6-to-5 (MA's 6 to 5 "
-        "blackjack variation, whose rules 2(a)(1), 3(d), 3(e), 8(c), 12(d) then bind as errors) "
-        "or none (a table paying 6 to 5 outside it under 7(d), whose rules go on the layout). "
-        "Left out: the variation's rules are warnings where blackjack pays 6 to 5.",
-    )
-    insurance_pays = OddsField(required=False)
-    even_money = serializers.BooleanField(required=False)
-    double = DoubleSerializer(required=False)
-    split = SplitSerializer(required=False)
-    surrender = serializers.ChoiceField(choices=["none", "late", "early"], required=False)
-    limits = LimitsSerializer(required=False)
-    chip_unit = serializers.DecimalField(
-        max_digits=10, decimal_places=2, min_value=0, required=False
-    )
-    optional_payouts = serializers.ListField(
-        child=serializers.ChoiceField(
-            choices=["678-suited", "777", "5-card", "designated-blackjack"]
-        ),
-        required=False,
-        help_text="Optional payouts the table offers on winning hands (MA 3(e)(1)-(4)).",
-    )
-    designated_blackjack = serializers.ListField(
-        child=Text(max_length=10),
-        required=False,
-        min_length=2,
-        max_length=2,
-        help_text='The designated ace and face card of MA 3(e)(3), e.g. ["AS", "JS"].',
-    )
-    # many=True hands max_length to the ListSerializer it makes, which DRF's stubs do not know
-    side_wagers = SideWagerSerializer(  # type: ignore[call-arg]
-        many=True, required=False, default=list, max_length=MAX_SIDE_WAGERS
-    )
-    tips = TipsSerializer(
-        required=False,
-        help_text='Dealer tip wagers: {"accepted": false} or {"max": "25"}; restrictions are '
-        "posted (30-803(3)(i)).",
-    )
-    jokers = Text(
-        required=False,
-        multiline=True,
-        max_length=300,
-        help_text="Where jokers are in use, their card value or usage as approved; posted "
-        "(30-806(3)).",
-    )
-    layouts = serializers.ListField(
-        child=LayoutField(),
-        required=False,
-        help_text="The approved layouts the table displays (the felt, or for an electronic game "
-        "the terminals' screens), each named by the catalog slug of the game or wager whose "
-        'layout it is: ["spanish-21"], ["blackjack", "kings-bounty"]. A game or wager whose '
-        "rule says it may be played only on tables displaying its layout (30-899.16(1), "
-        "30-2115, ...) needs its slug here; where a wager's betting area is part of the layout "
-        '(MA 28(d): "the appropriate area of the blackjack layout"), its slug names that area. '
-        "Leaving the field out means the layouts are not stated: the rules that need them say "
-        "so (fact-missing) instead of finding a breach.",
-    )
-
-    def validate_designated_blackjack(self, value: list[str]) -> list[str]:
-        try:
-            cards = parse_cards(value)
-        except InvalidCard as exc:
-            raise serializers.ValidationError(str(exc)) from exc
-        if sorted(card.is_ace for card in cards) != [False, True] or not any(
-            card.is_face for card in cards
-        ):
-            raise serializers.ValidationError("must be an ace and a face card (J, Q or K).")
-        return [str(card) for card in cards]
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        pays = attrs.get("blackjack_pays")
-        if (
-            attrs.get("variation") == "6-to-5"
-            and pays
-            and not pays_parse(pays).same_payout(pays_parse("6 to 5"))
-        ):
-            raise serializers.ValidationError(
-                {"variation": f"the 6 to 5 variation pays blackjack 6 to 5, not {pays}."}
-            )
-        if "designated-blackjack" in attrs.get("optional_payouts", []) and not attrs.get(
-            "designated_blackjack"
-        ):
-            raise serializers.ValidationError(
-                {
-                    "designated_blackjack": "name the designated ace and face card, "
-                    'e.g. ["AS", "JS"].'
-                }
-            )
-        return attrs
-
-
-class ConfigurationSerializer(serializers.Serializer):
-    jurisdiction = Text(max_length=16)
-    as_of = serializers.DateField()
-    licensee = Text(required=False, allow_blank=True, default="")
-    include_proposed = serializers.BooleanField(required=False, default=False)
-    tables = TableSerializer(many=True, allow_empty=False)
-
-    def validate_jurisdiction(self, value: str) -> str:
-        codes = _catalog(
-            "jurisdictions",
-            lambda: list(Jurisdiction.objects.order_by("code").values_list("code", flat=True)),
-        )
-        if value not in codes:
-            raise serializers.ValidationError(
-                f"unknown jurisdiction {value!r}; known: {', '.join(codes)}."
-            )
-        return value
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """Inline paytable lines must name outcomes of the wager, as GET wagers/{slug}/ lists
-        them; a game_version must be one of the game's versions (a game with one takes none)."""
-        outcomes = _catalog(
-            ("outcomes", attrs["jurisdiction"]),
-            lambda: {
-                slug: {o["key"] for o in wager_outcomes}
-                for slug, wager_outcomes in Wager.objects.filter(
-                    jurisdiction__code=attrs["jurisdiction"]
-                ).values_list("slug", "outcomes")
-            },
-        )
-        versions = _catalog(
-            ("versions", attrs["jurisdiction"]), lambda: game_versions(attrs["jurisdiction"])
-        )
-        for t, table in enumerate(attrs["tables"]):
-            chosen, have = table.get("game_version"), versions.get(table["game"], (1,))
-            if chosen is not None and (len(have) == 1 or chosen not in have):
-                problem = version_problem(table["game"], chosen, have)
-                raise serializers.ValidationError({f"tables[{t}].game_version": [problem]})
-            for s, side in enumerate(table.get("side_wagers", [])):
-                known, lines = outcomes.get(side["wager"]), side.get("paytable")
-                if known is None or not isinstance(lines, list):
-                    continue
-                for n, line in enumerate(lines):
-                    if line["outcome"] not in known:
-                        path = f"tables[{t}].side_wagers[{s}].paytable[{n}].outcome"
-                        raise serializers.ValidationError(
-                            {
-                                path: [
-                                    f"{line['outcome']!r} is no outcome of {side['wager']}; "
-                                    f"outcomes: {', '.join(sorted(known))}."
-                                ]
-                            }
-                        )
-        return attrs
-
-    def validate_as_of(self, value: dt.date) -> dt.date:
-        if not EARLIEST <= value <= LATEST:
-            raise serializers.ValidationError(f"must be between {EARLIEST} and {LATEST}.")
-        return value
-
-
-def configuration_parse(data: Any, *, revision: str | None = None) -> dict[str, Any]:
-    """The configuration, checked for shape (at most MAX_TABLES tables, checked first). With
-    `revision` (pitboss.kbcache's stamp), the catalog facts the checks read (jurisdictions,
-    wager slugs and outcomes) are read once per revision of the knowledge base.
-
-    :raises rest_framework.exceptions.ValidationError: the first problem, naming its field.
-    """
-    if not isinstance(data, dict):
-        raise serializers.ValidationError(
-            {"non_field_errors": ["A configuration is a JSON object."]}
-        )
-    check_text_tree(data)  # the desk's upload and a stored run come here without the API's parser
-    tables = data.get("tables")
-    if isinstance(tables, list) and len(tables) > MAX_TABLES:
-        raise serializers.ValidationError(
-            {
-                "tables": [
-                    f"{len(tables)} tables; a configuration holds at most {MAX_TABLES}. "
-                    "Send the floor in parts."
-                ]
-            }
-        )
-    reads = _reads.set({"revision": revision})
-    try:
-        return dict(shared_serializer(ConfigurationSerializer).run_validation(data))
-    finally:
-        _reads.reset(reads)
+_FIELDS: dict[type, frozenset[str]] = {
+    kind: frozenset(f.name for f in dataclasses.fields(kind))
+    for kind in (Limits, Double, Split, PaytableLine, BonusPayout, Tips, SideWager, Table)
+}

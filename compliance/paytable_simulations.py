@@ -9,18 +9,16 @@ import secrets
 from typing import Any
 
 from django.db import transaction
-from rest_framework import serializers
 
 from engine.odds import Pays
 from engine.rules import PaytableLine
 from engine.simulate import CHUNK_ROUNDS, chunk_sizes
 from engine.streak import MIN_ROUNDS, STREAK_WAGERS, StreakCounts, streak_chunk, streak_rules
 from pitboss.errors import DomainError
-from pitboss.text import Text
 from variants import selectors as catalog
 from variants.analysis import allowed_decks, paytable_lines, streak_shown, streak_soft_17
 
-from .jobs import MAX_SEED, chunk_run_once, chunks_dispatch, job_fail, queue_check
+from .jobs import chunk_run_once, chunks_dispatch, job_fail, queue_check
 from .models import PaytableSimulationJob
 
 MAX_ROUNDS = 1_000_000_000
@@ -33,72 +31,53 @@ PAYTABLE_SIMULATION_CHUNK_TASK = "compliance.paytable_simulation_chunk_run"
 """The Celery task that runs one chunk of a job (compliance.tasks)."""
 
 
-class PaytableSimulationIn(serializers.Serializer):
-    paytable = Text(help_text="The catalog paytable's key.")
-    decks = serializers.IntegerField(
-        required=False, min_value=1, help_text="One deck count; default every one it allows."
-    )
-    rounds = serializers.IntegerField(
-        min_value=MIN_REQUEST_ROUNDS,
-        max_value=MAX_ROUNDS,
-        default=MIN_ROUNDS,
-        help_text="Rounds at each deck count (at least, every wager counted being settled).",
-    )
-    seed = serializers.IntegerField(
-        min_value=0,
-        max_value=MAX_SEED,
-        required=False,
-        help_text="Default: a random seed, reported so the run can be repeated.",
-    )
-    continuous_shuffler = serializers.BooleanField(
-        default=False,
-        help_text="Deal every round from all the cards; default a shoe cut at three quarters.",
-    )
+def paytable_simulation_create(
+    *,
+    paytable: str,
+    decks: int | None = None,
+    rounds: int = MIN_ROUNDS,
+    seed: int | None = None,
+    continuous_shuffler: bool = False,
+    user: Any = None,
+) -> PaytableSimulationJob:
+    """Store a simulation job of the catalog paytable `paytable` (its key), `rounds` rounds at
+    `decks` decks (default every deck count it allows), and send its chunks to the workers (run
+    them here with no broker). Without a `seed`, a random one, which the job reports.
 
-
-def paytable_simulation_create(*, data: Any, user: Any = None) -> PaytableSimulationJob:
-    """Store a paytable simulation job and send its chunks to the workers (run them here with no
-    broker).
-
-    :raises rest_framework.exceptions.ValidationError: a malformed request (the field is named).
     :raises pitboss.errors.DomainError: an unknown paytable (404), one with an exact analysis, a
         deck count it is not approved for; the job queue unreachable (503).
     """
-    values = PaytableSimulationIn(data=data)
-    values.is_valid(raise_exception=True)
-    asked = values.validated_data
-    paytable = catalog.paytables().filter(key=asked["paytable"]).first()
-    if paytable is None:
+    key, found = paytable, catalog.paytables().filter(key=paytable).first()
+    if found is None:
         raise DomainError(
             "not_found",
-            f"no catalog paytable {asked['paytable']!r}",
+            f"no catalog paytable {key!r}",
             status=404,
             fields={"paytable": "a catalog paytable's key"},
         )
-    wager = paytable.wager.slug
+    wager = found.wager.slug
     if wager not in STREAK_WAGERS:
         raise DomainError(
             "exact_analysis",
-            f"{paytable.key} has an exact analysis (GET /api/v1/paytables/{paytable.key}/"
+            f"{found.key} has an exact analysis (GET /api/v1/paytables/{found.key}/"
             f"analysis/): only a wager no exact method settles is simulated "
             f"({', '.join(sorted(STREAK_WAGERS))})",
             fields={"paytable": "a paytable of a wager without an exact analysis"},
         )
-    allowed = allowed_decks(paytable)
-    decks = [asked["decks"]] if "decks" in asked else allowed
-    if decks[0] not in allowed:
+    allowed = allowed_decks(found)
+    counts = [decks] if decks is not None else allowed
+    if counts[0] not in allowed:
         approved = ", ".join(map(str, allowed))
         raise DomainError(
             "decks_not_approved",
-            f"{paytable.key} is approved for {approved} decks, not {decks[0]}",
+            f"{found.key} is approved for {approved} decks, not {counts[0]}",
             fields={"decks": f"one of {approved}"},
         )
-    _check_in_process(asked["rounds"], decks)
+    _check_in_process(rounds, counts)
     queue_check()
-    seed = asked.get("seed")
     if seed is None:
         seed = secrets.randbits(63)
-    per_deck = len(chunk_sizes(asked["rounds"], CHUNK_ROUNDS))
+    per_deck = len(chunk_sizes(rounds, CHUNK_ROUNDS))
     lines = [
         {
             "outcome": line.outcome,
@@ -106,21 +85,21 @@ def paytable_simulation_create(*, data: Any, user: Any = None) -> PaytableSimula
             "label": line.label,
             "column": line.column,
         }
-        for line in paytable_lines(paytable)
+        for line in paytable_lines(found)
     ]
     with transaction.atomic():
         job = PaytableSimulationJob(
-            paytable=paytable.key,
-            jurisdiction=paytable.wager.jurisdiction.code,
+            paytable=found.key,
+            jurisdiction=found.wager.jurisdiction.code,
             wager=wager,
             lines=lines,
-            decks=decks,
-            dealer_hits_soft_17=streak_soft_17(paytable),
-            continuous_shuffler=asked["continuous_shuffler"],
-            rounds=asked["rounds"],
+            decks=counts,
+            dealer_hits_soft_17=streak_soft_17(found),
+            continuous_shuffler=continuous_shuffler,
+            rounds=rounds,
             seed=seed,
             chunk_rounds=CHUNK_ROUNDS,
-            chunks=per_deck * len(decks),
+            chunks=per_deck * len(counts),
             created_by=user if user and user.is_authenticated else None,
         )
         job.full_clean()

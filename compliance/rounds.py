@@ -3,223 +3,98 @@ happened at a table checked against what the approved rules pay (POST rounds/rep
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers
-
 from engine.cards import EngineError, parse_cards
-from engine.round import MAIN, RoundLog, SeatSpec, play_round
+from engine.round import RoundLog, SeatSpec, play_round
 from engine.shoe import Shoe
-from engine.sidewagers import SIDES
 from engine.strategy import BasicStrategy, Scripted, Strategy
 from pitboss.errors import DomainError
-from pitboss.text import Text
 
-from .configuration import configuration_parse
+from .configuration import Configuration, Table
 from .rulesets import TableRules, table_rules
 from .validator import configuration_validate
 
 
-def _amount() -> serializers.DecimalField:
-    return serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
+@dataclass(frozen=True)
+class Seat:
+    """A seat of a round: its stake on each wager ("main" and side wagers by slug), the side of
+    each wager placed on one of several (over-under-13: "over"), its actions in order of play
+    (None: basic strategy for the rules) and, for a replay, what it was paid per wager, net."""
+
+    wagers: Mapping[str, Decimal]
+    sides: Mapping[str, str] = field(default_factory=dict)
+    actions: Sequence[str] | None = None
+    paid: Mapping[str, Decimal] = field(default_factory=dict)
 
 
-class SidedWagerIn(serializers.Serializer):
-    """A wager placed on one side of several (engine.sidewagers.SIDES): its stake and the side."""
+def configuration_table(
+    configuration: Configuration, name: str | None, path: str = "configuration"
+) -> tuple[int, Table, TableRules]:
+    """The table a request names (default the first), its index and its rules.
 
-    stake = _amount()
-    side = serializers.CharField()
-
-
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "string", "format": "decimal", "example": "5"},
-            {
-                "type": "object",
-                "properties": {
-                    "stake": {"type": "string", "format": "decimal"},
-                    "side": {"type": "string", "example": "over"},
-                },
-                "required": ["stake", "side"],
-            },
-        ]
-    }
-)
-class WagerField(serializers.Field):
-    """A seat's wager: an amount ("5"), or for a wager placed on one side of several
-    {"stake": "5", "side": "under"} (MA 17(b)(1), (2): over or under 13)."""
-
-    def to_internal_value(self, data: Any) -> tuple[Decimal, str | None]:
-        if isinstance(data, dict):
-            sided = SidedWagerIn(data=data)
-            sided.is_valid(raise_exception=True)
-            return sided.validated_data["stake"], sided.validated_data["side"]
-        return _amount().run_validation(data), None
-
-    def to_representation(self, value: Any) -> Any:
-        return value
-
-
-class SeatIn(serializers.Serializer):
-    wagers = serializers.DictField(
-        child=WagerField(),
-        help_text='{"main": "10", "<side wager slug>": "5"}; a wager placed on one side of '
-        'several names it: {"over-under-13": {"stake": "5", "side": "over"}} (or "under").',
-    )
-    actions = serializers.ListField(
-        child=serializers.CharField(),
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="The seat's actions in order of play; absent: basic strategy for the rules.",
-    )
-
-    def validate_wagers(
-        self, value: dict[str, tuple[Decimal, str | None]]
-    ) -> dict[str, tuple[Decimal, str | None]]:
-        if not value.get(MAIN, (0, None))[0]:
-            raise serializers.ValidationError('a main wager is required: {"main": "10"}')
-        for wager, (stake, side) in value.items():
-            names = [s.name for s in SIDES.get(wager, ())]
-            if names and side not in names:
-                choices = " or ".join(f'"{n}"' for n in names)
-                raise serializers.ValidationError(
-                    {
-                        wager: {
-                            "side": f"{wager} is a wager on one side: {choices}, as "
-                            f'{{"stake": "{stake}", "side": "{names[0]}"}}'
-                        }
-                    }  # fmt: skip
-                )
-            if not names and side is not None:
-                raise serializers.ValidationError(
-                    {wager: {"side": f"{wager} has no sides: give its amount alone"}}
-                )
-        return value
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        """The wagers as amounts, and the side of each wager placed on one (`sides`)."""
-        placed = attrs["wagers"]
-        attrs["wagers"] = {wager: stake for wager, (stake, _) in placed.items()}
-        attrs["sides"] = {wager: side for wager, (_, side) in placed.items() if side is not None}
-        return attrs
-
-
-class RoundsIn(serializers.Serializer):
-    configuration = serializers.JSONField()
-    table = Text(
-        required=False,
-        max_length=80,
-        help_text="Name of the configuration's table to play; default the first.",
-    )
-    shoe = serializers.ListField(
-        child=serializers.CharField(),
-        required=False,
-        allow_empty=False,
-        help_text='Cards in dealing order, e.g. ["7H", "TC", …].',
-    )
-    seed = serializers.IntegerField(required=False, min_value=0)
-    rounds = serializers.IntegerField(required=False, min_value=1, max_value=1000, default=1)
-    seats = SeatIn(many=True, allow_empty=False, max_length=14)  # type: ignore[call-arg]  # many=True: ListSerializer takes max_length
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if ("shoe" in attrs) == ("seed" in attrs):
-            raise serializers.ValidationError({"shoe": "give either shoe (cards) or seed"})
-        if "shoe" in attrs and attrs["rounds"] != 1:
-            raise serializers.ValidationError({"rounds": "a scripted shoe plays one round"})
-        return attrs
-
-
-class SeatReplayIn(SeatIn):
-    actions = serializers.ListField(child=serializers.CharField(), default=list)
-    paid = serializers.DictField(
-        child=serializers.DecimalField(max_digits=12, decimal_places=2),
-        help_text='What the seat was paid per wager, net of its stakes: {"main": "15", '
-        '"insurance": "-5"}; a loss is negative.',
-    )
-
-
-class ReplayIn(serializers.Serializer):
-    configuration = serializers.JSONField()
-    table = Text(required=False, max_length=80)
-    cards = serializers.ListField(
-        child=serializers.CharField(), allow_empty=False, help_text="The cards in dealing order."
-    )
-    seats = SeatReplayIn(many=True, allow_empty=False, max_length=14)  # type: ignore[call-arg]  # many=True: ListSerializer takes max_length
-
-
-def request_parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    """A request holding a configuration, checked: the configuration's errors are under
-    "configuration"."""
-    request = serializer_class(data=data)
-    request.is_valid(raise_exception=True)
-    values = dict(request.validated_data)
-    try:
-        values["configuration"] = configuration_parse(values["configuration"])
-    except serializers.ValidationError as exc:
-        raise serializers.ValidationError({"configuration": exc.detail}) from exc
-    return values
-
-
-def request_table(values: dict[str, Any]) -> tuple[dict[str, Any], TableRules]:
-    """The table a parsed request names (default the first) and its rules."""
-    config = values["configuration"]
-    tables = config["tables"]
-    name = values.get("table")
-    index = next((i for i, t in enumerate(tables) if t["name"] == name), None) if name else 0
+    :raises DomainError: no table of that name; rules the engine cannot play."""
+    tables = configuration.tables
+    index = next((i for i, t in enumerate(tables) if t.name == name), None) if name else 0
     if index is None:
         raise DomainError(
             "table_unknown",
             f"the configuration has no table {name!r}",
-            fields={"table": f"one of {', '.join(t['name'] for t in tables)}"},
+            fields={"table": f"one of {', '.join(t.name for t in tables)}"},
         )
-    return tables[index], table_rules(config, tables[index], f"configuration.tables[{index}]")
+    table = tables[index]
+    return index, table, table_rules(configuration, table, f"{path}.tables[{index}]")
 
 
 def _engine_error(exc: EngineError) -> DomainError:
     return DomainError("round_invalid", str(exc))
 
 
-def rounds_play(data: Any) -> dict[str, Any]:
-    """Play rounds as POST rounds/ asks and return their logs.
+def rounds_play(
+    *,
+    configuration: Configuration,
+    seats: Sequence[Seat],
+    table: str | None = None,
+    shoe: Sequence[str] | None = None,
+    seed: int | None = None,
+    rounds: int = 1,
+) -> dict[str, Any]:
+    """Play rounds as POST rounds/ asks (at the named table, default the first; from a scripted
+    `shoe`, or one shuffled by `seed`) and return their logs.
 
-    :raises ValidationError: a malformed request (the field is named).
     :raises DomainError: a round that cannot be played (a card that does not exist, more of a card
         than the shoe holds, an action the rules do not allow at that point).
     """
-    values = request_parse(RoundsIn, data)
-    table, found = request_table(values)
+    if (shoe is None) == (seed is None):
+        raise DomainError("invalid", "give either shoe (cards) or seed", fields={"shoe": "or seed"})
+    _, dealt, found = configuration_table(configuration, table)
     rules = found.rules
-    findings = configuration_validate({**values["configuration"], "tables": [table]})
+    findings = configuration_validate(configuration.with_tables(dealt))
     try:
-        if "shoe" in values:
-            shoe = Shoe.scripted(
-                parse_cards(values["shoe"]), rules.decks, spanish=rules.spanish_decks
-            )
+        if shoe is not None:
+            cards = Shoe.scripted(parse_cards(list(shoe)), rules.decks, spanish=rules.spanish_decks)
         else:
-            shoe = Shoe.shuffled(
+            cards = Shoe.shuffled(
                 rules.decks,
-                values["seed"],
+                seed or 0,
                 spanish=rules.spanish_decks,
-                continuous=table.get("dealing") == "csm",
+                continuous=dealt.dealing == "csm",
             )
         logs: list[RoundLog] = []
-        for _ in range(values["rounds"]):
-            seats = [
-                SeatSpec(
-                    seat["wagers"], _strategy(seat.get("actions"), n + 1, rules), seat["sides"]
-                )
-                for n, seat in enumerate(values["seats"])
+        for _ in range(rounds):
+            specs = [
+                SeatSpec(dict(seat.wagers), _strategy(seat.actions, n + 1, rules), dict(seat.sides))
+                for n, seat in enumerate(seats)
             ]
-            logs.append(play_round(rules, shoe, seats))
-            shoe.end_round()
+            logs.append(play_round(rules, cards, specs))
+            cards.end_round()
     except EngineError as exc:
         raise _engine_error(exc) from exc
     return {
-        "table": table["name"],
+        "table": dealt.name,
         "assumed": found.assumed,
         "compliant": not any(f.severity == "error" for f in findings),
         "findings": [f.as_dict() for f in findings],
@@ -227,36 +102,46 @@ def rounds_play(data: Any) -> dict[str, Any]:
     }
 
 
-def _strategy(actions: list[str] | None, seat: int, rules: Any) -> Strategy:
-    return BasicStrategy(rules) if actions is None else Scripted(actions, seat)
+def _strategy(actions: Sequence[str] | None, seat: int, rules: Any) -> Strategy:
+    return BasicStrategy(rules) if actions is None else Scripted(list(actions), seat)
 
 
-def round_replay(data: Any) -> dict[str, Any]:
-    """Replay a round as it happened at a table and report each payment that differs from what the
-    approved rules pay, as findings citing the rules the engine applied."""
-    values = request_parse(ReplayIn, data)
-    table, found = request_table(values)
+def round_replay(
+    *,
+    configuration: Configuration,
+    cards: Sequence[str],
+    seats: Sequence[Seat],
+    table: str | None = None,
+) -> dict[str, Any]:
+    """Replay a round as it happened at a table (the named one, default the first; `cards` in
+    dealing order) and report each payment that differs from what the approved rules pay, as
+    findings citing the rules the engine applied.
+
+    :raises DomainError: a round that cannot be played as given."""
+    _, dealt, found = configuration_table(configuration, table)
     rules = found.rules
     try:
-        shoe = Shoe.scripted(parse_cards(values["cards"]), rules.decks, spanish=rules.spanish_decks)
+        shoe = Shoe.scripted(parse_cards(list(cards)), rules.decks, spanish=rules.spanish_decks)
         log = play_round(
             rules,
             shoe,
             [
-                SeatSpec(seat["wagers"], Scripted(seat["actions"], n + 1), seat["sides"])
-                for n, seat in enumerate(values["seats"])
+                SeatSpec(
+                    dict(seat.wagers), Scripted(list(seat.actions or []), n + 1), dict(seat.sides)
+                )  # fmt: skip
+                for n, seat in enumerate(seats)
             ],
         )
     except EngineError as exc:
         raise _engine_error(exc) from exc
     findings = []
-    for n, seat in enumerate(values["seats"]):
+    for n, seat in enumerate(seats):
         owed: dict[str, Decimal] = {}
         for s in log.settlements:
             if s.seat == n + 1:
                 owed[s.wager] = owed.get(s.wager, Decimal(0)) + s.net
-        for wager in sorted(set(owed) | set(seat["paid"])):
-            paid, due = seat["paid"].get(wager), owed.get(wager, Decimal(0))
+        for wager in sorted(set(owed) | set(seat.paid)):
+            paid, due = seat.paid.get(wager), owed.get(wager, Decimal(0))
             if paid is None or paid == due:
                 continue
             applied = [s for s in log.settlements if s.seat == n + 1 and s.wager == wager]
@@ -270,13 +155,13 @@ def round_replay(data: Any) -> dict[str, Any]:
                     "code": "payment-differs",
                     "message": f"Seat {n + 1}, {wager}: paid {_signed(paid)}, the approved rules "
                     f"pay {_signed(due)}: {why or 'no such wager was settled'}.",
-                    "table": table["name"],
+                    "table": dealt.name,
                     "path": f"seats[{n}].paid.{wager}",
                     "citations": _citations(applied),
                 }
             )
     return {
-        "table": table["name"],
+        "table": dealt.name,
         "assumed": found.assumed,
         "correct": not findings,
         "findings": findings,

@@ -25,6 +25,8 @@ from pitboss.errors import DomainError
 from variants.models import Paytable, PlayRule, Wager, WagerKind
 from variants.selectors import Citer
 
+from .configuration import Configuration, SideWager, Table, value_at
+
 PLAYABLE_VARIANTS = {"face-up-blackjack", "blackjack-switch", "spanish-21", "double-up-blackjack"}
 """Full variants the engine plays: their play rules replace the base game's of the same key. Other
 variants (Competition 21, Multiple Action, …) are refused, never played as plain blackjack."""
@@ -61,7 +63,7 @@ class TableRules:
 
 
 def table_rules(
-    config: dict[str, Any], table: dict[str, Any], path: str, citer: Citer | None = None
+    config: Configuration, table: Table, path: str, citer: Citer | None = None
 ) -> TableRules:
     """The RuleSet of a parsed configuration's table (configuration_parse). A `citer` of the
     configuration's as-of date, shared by its tables, reads each provision once.
@@ -69,12 +71,12 @@ def table_rules(
     :raises DomainError: the game is not one the engine plays, or is not a game of the
         jurisdiction; a side wager's paytable is unknown.
     """
-    jurisdiction, citer = config["jurisdiction"], citer or Citer(config["as_of"])
-    game = Wager.objects.filter(jurisdiction__code=jurisdiction, slug=table["game"]).first()
+    jurisdiction, citer = config.jurisdiction, citer or Citer(config.as_of)
+    game = Wager.objects.filter(jurisdiction__code=jurisdiction, slug=table.game).first()
     if game is None or game.kind not in (WagerKind.BASE_GAME, WagerKind.VARIANT):
         raise DomainError(
             "game_unknown",
-            f"{table['game']!r} is not a game of {jurisdiction}",
+            f"{table.game!r} is not a game of {jurisdiction}",
             fields={f"{path}.game": "not a base game or full variant of the jurisdiction"},
         )
     if game.kind != WagerKind.BASE_GAME and game.slug not in PLAYABLE_VARIANTS:
@@ -97,7 +99,7 @@ def table_rules(
     play_rules = _version_rules(game, play_rules, table, path, citer, assumed)
 
     game_face_up = "deal" in play_rules and play_rules["deal"].params.get("dealer_face_up")
-    if table.get("hole_card") == "face_up" and not game_face_up:  # else the game deals so
+    if table.hole_card == "face_up" and not game_face_up:  # else the game deals so
         procedure = {
             key.removeprefix(FACE_UP_DEALING): rule
             for key, rule in play_rules.items()
@@ -112,7 +114,7 @@ def table_rules(
         play_rules |= procedure
     play_rules = {k: rule for k, rule in play_rules.items() if not k.startswith(FACE_UP_DEALING)}
 
-    for n, payout in enumerate(table.get("optional_payouts", [])):
+    for n, payout in enumerate(table.optional_payouts):
         key = "designated-blackjack" if payout == "designated-blackjack" else "bonus-21"
         rule = play_rules.get(key)
         if not (rule and rule.params.get("optional")) or (
@@ -137,20 +139,19 @@ def table_rules(
     }
 
     def option(name: str, default: Any, why: str = "") -> Any:
-        if table.get(name) is not None:
-            return table[name]
+        if (given := value_at(table, name)) is not None:
+            return given
         assumed.append(f"{name}: {default}{f' ({why})' if why else ''}")
         return default
 
     decks = option("decks", 6)
     hole_default = param("hole-card", "default", "peek")
     hole_card = option("hole_card", hole_default, f"the {citations['hole-card']} procedure")
-    split = table.get("split") or {}
+    split, double = table.split, table.double
     max_hands_default = param("split", "max_hands", 4)
-    if "split" not in table:
+    if split is None:
         assumed.append(f"split.max_hands: {max_hands_default} ({citations['split']})")
-    double = table.get("double") or {}
-    if "double" not in table:
+    if double is None:
         on = param("double", "on", DoubleOn.ANY_TWO)
         assumed.append(
             f"double: on {on.replace('_', ' ')}, after splits too ({citations['double']})"
@@ -165,9 +166,9 @@ def table_rules(
         insurance_pays=_odds(option("insurance_pays", "2 to 1")),
         even_money=param("even-money", "offered", True)
         and option("even_money", False, "not offered unless the table says so"),
-        double_on=DoubleOn(double.get("on", param("double", "on", DoubleOn.ANY_TWO))),
+        double_on=DoubleOn(double.on if double else param("double", "on", DoubleOn.ANY_TWO)),
         rescue=param("double", "rescue", False),
-        max_doubles=double.get("max_doubles", 1),
+        max_doubles=double.max_doubles if double and double.max_doubles is not None else 1,
         super_bonus=tuple(
             (Decimal(least), Decimal(amount))
             for least, amount in param("super-bonus", "amounts", [])
@@ -176,15 +177,15 @@ def table_rules(
         spanish_decks=param("deal", "spanish_decks", False),
         blackjack_beats_dealer_blackjack=param("blackjack", "beats_dealer_blackjack", False),
         player_21_wins=param("twenty-one", "always_wins", False),
-        bonus_21=_bonus_21(play_rules.get("bonus-21"), decks, table.get("optional_payouts")),
+        bonus_21=_bonus_21(play_rules.get("bonus-21"), decks, table.optional_payouts),
         bonus_on_doubled=param("bonus-21", "on_doubled", False),
-        designated_blackjack=tuple(parse_cards(table.get("designated_blackjack", []))),
+        designated_blackjack=tuple(parse_cards(list(table.designated_blackjack))),
         designated_blackjack_pays=_odds(param("designated-blackjack", "pays", "2 to 1")),
-        double_after_split=double.get("after_split", True),
-        max_split_hands=split.get("max_hands", max_hands_default),
-        resplit_aces=split.get("resplit_aces", param("split", "resplit_aces", False)),
-        split_aces_one_card=split.get(
-            "split_aces_one_card", param("split", "split_aces_one_card", True)
+        double_after_split=double.after_split if double else True,
+        max_split_hands=split.max_hands if split else max_hands_default,
+        resplit_aces=split.resplit_aces if split else param("split", "resplit_aces", False),
+        split_aces_one_card=(
+            split.split_aces_one_card if split else param("split", "split_aces_one_card", True)
         ),
         surrender=_surrender(option("surrender", "none"), play_rules, citations, assumed),
         two_card_21_beats_dealer_21="two-card-21" in play_rules,
@@ -204,7 +205,7 @@ def table_rules(
         citations=citations,
         side_wagers=tuple(
             side_wager_rules(jurisdiction, citer, side, f"{path}.side_wagers[{n}]")
-            for n, side in enumerate(table.get("side_wagers", []))
+            for n, side in enumerate(table.side_wagers)
         ),
     )
     return TableRules(rules, assumed)
@@ -220,7 +221,7 @@ def version_problem(game: str, chosen: int, versions: list[int] | tuple[int, ...
 def _version_rules(
     game: Wager,
     play_rules: dict[str, PlayRule],
-    table: dict[str, Any],
+    table: Table,
     path: str,
     citer: Citer,
     assumed: list[str],
@@ -230,7 +231,7 @@ def _version_rules(
     `assumed` says so. The configuration's shape check (configuration_parse) has refused a
     version the game does not have."""
     versions = sorted({1} | {int(m.group(1)) for k in play_rules if (m := VERSION_KEY.match(k))})
-    chosen = table.get("game_version")
+    chosen = table.game_version
     if chosen is None and len(versions) > 1:
         chosen = 1
         section = citer.cite(game.provision_id, game.unit_path).citation
@@ -274,7 +275,7 @@ def _surrender(
 
 
 def _bonus_21(
-    rule: PlayRule | None, decks: int, chosen: list[str] | None
+    rule: PlayRule | None, decks: int, chosen: tuple[str, ...]
 ) -> tuple[tuple[str, Fraction], ...]:
     """The bonus odds of the rule, best first; the 2-deck game's own odds where it has them. An
     optional rule's payouts (MA 3(e)) only as far as the table chose them."""
@@ -282,7 +283,7 @@ def _bonus_21(
         return ()
     pays = dict(rule.params.get("pays", {}))
     if rule.params.get("optional"):
-        pays = {kind: odds for kind, odds in pays.items() if kind in (chosen or [])}
+        pays = {kind: odds for kind, odds in pays.items() if kind in chosen}
     if decks == 2:
         pays.update(rule.params.get("two_decks", {}))
     return tuple(sorted(((kind, _odds(odds)) for kind, odds in pays.items()), key=lambda p: -p[1]))
@@ -294,26 +295,23 @@ def _odds(text: str) -> Fraction:
     return pays.ratio - 1 if pays.basis == "for" else pays.ratio
 
 
-def side_wager_rules(
-    jurisdiction: str, citer: Citer, side: dict[str, Any], path: str
-) -> SideWagerRules:
+def side_wager_rules(jurisdiction: str, citer: Citer, side: SideWager, path: str) -> SideWagerRules:
     """A configured side wager as the engine reads it: its paytable's lines (a catalog id or
     inline lines, in the configured column) and citation.
 
     :raises DomainError: no such paytable of the wager, or no such column."""
-    given = side.get("paytable")
-    suit = Suit(side["specified_suit"]) if side.get("specified_suit") else None
-    if isinstance(given, list):
+    given = side.paytable_id
+    suit = Suit(side.specified_suit) if side.specified_suit else None
+    if side.inline_lines is not None:
         lines = tuple(
-            PaytableLine(line["outcome"], Pays.parse(line["pays"]), column=line.get("column", ""))
-            for line in given
+            PaytableLine(line.outcome, Pays.parse(line.pays), column=line.column)
+            for line in side.inline_lines
         )
         lines = _column(lines, side, path)
-        return SideWagerRules(side["wager"], "inline", lines, meter=side.get("meter"),
-                              specified_suit=suit)  # fmt: skip
+        return SideWagerRules(side.wager, "inline", lines, meter=side.meter, specified_suit=suit)
     paytable = (
         Paytable.objects.filter(
-            key=given, wager__slug=side["wager"], wager__jurisdiction__code=jurisdiction
+            key=given, wager__slug=side.wager, wager__jurisdiction__code=jurisdiction
         )
         .prefetch_related("entries")
         .first()
@@ -323,7 +321,7 @@ def side_wager_rules(
     if paytable is None:
         raise DomainError(
             "paytable_unknown",
-            f"{side['wager']} needs a paytable of {jurisdiction}: a catalog id or inline lines",
+            f"{side.wager} needs a paytable of {jurisdiction}: a catalog id or inline lines",
             fields={f"{path}.paytable": "no paytable of this wager in the jurisdiction"},
         )
     ref = citer.cite(paytable.provision_id, paytable.unit_path)
@@ -332,22 +330,22 @@ def side_wager_rules(
         for e in paytable.entries.all()
     )
     return SideWagerRules(
-        side["wager"],
+        side.wager,
         paytable.key,
         _column(lines, side, path),
         RuleRef(**ref.as_dict()),
-        side.get("meter"),
+        side.meter,
         paytable.base_wager,
         suit,
     )
 
 
 def _column(
-    lines: tuple[PaytableLine, ...], side: dict[str, Any], path: str
+    lines: tuple[PaytableLine, ...], side: SideWager, path: str
 ) -> tuple[PaytableLine, ...]:
     """The lines of the configured pay column; all of them where none is configured (the engine
     then pays the first column that pays odds)."""
-    column = side.get("column")
+    column = side.column
     if column is None:
         return lines
     chosen = tuple(line for line in lines if line.column == column)

@@ -19,7 +19,7 @@ from variants.models import (
 )
 
 from .basegame import table_base_games
-from .configuration import configuration_parse
+from .configuration import Configuration
 from .models import SignSet, ValidationRun
 from .signage import SIGN_FACT_MISSING, sign_needs, signs_build
 from .validator import Finding, configuration_validate
@@ -45,31 +45,32 @@ def knowledge_base_revision(heads: dict[str, int] | None = None) -> dict[str, in
     return {model.__name__: heads[model.__name__] for model in _TRACKED}
 
 
-def validation_run_create(*, data: Any, user: Any = None) -> ValidationRun:
+def validation_run_create(*, configuration: Configuration, user: Any = None) -> ValidationRun:
     """Validate a configuration and store the run with the knowledge-base state it used, and
     each table's base-game house edge (compliance.basegame.table_base_games). Its findings hold
     the rules' and every fact the signs need and the configuration does not give (sign_needs):
     a draft of its signs lists the same.
 
-    :raises rest_framework.exceptions.ValidationError: a malformed configuration (nothing stored).
+    The configuration comes parsed (compliance.api.configuration.configuration_parse); the run
+    stores it as it was submitted (`configuration.source`).
     """
-    run = _validation_run_made(data=data, user=user)
+    run = _validation_run_made(configuration, user=user)
     run.save()  # one INSERT, whole or not at all: no transaction of its own needed
     return run
 
 
-def _validation_run_made(*, data: Any, user: Any = None) -> ValidationRun:
+def _validation_run_made(config: Configuration, *, user: Any = None) -> ValidationRun:
     """The run of a configuration, checked and computed, not yet stored."""
-    heads = kbcache.history_heads()  # before reading the rules: a later edit makes a new revision
+    # read before the rules (by the parse, or now): a later edit makes a new revision
+    heads = dict(config.heads) if config.heads is not None else kbcache.history_heads()
     revision = kbcache.revision_of(heads)
-    config = configuration_parse(data, revision=revision)
     findings = configuration_validate(config, revision=revision)
     findings += sign_needs(config, revision=revision)
     tables = table_base_games(config, revision=revision)
     run = ValidationRun(
-        configuration=data,
-        jurisdiction=config["jurisdiction"],
-        as_of=config["as_of"],
+        configuration=dict(config.source),
+        jurisdiction=config.jurisdiction,
+        as_of=config.as_of,
         compliant=is_compliant(findings),
         findings=[f.as_dict() for f in findings],
         knowledge_base=knowledge_base_revision(heads),
@@ -108,7 +109,7 @@ class NotCompliant(DomainError):
 
 def sign_set_create(
     *,
-    data: Any,
+    configuration: Configuration,
     draft: bool = False,
     wall_signs: bool = True,
     user: Any = None,
@@ -125,14 +126,16 @@ def sign_set_create(
     Everything is checked before anything is written (`sign`, the one sign asked for, among
     them), and the run and the sign set are written in one transaction.
 
-    :raises rest_framework.exceptions.ValidationError: a malformed configuration.
     :raises DomainError: `sign` is not a sign of the set (404; nothing stored).
     :raises NotCompliant: errors and no draft asked for (the run is stored, no sign set).
     """
-    if run is None or run.configuration != data or run.knowledge_base != knowledge_base_revision():
-        run = _validation_run_made(data=data, user=user)
-    config = configuration_parse(data)
-    built = signs_build(config, knowledge_base=run.knowledge_base, wall_signs=wall_signs)
+    if (
+        run is None
+        or run.configuration != configuration.source
+        or run.knowledge_base != knowledge_base_revision()
+    ):
+        run = _validation_run_made(configuration, user=user)
+    built = signs_build(configuration, knowledge_base=run.knowledge_base, wall_signs=wall_signs)
     if sign is not None and sign >= len(built.signs):
         raise DomainError("not_found", f"sign {sign}: the set has {len(built.signs)} signs", 404)
     # the run's findings hold the signs' (sign_needs); a run stored before they did, not

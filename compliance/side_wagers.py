@@ -20,6 +20,7 @@ from pitboss.errors import DomainError
 from variants.analysis import lines_analysis, simulated_only
 from variants.selectors import Citer
 
+from .configuration import Configuration, SideWager, Table
 from .rulesets import side_wager_rules
 
 Kept = Callable[[tuple[Any, ...], Callable[[], Any]], Any]
@@ -27,8 +28,8 @@ Kept = Callable[[tuple[Any, ...], Callable[[], Any]], Any]
 
 
 def table_side_wagers(
-    config: dict[str, Any],
-    table: dict[str, Any],
+    config: Configuration,
+    table: Table,
     citer: Citer,
     kept: Kept | None = None,
     path: str = "tables[0]",
@@ -37,15 +38,15 @@ def table_side_wagers(
     With `kept`, a catalog paytable's lines are read once per revision of the knowledge base."""
     kept = kept or (lambda key, read: read())
     return [
-        _side_wager(config["jurisdiction"], table, side, _rules(
-            config["jurisdiction"], citer, side, f"{path}.side_wagers[{n}]", kept
+        _side_wager(config.jurisdiction, table, side, _rules(
+            config.jurisdiction, citer, side, f"{path}.side_wagers[{n}]", kept
         ))
-        for n, side in enumerate(table["side_wagers"])
+        for n, side in enumerate(table.side_wagers)
     ]  # fmt: skip
 
 
 def _rules(
-    jurisdiction: str, citer: Citer, side: dict[str, Any], path: str, kept: Kept
+    jurisdiction: str, citer: Citer, side: SideWager, path: str, kept: Kept
 ) -> SideWagerRules | DomainError:
     """The side wager as the table's rules read it (compliance.rulesets), or why they cannot."""
 
@@ -55,20 +56,18 @@ def _rules(
         except DomainError as exc:
             return exc
 
-    if not isinstance(side.get("paytable"), str):
+    if not isinstance(side.paytable, str):
         return read()  # inline lines: nothing to read from the catalog
-    return kept(
-        ("side-wager", jurisdiction, side["wager"], side["paytable"], side.get("column")), read
-    )
+    return kept(("side-wager", jurisdiction, side.wager, side.paytable, side.column), read)
 
 
 def _side_wager(
     jurisdiction: str,
-    table: dict[str, Any],
-    side: dict[str, Any],
+    table: Table,
+    side: SideWager,
     rules: SideWagerRules | DomainError,
 ) -> dict[str, Any]:
-    wager, chosen, decks = side["wager"], side.get("paytable"), table.get("decks")
+    wager, chosen, decks = side.wager, side.paytable, table.decks
     entry: dict[str, Any] = {
         "wager": wager,
         "paytable": chosen if isinstance(chosen, str) else ("inline" if chosen else None),
@@ -95,9 +94,7 @@ def _side_wager(
         )
         return entry
     try:
-        body = _analysed(
-            wager, rules.lines, decks, jurisdiction, table.get("dealer_soft_17") == "hit"
-        )
+        body = _analysed(wager, rules.lines, decks, jurisdiction, table.dealer_soft_17 == "hit")
     except DomainError as exc:
         entry["not_analysed"] = exc.message
         return entry

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from compliance.configuration import pays_parse
+from compliance.configuration import Configuration, SideWager, Table, pays_parse, value_at
 from compliance.rulesets import version_rules
 from compliance.validator import Finding, catalog_read, paytable_offered
 from engine.odds import Basis, Pays
@@ -106,14 +106,14 @@ class SignSet:
 
 
 def signs_build(
-    config: dict[str, Any], *, knowledge_base: dict[str, int], wall_signs: bool = True
+    config: Configuration, *, knowledge_base: dict[str, int], wall_signs: bool = True
 ) -> SignSet:
     """The sign set of a parsed configuration (configuration_parse) on its as-of date: the table
     signs in table order, then the wall sign (if any); the findings of facts a notice needs and
     the configuration does not give. `knowledge_base` is the revision the validation run used.
     With `wall_signs` false, every notice stays on its table's sign."""
-    jurisdiction, as_of = config["jurisdiction"], config["as_of"]
-    include_proposed = bool(config.get("include_proposed"))
+    jurisdiction, as_of = config.jurisdiction, config.as_of
+    include_proposed = bool(config.include_proposed)
     built = _notices(config, Citer(as_of))
     per_table = built.per_table
     wall: dict[tuple[Any, ...], Notice] = {}
@@ -130,15 +130,15 @@ def signs_build(
                 notice.citations.append(permission)
             wall[key] = notice
     signs = []
-    for table, notices in zip(config["tables"], per_table, strict=True):
+    for table, notices in zip(config.tables, per_table, strict=True):
         printed = [n for n in notices if Placement.TABLE in n.placements and n.key not in wall]
         layout = [n for n in notices if n.placements == {Placement.LAYOUT}]
-        signs.append(_sign(config, table["name"], Placement.TABLE, printed, layout))
+        signs.append(_sign(config, table.name, Placement.TABLE, printed, layout))
     if wall:
         signs.append(_sign(config, None, Placement.WALL, list(wall.values()), []))
     provenance_base = {
         "jurisdiction": jurisdiction,
-        "licensee": config.get("licensee", ""),
+        "licensee": config.licensee,
         "as_of": as_of.isoformat(),
         "knowledge_base": knowledge_base,
         "include_proposed": include_proposed,
@@ -152,12 +152,12 @@ def signs_build(
     return SignSet(signs, built.findings)
 
 
-def sign_needs(config: dict[str, Any], *, revision: str | None = None) -> list[Finding]:
+def sign_needs(config: Configuration, *, revision: str | None = None) -> list[Finding]:
     """The facts the signs of a parsed configuration need and it does not give, a finding each
     (sign-fact-missing, cited to the posting rule), in table order: what the validation report
     says and what a draft of the signs lists. With `revision` (as configuration_validate takes
     it), the rules are read once per revision, with the validator's catalog."""
-    jurisdiction, as_of = config["jurisdiction"], config["as_of"]
+    jurisdiction, as_of = config.jurisdiction, config.as_of
     if revision is None:
         return _notices(config, Citer(as_of)).findings
     citer = kbcache.remember(revision, ("citer", as_of), lambda: Citer(as_of))
@@ -188,7 +188,7 @@ def _requirements(jurisdiction: str) -> list[PostingRequirement]:
 
 
 def _notices(
-    config: dict[str, Any],
+    config: Configuration,
     citer: Citer,
     every_requirement: list[PostingRequirement] | None = None,
     wagers: dict[str, Wager] | None = None,
@@ -196,8 +196,8 @@ def _notices(
     """Each table's notices (merged where two rules ask the same) and the findings of facts they
     need and the configuration does not give. `every_requirement` and `wagers` (by slug, with
     their paytables' lines) are read here unless given."""
-    jurisdiction = config["jurisdiction"]
-    include_proposed = bool(config.get("include_proposed"))
+    jurisdiction = config.jurisdiction
+    include_proposed = bool(config.include_proposed)
     if every_requirement is None:
         every_requirement = _requirements(jurisdiction)
     requirements = [
@@ -205,8 +205,8 @@ def _notices(
     ]
     citer.prefetch(r.provision_id for r in requirements)
     if wagers is None:
-        offered = {t["game"] for t in config["tables"]} | {
-            s["wager"] for t in config["tables"] for s in t.get("side_wagers", [])
+        offered = {t.game for t in config.tables} | {
+            s.wager for t in config.tables for s in t.side_wagers
         }
         wagers = {
             w.slug: w
@@ -217,7 +217,7 @@ def _notices(
     findings: list[Finding] = []
     cite = _Cites(citer)
     per_table: list[list[Notice]] = []
-    for index, table in enumerate(config["tables"]):
+    for index, table in enumerate(config.tables):
         builder = _TableNotices(table, f"tables[{index}]", wagers, citer, cite, findings)
         for requirement in requirements:
             builder.apply(requirement)
@@ -238,7 +238,7 @@ def _shared(per_table: list[list[Notice]]) -> list[tuple[Any, ...]]:
 
 
 def _sign(
-    config: dict[str, Any],
+    config: Configuration,
     table: str | None,
     placement: str,
     notices: list[Notice],
@@ -313,7 +313,7 @@ class _TableNotices:
 
     def __init__(
         self,
-        table: dict[str, Any],
+        table: Table,
         path: str,
         wagers: dict[str, Wager],
         citer: Citer,
@@ -327,14 +327,14 @@ class _TableNotices:
     def apply(self, r: PostingRequirement) -> None:
         if r.notice == NoticeKind.WALL_SIGNAGE or not _holds(r.when, self.table):
             return
-        sides = list(enumerate(self.table.get("side_wagers", [])))
+        sides = list(enumerate(self.table.side_wagers))
         if r.wager is not None:
-            if r.wager.slug == self.table["game"] and r.notice == NoticeKind.PLAY_RULES:
+            if r.wager.slug == self.table.game and r.notice == NoticeKind.PLAY_RULES:
                 self._play_rules(r)
-            if r.wager.slug == self.table["game"] and r.notice == NoticeKind.STATEMENT:
+            if r.wager.slug == self.table.game and r.notice == NoticeKind.STATEMENT:
                 self._statement(r, None, None)
             for index, side in sides:
-                if side["wager"] == r.wager.slug:
+                if side.wager == r.wager.slug:
                     self._for_side(r, index, side)
         elif r.notice == NoticeKind.STATEMENT:
             self._statement(r, None, None)
@@ -342,47 +342,45 @@ class _TableNotices:
             for index, side in sides:
                 self._for_side(r, index, side)
 
-    def _for_side(self, r: PostingRequirement, index: int, side: dict[str, Any]) -> None:
-        if side["wager"] not in self.wagers:
+    def _for_side(self, r: PostingRequirement, index: int, side: SideWager) -> None:
+        if side.wager not in self.wagers:
             return  # not a wager of this jurisdiction: the validation says so
         if r.notice == NoticeKind.PAYTABLE:
             self._paytable(r, index, side)
-        elif r.notice == NoticeKind.AGGREGATE_LIMIT and side.get("aggregate_payout_limit") is None:
+        elif r.notice == NoticeKind.AGGREGATE_LIMIT and side.aggregate_payout_limit is None:
             return  # "any aggregate pay out limitations": none set, nothing to post
         else:
             self._statement(r, index, side)
 
-    def _facts(self, side: dict[str, Any] | None) -> dict[str, str]:
+    def _facts(self, side: SideWager | None) -> dict[str, str]:
         t = self.table
         facts = {
-            "blackjack_pays": t.get("blackjack_pays"),
-            "insurance_pays": t.get("insurance_pays"),
-            "table_min": _money(t.get("limits", {}).get("min")),
-            "table_max": _money(t.get("limits", {}).get("max")),
-            "tips_max": _money(t.get("tips", {}).get("max")),
-            "jokers": t.get("jokers"),
-            "designated_blackjack": " and ".join(t["designated_blackjack"])
-            if t.get("designated_blackjack")
+            "blackjack_pays": t.blackjack_pays,
+            "insurance_pays": t.insurance_pays,
+            "table_min": _money(value_at(t, "limits.min")),
+            "table_max": _money(value_at(t, "limits.max")),
+            "tips_max": _money(value_at(t, "tips.max")),
+            "jokers": t.jokers,
+            "designated_blackjack": " and ".join(t.designated_blackjack)
+            if t.designated_blackjack
             else None,
         }
         if side is not None:
             facts |= {
-                "wager": self.wagers[side["wager"]].name,
-                "wager_min": _money(side.get("limits", {}).get("min")),
-                "wager_max": _money(side.get("limits", {}).get("max")),
-                "aggregate_limit": _money(side.get("aggregate_payout_limit")),
+                "wager": self.wagers[side.wager].name,
+                "wager_min": _money(value_at(side, "limits.min")),
+                "wager_max": _money(value_at(side, "limits.max")),
+                "aggregate_limit": _money(side.aggregate_payout_limit),
             }
-        elif t["game"] in self.wagers:
-            facts["wager"] = self.wagers[t["game"]].name
+        elif t.game in self.wagers:
+            facts["wager"] = self.wagers[t.game].name
         return {k: v for k, v in facts.items() if v is not None}
 
-    def _statement(
-        self, r: PostingRequirement, index: int | None, side: dict[str, Any] | None
-    ) -> None:
+    def _statement(self, r: PostingRequirement, index: int | None, side: SideWager | None) -> None:
         wording = r.wording
         if isinstance(wording, dict):
             choose = r.params["choose"]
-            value = _get(self.table, choose)
+            value = value_at(self.table, choose)
             if value is None:
                 value = r.params.get("absent")
             if value is None:
@@ -398,16 +396,16 @@ class _TableNotices:
                 facts[name] = NOT_GIVEN
         self._add(r, wording.format_map(facts), [])
 
-    def _paytable(self, r: PostingRequirement, index: int, side: dict[str, Any]) -> None:
-        wager = self.wagers[side["wager"]]
+    def _paytable(self, r: PostingRequirement, index: int, side: SideWager) -> None:
+        wager = self.wagers[side.wager]
         paytable = paytable_offered(wager, side, self.citer)
         outcome_labels = {o["key"]: o["label"] for o in wager.outcomes}
         lines: list[dict[str, str]]
         if paytable is not None:
             entries = list(paytable.entries.all())
-            column = side.get("column")
-            if isinstance(side.get("paytable"), list):  # the columns the inline lines give
-                given = {g.get("column") or entries[0].column for g in side["paytable"]}
+            column = side.column
+            if side.inline_lines:  # the columns the inline lines give
+                given = {g.column or entries[0].column for g in side.inline_lines}
                 entries = [e for e in entries if e.column in given]
             if column is not None:
                 entries = [e for e in entries if e.column == column]
@@ -418,14 +416,14 @@ class _TableNotices:
             ]
             heading = f"{wager.name} pays ({paytable.label})"
             footnotes = list(paytable.footnotes)
-        elif isinstance(side.get("paytable"), list):  # not approved: shown only on a draft
+        elif side.inline_lines:  # not approved: shown only on a draft
             lines = [
                 {
-                    "label": outcome_labels.get(g["outcome"], g["outcome"]),
-                    "column": g.get("column") or "",
-                    "pays": str(g["pays"]),
+                    "label": outcome_labels.get(g.outcome, g.outcome),
+                    "column": g.column,
+                    "pays": g.pays,
                 }
-                for g in side["paytable"]
+                for g in side.inline_lines
             ]
             heading = f"{wager.name} pays (offered; matches no approved paytable)"
             footnotes = []
@@ -445,7 +443,7 @@ class _TableNotices:
             for rule in PlayRule.objects.filter(wager=r.wager)
             if self.citer.in_force(rule)
         }
-        chosen = version_rules(in_force, self.table.get("game_version") or 1).values()
+        chosen = version_rules(in_force, self.table.game_version or 1).values()
         in_reading_order = sorted(chosen, key=lambda p: (p.provision_id, p.source_line or 0, p.key))
         for rule in in_reading_order:
             self._add(r, rule.summary, [])
@@ -480,7 +478,7 @@ class _TableNotices:
                 "error",
                 SIGN_FACT_MISSING,
                 f"The sign needs {fact}, which the configuration does not give: {r.what}",
-                self.table["name"],
+                self.table.name,
                 path,
                 [citation],
             )
@@ -496,29 +494,29 @@ class _TableNotices:
         return list(out.values())
 
 
-def _holds(when: dict[str, Any], table: dict[str, Any]) -> bool:
+def _holds(when: dict[str, Any], table: Table) -> bool:
     """Whether a requirement's condition holds at the table. Conditions: game_not (a slug),
     blackjack_pays and blackjack_pays_above (odds), decks_in (deck counts), present (a field
     given), includes ({field: value}: a list field holds the value), and any field path
     ("double.after_split") equal to a value or one of a list."""
     for key, value in when.items():
         if key == "includes":
-            ok = all(item in (_get(table, name) or []) for name, item in value.items())
+            ok = all(item in (value_at(table, name) or []) for name, item in value.items())
         elif key == "game_not":
-            ok = table["game"] != value
+            ok = table.game != value
         elif key in ("blackjack_pays", "blackjack_pays_above"):
-            given = table.get("blackjack_pays")
+            given = table.blackjack_pays
             if not given:
                 return False
             offered, odds = Pays.parse(given), Pays.parse(value)
             same = offered.same_payout(odds)
             ok = same if key == "blackjack_pays" else offered.at_least(odds) and not same
         elif key == "decks_in":
-            ok = table.get("decks") in value
+            ok = table.decks in value
         elif key == "present":
-            ok = _get(table, value) is not None
+            ok = value_at(table, value) is not None
         else:
-            given = _get(table, key)
+            given = value_at(table, key)
             ok = given in value if isinstance(value, list) else given == value
         if not ok:
             return False
@@ -534,13 +532,6 @@ def _pays_above(pays: str, odds: str) -> bool:
         floor = pays_parse(odds)
         return paid.at_least(floor) and not paid.same_payout(floor)
     return paid.basis not in (Basis.PUSH, Basis.LOSS)
-
-
-def _get(data: dict[str, Any], path: str) -> Any:
-    value: Any = data
-    for part in path.split("."):
-        value = value.get(part) if isinstance(value, dict) else None
-    return value
 
 
 def _money(value: Decimal | str | None) -> str | None:

@@ -9,7 +9,6 @@ from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
-from rest_framework import serializers
 
 from engine.simulate import (
     CHUNK_ROUNDS,
@@ -27,11 +26,11 @@ from engine.simulate import (
     variations,
 )
 from pitboss.errors import DomainError
-from pitboss.text import Text
 
-from .jobs import MAX_SEED, chunk_run_once, chunks_dispatch, job_fail, queue_check
+from .configuration import Configuration
+from .jobs import chunk_run_once, chunks_dispatch, job_fail, queue_check
 from .models import SimulationJob
-from .rounds import request_parse, request_table
+from .rounds import configuration_table
 
 MAX_ROUNDS = 100_000_000
 SIMULATION_CHUNK_TASK = "compliance.simulation_chunk_run"
@@ -46,49 +45,33 @@ CONTINUOUS_SHOE = (
 )
 
 
-class SimulationIn(serializers.Serializer):
-    configuration = serializers.JSONField()
-    table = Text(
-        required=False,
-        max_length=80,
-        help_text="Name of the configuration's table; default the first.",
-    )
-    rounds = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS)
-    seed = serializers.IntegerField(
-        min_value=0,
-        max_value=MAX_SEED,
-        required=False,
-        help_text="Default: a random seed, reported so the run can be repeated.",
-    )
-    effects = serializers.BooleanField(
-        default=False,
-        help_text="Also the change each rule option makes to the house edge (about ten times "
-        "the work).",
-    )
+def simulation_job_create(
+    *,
+    configuration: Configuration,
+    rounds: int,
+    table: str | None = None,
+    seed: int | None = None,
+    effects: bool = False,
+    user: Any = None,
+) -> SimulationJob:
+    """Store a simulation job of `rounds` rounds at the named table (default the first) and send
+    its chunks to the workers (run them here with no broker); with `effects`, also each rule
+    option's change. Without a `seed`, a random one, which the job reports.
 
-
-def simulation_job_create(*, data: Any, user: Any = None) -> SimulationJob:
-    """Store a simulation job and send its chunks to the workers (run them here with no broker).
-
-    :raises rest_framework.exceptions.ValidationError: a malformed request (the field is named).
     :raises pitboss.errors.DomainError: an unknown table, or a game the engine cannot play.
     """
-    values = request_parse(SimulationIn, data)
-    table, found = request_table(values)
+    index, dealt, found = configuration_table(configuration, table)
     try:
         check_simulable(found.rules)
     except NotSimulable as exc:
-        index = values["configuration"]["tables"].index(table)
         raise DomainError(
             "game_not_simulated",
-            f"{table['game']}: {exc}",
+            f"{dealt.game}: {exc}",
             fields={f"configuration.tables[{index}].game": str(exc)},
         ) from exc
     queue_check()
-    seed = values.get("seed")
     if seed is None:
         seed = secrets.randbits(63)
-    rounds = values["rounds"]
     assumed = list(found.assumed)
     if found.rules.side_wagers:
         assumed.append("side wagers: not simulated (the base game only)")
@@ -99,16 +82,16 @@ def simulation_job_create(*, data: Any, user: Any = None) -> SimulationJob:
         )
     with transaction.atomic():
         job = SimulationJob(
-            configuration=data["configuration"],
-            table=table["name"],
+            configuration=dict(configuration.source),
+            table=dealt.name,
             rules=rules_as_dict(found.rules),
             assumed=assumed,
             rounds=rounds,
             seed=seed,
             chunk_rounds=CHUNK_ROUNDS,
             chunks=len(chunk_sizes(rounds, CHUNK_ROUNDS)),
-            effects=values["effects"],
-            continuous_shuffler=table.get("dealing") == "csm",
+            effects=effects,
+            continuous_shuffler=dealt.dealing == "csm",
             created_by=user if user and user.is_authenticated else None,
         )
         job.full_clean()

@@ -26,7 +26,7 @@ from rest_framework.views import APIView, set_rollback
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from pitboss import faults
-from pitboss.errors import DomainError, error_body
+from pitboss.errors import DomainError, error_body, first_error
 
 # What to do next, added to DRF's message for these codes.
 _HINTS = {
@@ -91,7 +91,7 @@ def shared_serializer(serializer_class: type[serializers.BaseSerializer], **kwar
     nothing of what they check or render on the serializer, so the built instance serves every
     request (and thread): call those two, never `is_valid()` or `.data`, which store it. Its
     `context` is shared too, so a serializer used this way must not keep a request's values in
-    it (compliance.configuration keeps them in a context variable).
+    it (compliance.api.configuration keeps them in a context variable).
     """
     return _shared(serializer_class, tuple(sorted(kwargs.items())))  # type: ignore[arg-type]
 
@@ -112,25 +112,6 @@ def _build(field: Any) -> None:
     elif isinstance(field, serializers.Serializer):
         for child in field.fields.values():
             _build(child)
-
-
-def _first_error(detail: Any, path: str = "") -> str:
-    """The first message in a (nested) DRF error detail, prefixed with the field path it is on."""
-    if not detail:
-        return f"{path}: invalid" if path else "The request is invalid."
-    if isinstance(detail, dict):
-        key, value = next(iter(detail.items()))
-        if isinstance(key, int) or str(key).isdigit():  # DRF keys a list's item errors by index
-            name = f"{path}[{key}]"
-        else:
-            name = path if key == "non_field_errors" else f"{path}.{key}" if path else str(key)
-        return _first_error(value, name)
-    if isinstance(detail, list):
-        for index, item in enumerate(detail):
-            if item:  # a list of nested objects has {} for the valid ones
-                nested = isinstance(item, (dict, list))
-                return _first_error(item, f"{path}[{index}]" if nested else path)
-    return f"{path}: {detail}" if path else str(detail)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -154,7 +135,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response.status_code == 404:
         body = _not_found_body(context["request"].path)
     elif isinstance(exc, exceptions.ValidationError) or "detail" not in data:
-        body = error_body("invalid", _first_error(data), data if isinstance(data, dict) else None)
+        body = error_body("invalid", first_error(data), data if isinstance(data, dict) else None)
     else:
         detail = data["detail"]
         code = getattr(detail, "code", None) or "error"

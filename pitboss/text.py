@@ -9,7 +9,7 @@ sign prints and Postgres refuses NUL outright. So each is refused with a 400 nam
 - every form field and query parameter of every request (web forms, the admin, the API's form
   posts): pitboss.middleware.TextBoundaryMiddleware;
 - a configuration however it arrives (the desk's upload, a stored run re-run):
-  compliance.configuration.configuration_parse;
+  compliance.api.configuration.configuration_parse;
 - strings where the contract says string, with a field's own limit: the serializer field Text.
 
 Rows stored before these checks are repaired by `manage.py repair_stored_text` (texts_repaired).

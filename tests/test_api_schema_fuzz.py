@@ -39,6 +39,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from compliance.api.configuration import configuration_parse
+from compliance.api.requests import PaytableSimulationIn, SimulationIn, request_parse
 from compliance.paytable_simulations import paytable_simulation_create
 from compliance.services import sign_set_create, validation_run_create
 from compliance.simulations import simulation_job_create
@@ -144,19 +146,23 @@ EXISTING: dict[str, Callable[[User], str]] = {
     "/api/v1/provisions/{id}/versions/": _provision,
     "/api/v1/wagers/{slug}/": lambda _: "kings-bounty",
     "/api/v1/validations/{id}/": lambda user: str(
-        validation_run_create(data=_floor(), user=user).pk
+        validation_run_create(configuration=configuration_parse(_floor()), user=user).pk
     ),
     "/api/v1/signage/{id}/": lambda user: str(
-        sign_set_create(data=_floor(), draft=True, user=user).pk
+        sign_set_create(configuration=configuration_parse(_floor()), draft=True, user=user).pk
     ),
     "/api/v1/simulations/{id}/": lambda user: str(
         simulation_job_create(
-            data={"configuration": _floor(), "rounds": 10, "seed": 1}, user=user
+            **request_parse(SimulationIn, {"configuration": _floor(), "rounds": 10, "seed": 1}),
+            user=user,
         ).pk
     ),
     "/api/v1/paytable-simulations/{id}/": lambda user: str(
         paytable_simulation_create(
-            data={"paytable": "us-co/streak/standard-schedule", "decks": 1}, user=user
+            **request_parse(
+                PaytableSimulationIn, {"paytable": "us-co/streak/standard-schedule", "decks": 1}
+            ),
+            user=user,
         ).pk
     ),
 }

@@ -19,6 +19,8 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from compliance.api.configuration import configuration_parse
+from compliance.api.requests import SimulationIn, request_parse
 from compliance.models import SignSet, SimulationJob, ValidationRun
 from compliance.services import sign_set_create
 from compliance.simulations import simulation_job_create
@@ -65,13 +67,19 @@ def manage(database_url: str, *args: str) -> str:
 def test_a_backup_restored_into_an_empty_database_dumps_to_the_same_bytes(
     tmp_path: Path, vendor: User, officer: User, empty_database: str
 ) -> None:
-    sign_set_create(data=json.loads((DATA / "signage-floor-co.json").read_text()), user=vendor)
+    sign_set_create(
+        configuration=configuration_parse(json.loads((DATA / "signage-floor-co.json").read_text())),
+        user=vendor,
+    )
     simulation_job_create(
-        data={
-            "configuration": json.loads((DATA / "signage-floor-co.json").read_text()),
-            "rounds": 1000,
-            "seed": 7,
-        },
+        **request_parse(
+            SimulationIn,
+            {
+                "configuration": json.loads((DATA / "signage-floor-co.json").read_text()),
+                "rounds": 1000,
+                "seed": 7,
+            },
+        ),
         user=vendor,
     )
     assert ValidationRun.objects.exists() and SignSet.objects.exists()

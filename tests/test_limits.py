@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
-from compliance.configuration import MAX_SIDE_WAGERS, MAX_TABLES
+from compliance.api.configuration import MAX_SIDE_WAGERS, MAX_TABLES
 from compliance.models import SimulationJob, ValidationRun
 from jurisdictions.services import api_user_create
 from pitboss.parsers import MAX_JSON_DEPTH

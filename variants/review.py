@@ -208,31 +208,31 @@ def _review_base_games(found: Review) -> None:
     """The base games the validator values for the sample configurations: any whose exact value
     gives the player the edge, explained where an annotation on the game's rule records that
     edge (as a percentage to three places)."""
+    from compliance.api.configuration import configuration_parse
     from compliance.basegame import table_base_games
-    from compliance.configuration import configuration_parse
 
     for name in CONFIGURATIONS:
         path = Path(settings.BASE_DIR) / "fixtures" / "configs" / name
         config = configuration_parse(json.loads(path.read_text()))
-        for table, entry in zip(config["tables"], table_base_games(config), strict=True):
+        for table, entry in zip(config.tables, table_base_games(config), strict=True):
             if entry["house_edge"] is None:
                 continue
             found.analysed += 1
             if Decimal(entry["house_edge"]) >= 0:
                 continue
             edge = -Decimal(entry["house_edge_percent"])
-            annotations = _game_annotations(config["jurisdiction"], table["game"])
+            annotations = _game_annotations(config.jurisdiction, table.game)
             recorded = [text for text in annotations if f"{edge:.3f}%" in text]
             found.readings.append(
                 Reading(
                     f"base game: {name} {entry['table']}",
                     "",
-                    int(table.get("decks") or 0),
+                    int(table.decks or 0),
                     entry["house_edge"],
                     (f"gives the player an edge of {edge}%",),
                     f"{entry['method']}; " + "; ".join(entry["conventions"]),
                     "\n".join(recorded or annotations),
-                    f"an annotation on {table['game']}'s rule records it" if recorded else "",
+                    f"an annotation on {table.game}'s rule records it" if recorded else "",
                 )
             )
 

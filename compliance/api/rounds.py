@@ -14,10 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from compliance.basegame import BaseGameIn, base_game_analysis, base_game_query
-from compliance.rounds import ReplayIn, RoundsIn, round_replay, rounds_play
+from compliance.basegame import base_game_analysis
+from compliance.rounds import round_replay, rounds_play
 
 from .permissions import SubmitsOrReadsVisible
+from .requests import BaseGameIn, ReplayIn, RoundsIn, base_game_query, request_parse
 
 
 class RoundsApi(APIView):
@@ -29,7 +30,7 @@ class RoundsApi(APIView):
 
     @extend_schema(request=RoundsIn, responses=dict[str, Any])
     def post(self, request: Request) -> Response:
-        return Response(rounds_play(request.data))
+        return Response(rounds_play(**request_parse(RoundsIn, request.data)))
 
 
 class RoundReplayApi(APIView):
@@ -41,7 +42,7 @@ class RoundReplayApi(APIView):
 
     @extend_schema(request=ReplayIn, responses=dict[str, Any])
     def post(self, request: Request) -> Response:
-        return Response(round_replay(request.data))
+        return Response(round_replay(**request_parse(ReplayIn, request.data)))
 
 
 class BaseGameAnalysisApi(APIView):
@@ -53,8 +54,9 @@ class BaseGameAnalysisApi(APIView):
 
     @extend_schema(request=BaseGameIn, responses=dict[str, Any])
     def post(self, request: Request) -> Response:
-        return Response(base_game_analysis(data=request.data))
+        return Response(base_game_analysis(**request_parse(BaseGameIn, request.data)))
 
     @extend_schema(responses=dict[str, Any])
     def get(self, request: Request) -> Response:
-        return Response(base_game_analysis(data=base_game_query(request.query_params)))
+        query = base_game_query(request.query_params)
+        return Response(base_game_analysis(**request_parse(BaseGameIn, query)))

@@ -17,13 +17,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from compliance import selectors
-from compliance.configuration import ConfigurationSerializer
 from compliance.models import SignSet
 from compliance.services import NotCompliant, sign_set_create
 from compliance.signage_render import sign_set_html, sign_set_pdf
 from pitboss.api import FormatIsTheView, paged_schema, paginated
 from pitboss.errors import DomainError, error_body
 
+from .configuration import ConfigurationSerializer, configuration_parse
 from .permissions import SubmitsOrReadsVisible
 from .serializers import SignageQuery, SignSetOut, SignSetSummaryOut
 
@@ -77,9 +77,10 @@ class SignageApi(APIView):
         query = SignageQuery(data=request.query_params)
         query.is_valid(raise_exception=True)
         body_draft = isinstance(request.data, dict) and request.data.get("draft") is True
+        configuration = configuration_parse(request.data)
         try:
             sign_set = sign_set_create(
-                data=request.data,
+                configuration=configuration,
                 draft=query.validated_data["draft"] or body_draft,
                 wall_signs=query.validated_data["wall_signs"],
                 user=request.user,

@@ -17,13 +17,13 @@ from rest_framework.views import APIView
 
 from compliance import selectors
 from compliance.paytable_simulations import (
-    PaytableSimulationIn,
     paytable_simulation_create,
 )
-from compliance.simulations import SimulationIn, simulation_job_create
+from compliance.simulations import simulation_job_create
 from pitboss.api import paged_schema, paginated
 
 from .permissions import SubmitsOrReadsVisible
+from .requests import PaytableSimulationIn, SimulationIn, request_parse
 from .serializers import PaytableSimulationOut, SimulationOut
 
 
@@ -37,7 +37,7 @@ class SimulationListApi(APIView):
 
     @extend_schema(request=SimulationIn, responses={202: SimulationOut})
     def post(self, request: Request) -> Response:
-        job = simulation_job_create(data=request.data, user=request.user)
+        job = simulation_job_create(**request_parse(SimulationIn, request.data), user=request.user)
         return Response(SimulationOut(job).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(**paged_schema(SimulationOut, "simulations"))
@@ -66,7 +66,8 @@ class PaytableSimulationListApi(APIView):
 
     @extend_schema(request=PaytableSimulationIn, responses={202: PaytableSimulationOut})
     def post(self, request: Request) -> Response:
-        job = paytable_simulation_create(data=request.data, user=request.user)
+        asked = request_parse(PaytableSimulationIn, request.data)
+        job = paytable_simulation_create(**asked, user=request.user)
         return Response(PaytableSimulationOut(job).data, status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(**paged_schema(PaytableSimulationOut, "paytable_simulations"))

@@ -16,11 +16,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from compliance import selectors
-from compliance.configuration import ConfigurationSerializer
 from compliance.services import validation_run_create
 from compliance.validator import FINDING_CODES
 from pitboss.api import paged_schema, paginated, shared_serializer
 
+from .configuration import ConfigurationSerializer, configuration_parse
 from .permissions import SubmitsOrReadsVisible
 from .serializers import ValidationOut
 
@@ -34,7 +34,8 @@ class ValidationListApi(APIView):
 
     @extend_schema(request=ConfigurationSerializer, responses={201: ValidationOut})
     def post(self, request: Request) -> Response:
-        run = validation_run_create(data=request.data, user=request.user)
+        configuration = configuration_parse(request.data)
+        run = validation_run_create(configuration=configuration, user=request.user)
         out = shared_serializer(ValidationOut).to_representation(run)
         return Response(out, status=status.HTTP_201_CREATED)
 

@@ -9,6 +9,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from compliance.configuration import Table
 from variants.models import Constraint, Wager
 from variants.selectors import Citer
 
@@ -82,11 +83,9 @@ class Context:
     constraints: list[Constraint]
     findings: list[Finding] = field(default_factory=list)
 
-    def breach(
-        self, c: Constraint, what: str, table: dict[str, Any], path: str, note: str = ""
-    ) -> None:
+    def breach(self, c: Constraint, what: str, table: Table, path: str, note: str = "") -> None:
         """A finding that the table breaks constraint `c`: what the table does, then the rule."""
-        self.add(c.severity, c.code, f"{what}; {c.message}{note}", table["name"], path, [c])
+        self.add(c.severity, c.code, f"{what}; {c.message}{note}", table.name, path, [c])
 
     def add(
         self, severity: str, code: str, message: str, table: str, path: str, cited: list[Any]

@@ -12,10 +12,10 @@ This module walks the floor: each table, its game and options, its side wagers
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from django.db.models import Q
 
+from compliance.configuration import Configuration, Table, value_at
 from compliance.rulesets import FACE_UP_DEALING
 from pitboss import kbcache
 from regs.models import Citation, Status
@@ -27,13 +27,13 @@ from .findings import Context, Finding, catalog_read
 from .paytables import check_side_wager
 
 
-def configuration_validate(config: dict[str, Any], *, revision: str | None = None) -> list[Finding]:
+def configuration_validate(config: Configuration, *, revision: str | None = None) -> list[Finding]:
     """Findings for a parsed configuration (configuration_parse), in table order.
 
     With `revision` (pitboss.kbcache's stamp of the knowledge base, read before this call), the
     catalog facts and citations are read once per revision and date and shared between calls.
     """
-    jurisdiction, as_of = config["jurisdiction"], config["as_of"]
+    jurisdiction, as_of = config.jurisdiction, config.as_of
     if revision is None:
         citer, catalog = Citer(as_of), catalog_read(jurisdiction)
         constraints = [c for c in catalog.constraints if citer.in_force(c)]
@@ -47,21 +47,19 @@ def configuration_validate(config: dict[str, Any], *, revision: str | None = Non
             ("constraints in force", jurisdiction, as_of),
             lambda: [c for c in catalog.constraints if citer.in_force(c)],
         )
-    offered = {t["game"] for t in config["tables"]} | {
-        side["wager"] for t in config["tables"] for side in t.get("side_wagers", [])
-    }
+    offered = config.offered()
     # The games and wagers the floor offers.
     wagers = {slug: w for slug, w in catalog.wagers.items() if slug in offered}
     elsewhere = catalog.elsewhere
     ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
-    for index, table in enumerate(config["tables"]):
+    for index, table in enumerate(config.tables):
         _check_table(ctx, table, f"tables[{index}]")
-    if config.get("include_proposed"):
+    if config.include_proposed:
         _proposed_not_applied(ctx)
     for constraint in constraints:
         floor_check = FLOOR_CHECKS.get(constraint.kind)
         if floor_check:
-            floor_check(ctx, constraint, config["tables"])
+            floor_check(ctx, constraint, config.tables)
     return ctx.findings
 
 
@@ -85,20 +83,20 @@ def _proposed_not_applied(ctx: Context) -> None:
     )
 
 
-def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
-    name = table["name"]
-    game = ctx.wagers.get(table["game"])
+def _check_table(ctx: Context, table: Table, path: str) -> None:
+    name = table.name
+    game = ctx.wagers.get(table.game)
     if (
         game is None
         or game.kind not in (WagerKind.BASE_GAME, WagerKind.VARIANT)
         or not ctx.citer.in_force(game)
     ):
-        where = ctx.elsewhere.get(table["game"])
+        where = ctx.elsewhere.get(table.game)
         also = f" (it is a game of {', '.join(where)})" if where else ""
         ctx.add(
             Severity.ERROR,
             "game-not-authorised",
-            f"{table['game']!r} is not a game {ctx.jurisdiction} authorises on {ctx.as_of}{also}.",
+            f"{table.game!r} is not a game {ctx.jurisdiction} authorises on {ctx.as_of}{also}.",
             name,
             f"{path}.game",
             [],
@@ -108,13 +106,11 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
     # A full variant's own rule of a kind replaces the general rule of that kind at its tables
     # (Face Up Blackjack pays blackjack at least 1 to 1, not 6 to 5: 30-899.02(2)).
     own_kinds = {
-        c.kind
-        for c in ctx.constraints
-        if c.wager_id is not None and c.subject.slug == table["game"]
+        c.kind for c in ctx.constraints if c.wager_id is not None and c.subject.slug == table.game
     }
-    if table.get("hole_card") == "face_up":
+    if table.hole_card == "face_up":
         _face_up_dealing(ctx, table, path)
-    if table.get("variation") not in (None, "none"):
+    if table.variation not in (None, "none"):
         _variation_known(ctx, table, path)
     for constraint in ctx.constraints:
         if _excepted(constraint, table):
@@ -125,7 +121,7 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
         constraint = bound
         # A rule of a full variant binds the tables that deal that game, not the others.
         wager = constraint.wager
-        of_this_game = wager is not None and wager.slug == table["game"]
+        of_this_game = wager is not None and wager.slug == table.game
         general = wager is None or wager.kind == WagerKind.BASE_GAME
         check = TABLE_CHECKS.get(constraint.kind)
         if general and constraint.kind in own_kinds:
@@ -133,20 +129,20 @@ def _check_table(ctx: Context, table: dict[str, Any], path: str) -> None:
         if check and (general or of_this_game or constraint.kind == ConstraintKind.DECKS_REQUIRED):
             check(ctx, constraint, table, path)
         if constraint.kind == ConstraintKind.DECKS_ALLOWED and of_this_game:
-            check_decks_allowed(ctx, constraint, table, {}, path)
+            check_decks_allowed(ctx, constraint, table, None, path)
         if constraint.kind == ConstraintKind.EXCLUDES and constraint.subject.slug in offered:
             check_exclusion(ctx, constraint, table, path, offered)
-    for index, side in enumerate(table.get("side_wagers", [])):
+    for index, side in enumerate(table.side_wagers):
         check_side_wager(ctx, table, side, f"{path}.side_wagers[{index}]")
 
 
-def _for_variation(c: Constraint, table: dict[str, Any]) -> Constraint | None:
+def _for_variation(c: Constraint, table: Table) -> Constraint | None:
     """params {"variation": name}: a rule of a named blackjack variation of the jurisdiction
     (MA's 6 to 5 blackjack variation: 2(a)(1), 3(d), 3(e), 8(c), 12(d)). At a table whose
     `variation` is that one it binds as an error; at a table that says it deals none (7(d):
     paying 6 to 5 outside the variation) it does not bind; where the table does not say, it keeps
     its catalog severity (a warning: the configuration cannot tell)."""
-    name, given = c.params.get("variation"), table.get("variation")
+    name, given = c.params.get("variation"), table.variation
     if not name or given is None:
         return c
     if given != name:
@@ -156,33 +152,35 @@ def _for_variation(c: Constraint, table: dict[str, Any]) -> Constraint | None:
     return bound
 
 
-def _variation_known(ctx: Context, table: dict[str, Any], path: str) -> None:
+def _variation_known(ctx: Context, table: Table, path: str) -> None:
     """A table's `variation` must be one the jurisdiction's rules in force name."""
     named = {c.params.get("variation") for c in ctx.constraints}
-    if table["variation"] not in named:
+    if table.variation not in named:
         ctx.add(
             Severity.ERROR,
             "option-not-authorised",
-            f"variation {table['variation']}: the rules of {ctx.jurisdiction} on {ctx.as_of} name "
+            f"variation {table.variation}: the rules of {ctx.jurisdiction} on {ctx.as_of} name "
             f"no such blackjack variation (Massachusetts' 6 to 5 variation is 6-to-5).",
-            table["name"],
+            table.name,
             f"{path}.variation",
             [],
         )
 
 
-def _excepted(c: Constraint, table: dict[str, Any]) -> bool:
+def _excepted(c: Constraint, table: Table) -> bool:
     """params {"unless": {option: value, …}}: the rule does not bind a table with all those
     options (MA 3(e)'s 3 to 2 or 6 to 5 does not bind 6(k)'s face-up dealing, which pays 1 to 1)."""
     unless = c.params.get("unless")
-    return bool(unless) and all(table.get(option) == value for option, value in unless.items())
+    return bool(unless) and all(
+        value_at(table, option) == value for option, value in unless.items()
+    )
 
 
-def _face_up_dealing(ctx: Context, table: dict[str, Any], path: str) -> None:
+def _face_up_dealing(ctx: Context, table: Table, path: str) -> None:
     """hole_card face_up needs a game dealt face up (Face Up Blackjack, 30-899.02(1)) or a face-up
     dealing procedure in the jurisdiction's rules (MA 6(k))."""
     face_up = PlayRule.objects.filter(
-        Q(wager__slug=table["game"], key="deal", params__dealer_face_up=True)
+        Q(wager__slug=table.game, key="deal", params__dealer_face_up=True)
         | Q(key__startswith=FACE_UP_DEALING),
         jurisdiction__code=ctx.jurisdiction,
     )
@@ -191,8 +189,8 @@ def _face_up_dealing(ctx: Context, table: dict[str, Any], path: str) -> None:
             Severity.ERROR,
             "option-not-authorised",
             f"hole_card face_up: the rules of {ctx.jurisdiction} on {ctx.as_of} provide no "
-            f"face-up dealing procedure for {table['game']} (Massachusetts' is 6(k)).",
-            table["name"],
+            f"face-up dealing procedure for {table.game} (Massachusetts' is 6(k)).",
+            table.name,
             f"{path}.hole_card",
             [],
         )

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from compliance.configuration import pays_parse
+from compliance.configuration import PaytableLine, SideWager, Table, pays_parse
 from engine.odds import Pays
 from variants.models import Paytable, Severity, Wager
 from variants.selectors import Citer
@@ -34,8 +34,8 @@ def _soft17(rule: str) -> str:
     return "stands on soft 17" if rule == "stand" else "hits soft 17"
 
 
-def check_side_wager(ctx: Context, table: dict[str, Any], side: dict[str, Any], path: str) -> None:
-    name, slug = table["name"], side["wager"]
+def check_side_wager(ctx: Context, table: Table, side: SideWager, path: str) -> None:
+    name, slug = table.name, side.wager
     wager = ctx.wagers.get(slug)
     if wager is None:
         codes = ", ".join(ctx.elsewhere.get(slug, []))
@@ -67,10 +67,8 @@ def check_side_wager(ctx: Context, table: dict[str, Any], side: dict[str, Any], 
                 check(ctx, constraint, table, side, path)
 
 
-def _check_paytable(
-    ctx: Context, wager: Wager, table: dict[str, Any], side: dict[str, Any], path: str
-) -> None:
-    name, given = table["name"], side.get("paytable")
+def _check_paytable(ctx: Context, wager: Wager, table: Table, side: SideWager, path: str) -> None:
+    name, given = table.name, side.paytable
     approved = [p for p in wager.paytables.all() if ctx.citer.in_force(p)]
     if given is None:
         if wager.paytables.all():  # prefetched
@@ -109,11 +107,11 @@ def _check_paytable(
             )
             return
         columns = sorted({e.column for e in paytable.entries.all()})
-        if side.get("column") is not None and side["column"] not in columns:
+        if side.column is not None and side.column not in columns:
             ctx.add(
                 Severity.ERROR,
                 "paytable-column-unknown",
-                f"{paytable.label} of {wager.name} has no column {side['column']!r}; its columns: "
+                f"{paytable.label} of {wager.name} has no column {side.column!r}; its columns: "
                 f"{', '.join(map(repr, columns))}.",
                 name,
                 f"{path}.column",
@@ -145,7 +143,7 @@ def _check_paytable(
                 closest or [wager],
             )
             return
-    decks = table.get("decks")
+    decks = table.decks
     if paytable.decks and decks is not None and decks not in paytable.decks:
         ctx.add(
             Severity.ERROR,
@@ -156,7 +154,7 @@ def _check_paytable(
             f"{path}.paytable",
             [paytable],
         )
-    soft_17 = table.get("dealer_soft_17")
+    soft_17 = table.dealer_soft_17
     if paytable.dealer_soft_17 != "any" and soft_17 and soft_17 != paytable.dealer_soft_17:
         ctx.add(
             Severity.ERROR,
@@ -179,13 +177,15 @@ def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
     return cached
 
 
-def _given_lines(given: list[dict[str, Any]], paytable: Paytable) -> dict[tuple[str, str], Pays]:
+def _given_lines(
+    given: tuple[PaytableLine, ...], paytable: Paytable
+) -> dict[tuple[str, str], Pays]:
     """Inline lines keyed like the paytable's; a line without a column means the first column."""
     first = next((e.column for e in paytable.entries.all()), "")
-    return {(g["outcome"], g.get("column") or first): pays_parse(g["pays"]) for g in given}
+    return {(g.outcome, g.column or first): pays_parse(g.pays) for g in given}
 
 
-def _differences(given: list[dict[str, Any]], paytable: Paytable) -> list[str]:
+def _differences(given: tuple[PaytableLine, ...], paytable: Paytable) -> list[str]:
     offered = _given_lines(given, paytable)
     columns = {column for _, column in offered}
     approved = {key: pays for key, pays in _lines(paytable).items() if key[1] in columns}
@@ -201,24 +201,24 @@ def _differences(given: list[dict[str, Any]], paytable: Paytable) -> list[str]:
     return out
 
 
-def _matching(given: list[dict[str, Any]], approved: list[Paytable]) -> Paytable | None:
+def _matching(given: tuple[PaytableLine, ...], approved: list[Paytable]) -> Paytable | None:
     return next((p for p in approved if not _differences(given, p)), None)
 
 
-def paytable_offered(wager: Wager, side: dict[str, Any], citer: Citer) -> Paytable | None:
+def paytable_offered(wager: Wager, side: SideWager, citer: Citer) -> Paytable | None:
     """The approved paytable a side wager offers on the citer's date: the catalog id it names,
     or the approved table its inline lines match (of tables printed again with the same lines,
     the one with the shortest id, as `_closest` picks); None where it is neither."""
     approved = sorted(
         (p for p in wager.paytables.all() if citer.in_force(p)), key=lambda p: (len(p.key), p.key)
     )
-    given = side.get("paytable")
+    given = side.paytable
     if isinstance(given, str):
         return next((p for p in approved if p.key == given), None)
     return _matching(given, approved) if given else None
 
 
-def _closest(given: list[dict[str, Any]], approved: list[Paytable]) -> list[Paytable]:
+def _closest(given: tuple[PaytableLine, ...], approved: list[Paytable]) -> list[Paytable]:
     """The two approved paytables with the fewest differing lines; of tables printed again with
     the same lines (21+3's in 30-2107, 30-2113 and 30-2114), the one with the shortest id."""
     closest: list[Paytable] = []
@@ -232,7 +232,7 @@ def _closest(given: list[dict[str, Any]], approved: list[Paytable]) -> list[Payt
     return closest
 
 
-def _closest_message(wager: Wager, given: list[dict[str, Any]], closest: list[Paytable]) -> str:
+def _closest_message(wager: Wager, given: tuple[PaytableLine, ...], closest: list[Paytable]) -> str:
     if not closest:
         return f"No paytable of {wager.name} is approved on this date."
     parts = [f"{p.key} differs in: {'; '.join(_differences(given, p))}" for p in closest]

@@ -13,9 +13,9 @@ from django.forms.utils import ErrorDict, ErrorList
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from rest_framework import serializers
 
 from compliance import selectors
+from compliance.api.configuration import configuration_parse
 from compliance.forms import (
     ConfigurationForm,
     SideWagerFormSet,
@@ -30,7 +30,7 @@ from compliance.forms import (
 )
 from compliance.models import ValidationRun
 from compliance.services import validation_run_create
-from pitboss.errors import DomainError
+from pitboss.errors import DomainError, InvalidInput
 
 from .refusals import error_paths
 
@@ -155,8 +155,8 @@ def _validate(bound: dict[str, Any], user: Any) -> ValidationRun | None:
         return None
     body, rows = configuration_from_forms(config, tables.forms, [s.forms for s in sides])
     try:
-        return validation_run_create(data=body, user=user)
-    except serializers.ValidationError as exc:
+        return validation_run_create(configuration=configuration_parse(body), user=user)
+    except InvalidInput as exc:
         for path, message in error_paths(exc.detail):
             _attach(path, message, bound, rows)
     except DomainError as exc:
@@ -203,8 +203,10 @@ def _upload(request: HttpRequest) -> HttpResponse:
             upload.add_error("file", f"The file is not JSON: {exc}.")
         else:
             try:
-                run = validation_run_create(data=data, user=request.user)
-            except serializers.ValidationError as exc:
+                run = validation_run_create(
+                    configuration=configuration_parse(data), user=request.user
+                )
+            except InvalidInput as exc:
                 for path, message in error_paths(exc.detail):
                     upload.add_error("file", f"{path}: {message}" if path else message)
             except DomainError as exc:

@@ -5,6 +5,7 @@ in, a decimal with its standard error."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django import forms
@@ -13,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from compliance import selectors
+from compliance.api.requests import PaytableSimulationIn, request_parse
 from compliance.models import PaytableSimulationJob
 from compliance.paytable_simulations import (
     MAX_ROUNDS,
@@ -80,6 +82,7 @@ def paytable_simulations(request: HttpRequest) -> HttpResponse:
     return job_form_page(
         request,
         PaytableSimulationForm(request.POST or None, initial=initial),
+        functools.partial(request_parse, PaytableSimulationIn),
         paytable_simulation_create,
         "compliance:paytable-simulation",
         "compliance/paytable_simulations.html",

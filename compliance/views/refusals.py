@@ -1,18 +1,17 @@
-"""A refused request's errors as the desk shows them: DRF's nested errors and domain errors as
-(path, message) pairs, each naming its field.
+"""A refused request's errors as the desk shows them: a malformed request's nested errors
+(pitboss.errors.InvalidInput) and domain errors as (path, message) pairs, each naming its field.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import serializers
-
-from pitboss.errors import DomainError
+from pitboss.errors import DomainError, InvalidInput
 
 
 def error_paths(detail: Any, prefix: str = "") -> list[tuple[str, str]]:
-    """DRF's nested errors as (path, message): tables[0].side_wagers[1].limits.max."""
+    """Nested errors (InvalidInput.detail, as DRF's serializers give them) as (path, message):
+    tables[0].side_wagers[1].limits.max."""
     if isinstance(detail, dict):
         found = []
         for key, value in detail.items():
@@ -35,7 +34,7 @@ def error_paths(detail: Any, prefix: str = "") -> list[tuple[str, str]]:
 
 def refusal_messages(exc: Exception) -> list[str]:
     """A refused request's messages, each naming its field."""
-    if isinstance(exc, serializers.ValidationError):
+    if isinstance(exc, InvalidInput):
         return [
             f"{path}: {message}" if path else message for path, message in error_paths(exc.detail)
         ]

@@ -10,8 +10,8 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from rest_framework import serializers
 
+from compliance.api.requests import ReplayIn, RoundsIn, request_parse
 from compliance.forms import (
     PlayForm,
     ReplayForm,
@@ -63,8 +63,11 @@ def rounds(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             body = form.request_body()
             try:
-                answer = (rounds_play if action == "play" else round_replay)(body)
-            except (serializers.ValidationError, DomainError) as exc:
+                if action == "play":
+                    answer = rounds_play(**request_parse(RoundsIn, body))
+                else:
+                    answer = round_replay(**request_parse(ReplayIn, body))
+            except DomainError as exc:
                 problems, status = refusal_messages(exc), 400
             else:
                 as_of = body["configuration"].get("as_of")

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from compliance import selectors
+from compliance.api.configuration import configuration_parse
 from compliance.api.serializers import ValidationOut
 from compliance.forms import (
     SignsForm,
@@ -171,7 +172,7 @@ def run_signs(request: HttpRequest, pk: Any) -> HttpResponse:
     options = form.cleaned_data
     try:
         sign_set = sign_set_create(
-            data=found.configuration,
+            configuration=configuration_parse(found.configuration),
             draft=options["draft"],
             wall_signs=options["wall_signs"],
             user=request.user,

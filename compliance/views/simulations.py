@@ -4,15 +4,17 @@ progress, and the pieces the paytable simulations' pages share (job_form_page, j
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from rest_framework import serializers
 
 from compliance import selectors
+from compliance.api.requests import SimulationIn, request_parse
 from compliance.forms import (
     SimulationForm,
 )
@@ -31,6 +33,7 @@ def simulations(request: HttpRequest) -> HttpResponse:
     return job_form_page(
         request,
         form,
+        functools.partial(request_parse, SimulationIn),
         simulation_job_create,
         "compliance:simulation",
         "compliance/simulations.html",
@@ -41,19 +44,21 @@ def simulations(request: HttpRequest) -> HttpResponse:
 def job_form_page(
     request: HttpRequest,
     form: Any,
+    parse: Callable[[Any], dict[str, Any]],
     create: Any,
     job_page: str,
     template: str,
     jobs: QuerySet,
 ) -> HttpResponse:
-    """A page that starts a simulation job from `form` (`create(data=…, user=…)`, the API's
-    service) and lists the user's latest `jobs`: on a valid POST the job's page (`job_page`), else
-    the form again with why the request was refused (a 400)."""
+    """A page that starts a simulation job from `form` (its request checked as the API checks
+    it, by `parse`, then `create(**values, user=…)`, the API's service) and lists the
+    user's latest `jobs`: on a valid POST the job's page (`job_page`), else the form again with
+    why the request was refused (a 400)."""
     problems: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
-            job = create(data=form.request_body(), user=request.user)
-        except (serializers.ValidationError, DomainError) as exc:
+            job = create(**parse(form.request_body()), user=request.user)
+        except DomainError as exc:
             problems = refusal_messages(exc)
         else:
             return redirect(job_page, pk=job.pk)

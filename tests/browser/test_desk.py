@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 
+from compliance.api.configuration import configuration_parse
 from compliance.models import SimulationJob
 from compliance.services import validation_run_create
 from compliance.simulations import simulation_chunk_run
@@ -121,7 +122,9 @@ def test_a_vendor_does_not_see_another_vendors_run(
     licensee = f"Another vendor's casino {uuid.uuid4().hex[:8]}"
     with django_db_blocker.unblock():
         other, _ = api_user_create(username=f"wes-{uuid.uuid4().hex[:8]}")
-        theirs = validation_run_create(data=dict(SAMPLE, licensee=licensee), user=other)
+        theirs = validation_run_create(
+            configuration=configuration_parse(dict(SAMPLE, licensee=licensee)), user=other
+        )
     log_in(page, browser_vendor)
     page.goto(f"/configurations/runs/{theirs.pk}/")
     assert page.get_by_role("heading", level=1).inner_text() == "Not found"
@@ -200,7 +203,10 @@ def test_a_base_game_in_the_players_favour_is_flagged_in_the_report(
     for option in ("split", "double", "insurance_pays"):  # left out: assumed, in words
         del double_up[option]
     with django_db_blocker.unblock():
-        run = validation_run_create(data=_floor(face_up, _table(), double_up), user=browser_vendor)
+        run = validation_run_create(
+            configuration=configuration_parse(_floor(face_up, _table(), double_up)),
+            user=browser_vendor,
+        )
     log_in(page, browser_vendor)
     page.goto(f"/configurations/runs/{run.pk}/")
     row = page.locator("tr.base-game", has_text="FU-1")

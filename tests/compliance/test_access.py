@@ -14,7 +14,9 @@ from django.contrib.auth.models import Group, Permission, User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from compliance.api.configuration import configuration_parse
 from compliance.api.permissions import holds_permission
+from compliance.api.requests import SimulationIn, request_parse
 from compliance.services import sign_set_create, validation_run_create
 from compliance.simulations import simulation_job_create
 from jurisdictions.models import Instrument, Jurisdiction
@@ -57,10 +59,11 @@ def actors(vendor: User) -> dict[str, User | None]:
 @pytest.fixture
 def submissions(vendor: User) -> dict[str, str]:
     """Victor's validation run, sign set and simulation job, by the URL of each."""
-    run = validation_run_create(data=FLOOR_CO, user=vendor)
-    sign_set = sign_set_create(data=FLOOR_CO, draft=True, user=vendor)
+    run = validation_run_create(configuration=configuration_parse(FLOOR_CO), user=vendor)
+    sign_set = sign_set_create(configuration=configuration_parse(FLOOR_CO), draft=True, user=vendor)
     job = simulation_job_create(
-        data={"configuration": FLOOR_CO, "rounds": 10, "seed": 1}, user=vendor
+        **request_parse(SimulationIn, {"configuration": FLOOR_CO, "rounds": 10, "seed": 1}),
+        user=vendor,
     )
     return {
         "validations": str(run.pk),

@@ -14,6 +14,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from compliance import simulations
+from compliance.api.configuration import configuration_parse
+from compliance.api.requests import SimulationIn, request_parse
 from compliance.models import SimulationJob, ValidationRun
 from compliance.services import validation_run_create
 from compliance.simulations import simulation_chunk_run, simulation_job_create
@@ -53,7 +55,7 @@ def _config(name: str = "BJ-1", **table: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def run(vendor: User) -> ValidationRun:
-    return validation_run_create(data=_config(), user=vendor)
+    return validation_run_create(configuration=configuration_parse(_config()), user=vendor)
 
 
 @pytest.fixture
@@ -141,7 +143,9 @@ def test_another_vendors_run_is_neither_offered_nor_played(
     desk: Client, run: ValidationRun
 ) -> None:
     other, _ = api_user_create(username="wanda")
-    theirs = validation_run_create(data=_config("Wanda's table"), user=other)
+    theirs = validation_run_create(
+        configuration=configuration_parse(_config("Wanda's table")), user=other
+    )
     form = desk.get("/rounds/").content.decode()
     assert f"run:{run.pk}" in form and f"run:{theirs.pk}" not in form
     forged = _play(desk, f"run:{theirs.pk}", seed="1", seat1_wagers="main=10")
@@ -149,7 +153,9 @@ def test_another_vendors_run_is_neither_offered_nor_played(
 
 
 def test_a_table_name_in_a_round_is_escaped(desk: Client, vendor: User) -> None:
-    evil = validation_run_create(data=_config("<script>alert(1)</script>"), user=vendor)
+    evil = validation_run_create(
+        configuration=configuration_parse(_config("<script>alert(1)</script>")), user=vendor
+    )
     page = _play(desk, f"run:{evil.pk}", seed="3", seat1_wagers="main=10").content.decode()
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page
 
@@ -179,7 +185,8 @@ def test_a_running_job_is_polled_every_second_until_it_is_done(
     desk: Client, run: ValidationRun, vendor: User
 ) -> None:
     job = simulation_job_create(
-        data={"configuration": _config(), "rounds": 200_000, "seed": 5}, user=vendor
+        **request_parse(SimulationIn, {"configuration": _config(), "rounds": 200_000, "seed": 5}),
+        user=vendor,
     )
     assert job.status == "queued"  # its chunks run on commit, which this test holds back
     fragment = desk.get(f"/simulations/{job.pk}/progress/").content.decode()
@@ -201,7 +208,9 @@ def test_a_simulation_the_form_refuses_names_the_field(desk: Client, run: Valida
 
 def test_another_vendors_simulation_is_not_found(client: Client, run: ValidationRun) -> None:
     other, _ = api_user_create(username="wanda")
-    job = simulation_job_create(data={"configuration": _config(), "rounds": 1000}, user=other)
+    job = simulation_job_create(
+        **request_parse(SimulationIn, {"configuration": _config(), "rounds": 1000}), user=other
+    )
     client.force_login(run.created_by)
     for address in (f"/simulations/{job.pk}/", f"/simulations/{job.pk}/progress/"):
         assert client.get(address).status_code == 404
@@ -216,7 +225,7 @@ def test_a_seat_names_its_over_or_under_13_side_on_the_rounds_page(
     field wants it."""
     side = {"wager": "over-under-13", "paytable": "us-ma/over-under-13/pays"}
     config = _config(side_wagers=[side], layouts=["over-under-13"]) | {"jurisdiction": "US-MA"}
-    run = validation_run_create(data=config, user=vendor)
+    run = validation_run_create(configuration=configuration_parse(config), user=vendor)
     page = _play(desk, f"run:{run.pk}", shoe="AH 5C KD TS 6C",
                  seat1_wagers="main=10 over-under-13:under=1").content.decode()  # fmt: skip
     settlements = page.split('class="data settlements"')[1].split("</table>")[0]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from compliance.configuration import configuration_parse
+from compliance.api.configuration import configuration_parse
 from compliance.rulesets import table_rules
 from engine.round import DOUBLE_UP_RULE_KEYS
 from engine.strategy import Action
@@ -278,7 +278,7 @@ def test_seeded_rounds_with_basic_strategy(vendor_client: APIClient, version: in
 @pytest.mark.parametrize(("version", "absent"), [(1, {"dealer-16-21"}), (2, set())])
 def test_every_rule_a_double_up_round_uses_is_cited(version: int, absent: set[str]) -> None:
     config = configuration_parse(_config(version))
-    rules = table_rules(config, config["tables"][0], "tables[0]").rules
+    rules = table_rules(config, config.tables[0], "tables[0]").rules
     keys = set(DOUBLE_UP_RULE_KEYS - absent) | {"blackjack", "win", "lose", "push"}
     assert keys <= set(rules.citations)
     assert rules.citations["dealer-16"].citation.startswith(SECTION)

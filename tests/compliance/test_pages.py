@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from compliance.api.configuration import configuration_parse
 from compliance.forms import form_data_from_configuration
 from compliance.models import SignSet, ValidationRun
 from compliance.services import validation_run_create
@@ -81,7 +82,7 @@ def test_the_sample_built_in_the_form_validates_as_the_api_validates_it(
     assert response.status_code == 302
     run = ValidationRun.objects.get(pk=response["Location"].rstrip("/").rsplit("/", 1)[1])
     assert run.created_by == vendor
-    same = validation_run_create(data=SAMPLE)
+    same = validation_run_create(configuration=configuration_parse(SAMPLE))
     assert _flat(run.findings) == _flat(same.findings) and not run.compliant
     assert run.configuration["tables"][0]["side_wagers"] == SAMPLE["tables"][0]["side_wagers"]
     assert run.configuration["tables"][0]["split"] == SAMPLE["tables"][0]["split"]
@@ -165,7 +166,7 @@ def test_a_json_file_is_validated_and_a_bad_one_is_refused_naming_the_field(
 def test_the_report_links_each_citation_as_of_the_runs_date(
     vendor_page: Client, vendor: User
 ) -> None:
-    run = validation_run_create(data=SAMPLE, user=vendor)
+    run = validation_run_create(configuration=configuration_parse(SAMPLE), user=vendor)
     page = vendor_page.get(f"/configurations/runs/{run.pk}/").content.decode()
     assert "not compliant" in page
     assert '<span class="state state-error">error</span>' in page
@@ -175,7 +176,7 @@ def test_the_report_links_each_citation_as_of_the_runs_date(
 
 
 def test_the_configuration_and_the_run_download_as_json(vendor_page: Client, vendor: User) -> None:
-    run = validation_run_create(data=SAMPLE, user=vendor)
+    run = validation_run_create(configuration=configuration_parse(SAMPLE), user=vendor)
     config = vendor_page.get(f"/configurations/runs/{run.pk}/configuration.json")
     assert config["Content-Disposition"].startswith("attachment")
     assert json.loads(config.content) == SAMPLE
@@ -188,8 +189,10 @@ def test_a_vendor_reads_only_its_own_runs_and_an_officer_reads_its_jurisdictions
 ) -> None:
     officer, _ = api_user_create(username="otto", officer=True, jurisdictions=["US-CO"])
     other, _ = api_user_create(username="wanda")
-    mine = validation_run_create(data=SAMPLE, user=vendor)
-    theirs = validation_run_create(data=dict(SAMPLE, licensee="Wanda's casino"), user=other)
+    mine = validation_run_create(configuration=configuration_parse(SAMPLE), user=vendor)
+    theirs = validation_run_create(
+        configuration=configuration_parse(dict(SAMPLE, licensee="Wanda's casino")), user=other
+    )
     client.force_login(vendor)
     assert client.get(f"/configurations/runs/{mine.pk}/").status_code == 200
     for address in ("/", "/run.json", "/configuration.json"):
@@ -204,8 +207,12 @@ def test_a_vendor_reads_only_its_own_runs_and_an_officer_reads_its_jurisdictions
 
 
 def test_the_history_is_grouped_and_filtered_by_licensee(vendor_page: Client, vendor: User) -> None:
-    a = validation_run_create(data=dict(SAMPLE, licensee="Alpha Casino"), user=vendor)
-    b = validation_run_create(data=dict(SAMPLE, licensee="Beta Casino"), user=vendor)
+    a = validation_run_create(
+        configuration=configuration_parse(dict(SAMPLE, licensee="Alpha Casino")), user=vendor
+    )
+    b = validation_run_create(
+        configuration=configuration_parse(dict(SAMPLE, licensee="Beta Casino")), user=vendor
+    )
     page = vendor_page.get("/configurations/runs/").content.decode()
     assert page.index("Alpha Casino</h2>") < page.index("Beta Casino</h2>")
     only = vendor_page.get("/configurations/runs/?licensee=Beta+Casino").content.decode()
@@ -217,7 +224,9 @@ def test_user_text_is_escaped_in_the_report_and_the_history(
 ) -> None:
     evil = "<script>alert(1)</script>"
     run = validation_run_create(
-        data=dict(SAMPLE, licensee=evil, tables=[dict(SAMPLE["tables"][0], name=evil)]),
+        configuration=configuration_parse(
+            dict(SAMPLE, licensee=evil, tables=[dict(SAMPLE["tables"][0], name=evil)])
+        ),
         user=vendor,
     )
     for address in (f"/configurations/runs/{run.pk}/", "/configurations/runs/"):
@@ -228,7 +237,7 @@ def test_user_text_is_escaped_in_the_report_and_the_history(
 def test_a_compliant_run_prints_its_signs_as_a_preview_and_a_pdf(
     vendor_page: Client, vendor: User
 ) -> None:
-    run = validation_run_create(data=FLOOR, user=vendor)
+    run = validation_run_create(configuration=configuration_parse(FLOOR), user=vendor)
     assert run.compliant
     response = vendor_page.post(
         f"/configurations/runs/{run.pk}/signs/", {"format": "html", "size": "tent"}
@@ -246,7 +255,7 @@ def test_a_compliant_run_prints_its_signs_as_a_preview_and_a_pdf(
 def test_signs_printed_after_the_rules_changed_rest_on_a_new_run(
     vendor_page: Client, vendor: User
 ) -> None:
-    run = validation_run_create(data=FLOOR, user=vendor)
+    run = validation_run_create(configuration=configuration_parse(FLOOR), user=vendor)
     ValidationRun.objects.filter(pk=run.pk).update(knowledge_base={"Provision": 0})
     vendor_page.post(f"/configurations/runs/{run.pk}/signs/", {"format": "html"})
     assert SignSet.objects.get().validation_id != run.pk
@@ -255,7 +264,7 @@ def test_signs_printed_after_the_rules_changed_rest_on_a_new_run(
 def test_signs_of_a_run_with_errors_are_refused_unless_a_draft(
     vendor_page: Client, vendor: User
 ) -> None:
-    run = validation_run_create(data=SAMPLE, user=vendor)
+    run = validation_run_create(configuration=configuration_parse(SAMPLE), user=vendor)
     refused = vendor_page.post(
         f"/configurations/runs/{run.pk}/signs/", {"format": "html"}, follow=True
     )
@@ -270,7 +279,7 @@ def test_signs_of_a_run_with_errors_are_refused_unless_a_draft(
 def test_another_vendors_signs_are_not_found(client: Client, vendor: User) -> None:
     other, _ = api_user_create(username="wanda")
     client.force_login(other)
-    run = validation_run_create(data=FLOOR, user=other)
+    run = validation_run_create(configuration=configuration_parse(FLOOR), user=other)
     client.post(f"/configurations/runs/{run.pk}/signs/", {"format": "html"})
     sign_set = SignSet.objects.get()
     client.force_login(vendor)
@@ -300,8 +309,10 @@ def test_the_history_lists_runs_that_name_no_licensee_under_their_own_filter(
     vendor_page: Client, vendor: User
 ) -> None:
     unnamed = {k: v for k, v in SAMPLE.items() if k != "licensee"}
-    nameless = validation_run_create(data=unnamed, user=vendor)
-    named = validation_run_create(data=dict(SAMPLE, licensee="Gamma Casino"), user=vendor)
+    nameless = validation_run_create(configuration=configuration_parse(unnamed), user=vendor)
+    named = validation_run_create(
+        configuration=configuration_parse(dict(SAMPLE, licensee="Gamma Casino")), user=vendor
+    )
     page = vendor_page.get("/configurations/runs/").content.decode()
     assert "(no licensee given)</h2>" in page and '<option value="">(none given)</option>' in page
     only = vendor_page.get("/configurations/runs/?licensee=").content.decode()

@@ -16,6 +16,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from compliance import paytable_simulations
+from compliance.api.requests import PaytableSimulationIn, request_parse
 from compliance.models import PaytableSimulationJob
 from compliance.paytable_simulations import (
     paytable_simulation_chunk_run,
@@ -173,7 +174,9 @@ def test_a_running_jobs_page_is_polled_until_each_spot_shows_its_edge(
     desk: Client, vendor: User
 ) -> None:
     body = {"paytable": STANDARD, "decks": 1, "rounds": 1_000_000, "seed": 8}
-    job = paytable_simulation_create(data=body, user=vendor)  # chunks held back: no commit
+    job = paytable_simulation_create(
+        **request_parse(PaytableSimulationIn, body), user=vendor
+    )  # chunks held back: no commit
     address = f"/simulations/paytables/{job.pk}/progress/"
     fragment = desk.get(address).content.decode()
     assert f'hx-get="{address}"' in fragment and 'max="4" value="0"' in fragment
@@ -203,7 +206,10 @@ def test_the_form_refuses_a_deck_count_naming_the_field_and_stores_nothing(desk:
 def test_another_vendors_paytable_simulation_is_not_found(client: Client) -> None:
     owner, _ = api_user_create(username="wanda")
     job = paytable_simulation_create(
-        data={"paytable": STANDARD, "decks": 1, "rounds": 1_000_000}, user=owner
+        **request_parse(
+            PaytableSimulationIn, {"paytable": STANDARD, "decks": 1, "rounds": 1_000_000}
+        ),
+        user=owner,
     )
     other, _ = api_user_create(username="xavier")
     client.force_login(other)

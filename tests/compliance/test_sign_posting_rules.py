@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
+from compliance.api.configuration import configuration_parse
 from compliance.services import sign_set_create
 from compliance.signage_render import sign_set_pdf
 from tests.compliance.test_signage import load, pdf_text, printed, words
@@ -60,7 +61,9 @@ def test_a_one_table_floors_paytables_stay_on_its_table_sign_under_30_810() -> N
     assert "shall be posted on table signage, EBTs, or shall appear on the table layout" in (
         source_line("co-rule-8-blackjack.md", 171)
     )
-    sign_set = sign_set_create(data=one_table_floor_with_raise_the_roof(), draft=True)
+    sign_set = sign_set_create(
+        configuration=configuration_parse(one_table_floor_with_raise_the_roof()), draft=True
+    )
     texts = printed(sign_set)
     table, wall = texts["BJ-01"], texts[None]
     for heading in (
@@ -87,7 +90,9 @@ def test_raise_the_roof_prints_its_pays_as_printed_with_the_footnote_its_asteris
     are received does not matter." """
     footnote = "*Dealer Bust total hand. The order in which cards are received does not matter."
     assert source_line("co-rule-8-blackjack.md", 1503).replace("\\", "") == footnote
-    sign_set = sign_set_create(data=one_table_floor_with_raise_the_roof(), draft=True)
+    sign_set = sign_set_create(
+        configuration=configuration_parse(one_table_floor_with_raise_the_roof()), draft=True
+    )
     notice = next(
         n for n in sign(sign_set, "BJ-01")["notices"] if n.get("heading", "").startswith("Raise")
     )
@@ -119,7 +124,9 @@ def test_a_pay_the_paytable_prints_as_2_5_to_1_is_printed_so_not_reduced_to_5_to
         for o in ("three-of-a-kind", "straight-flush", "straight", "flush", "pair")
     ]
     for offered in (table, inline):
-        sign_set = sign_set_create(data=data | {"tables": [offered]}, draft=True)
+        sign_set = sign_set_create(
+            configuration=configuration_parse(data | {"tables": [offered]}), draft=True
+        )
         text = pdf_text(sign_set_pdf(sign_set, sign=0))
         assert "TriLux Bonus pays (TRI-02)" in text
         assert "Pair 2.5 to 1" in text and "5 to 2" not in text
@@ -133,7 +140,9 @@ def test_massachusetts_surrender_and_aces_split_once_carry_their_147_03_notices(
     147.03". The sample floor's BJ-1 offers late surrender and splits to four hands, aces once."""
     assert "surrender option at a table unless" in source_line("ma-205-cmr-blackjack.md", 176)
     assert "splitting a pair of aces more than once" in source_line("ma-205-cmr-blackjack.md", 205)
-    sign_set = sign_set_create(data=load(DATA / "signage-floor-ma.json"))
+    sign_set = sign_set_create(
+        configuration=configuration_parse(load(DATA / "signage-floor-ma.json"))
+    )
     texts = printed(sign_set)
     bj1, bj2 = sign(sign_set, "BJ-1"), sign(sign_set, "BJ-2")
     surrender = next(n for n in bj1["notices"] if "8(c)" in cited(n))
@@ -166,7 +175,7 @@ def test_a_6_to_5_variation_table_without_doubling_after_splits_posts_10d_and_14
         "layouts": ["blackjack"],
         "side_wagers": [],
     }
-    sign_set = sign_set_create(data=floor | {"tables": [table]})
+    sign_set = sign_set_create(configuration=configuration_parse(floor | {"tables": [table]}))
     assert not sign_set.draft, sign_set.findings
     only = sign_set.signs[0]
     assert [n["text"] for n in only["notices"]] == ["No doubling down after splitting pairs"]
@@ -178,7 +187,11 @@ def test_a_6_to_5_variation_table_without_doubling_after_splits_posts_10d_and_14
     assert "No doubling down after splitting pairs" in text and "10(d)" in text
     assert "The form of the notices under 10(d) is set by 205 CMR 147.03" in text
     assert "which Pitboss does not hold" in text
-    kept = sign_set_create(data=floor | {"tables": [table | {"double": {"on": "any_two"}}]})
+    kept = sign_set_create(
+        configuration=configuration_parse(
+            floor | {"tables": [table | {"double": {"on": "any_two"}}]}
+        )
+    )
     assert kept.signs[0]["notices"] == []  # doubling after splits kept: no option used
 
 
@@ -212,7 +225,9 @@ def test_the_report_and_the_draft_of_the_same_run_list_the_same_findings(
 def test_the_147_03_note_is_on_every_massachusetts_sign_with_such_a_notice() -> None:
     """7(c), 11(e), 28(d), 28(f), 29(c): "in accordance with 205 CMR 147.03" (or "as set forth
     in", "pursuant to"); 29(h) and 7(d) name no 147.03 and are not in the note."""
-    sign_set = sign_set_create(data=load(DATA / "signage-floor-ma.json"))
+    sign_set = sign_set_create(
+        configuration=configuration_parse(load(DATA / "signage-floor-ma.json"))
+    )
     notes = {
         s["table"]: [c for n in s["provenance"]["form_not_on_file"] for c in n["citations"]]
         for s in sign_set.signs
@@ -249,7 +264,9 @@ def test_massachusetts_optional_payouts_and_face_up_dealing_carry_their_147_03_n
         "layouts": ["blackjack"],
     }
     face_up.pop("insurance_pays")
-    sign_set = sign_set_create(data=floor | {"tables": [bonus, face_up]}, draft=True)
+    sign_set = sign_set_create(
+        configuration=configuration_parse(floor | {"tables": [bonus, face_up]}), draft=True
+    )
     texts = printed(sign_set)
     by_rule = {
         s["table"]: {n["text"]: cited(n) for n in s["notices"] if n["citations"]}

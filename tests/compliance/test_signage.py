@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from compliance.api.configuration import configuration_parse
 from compliance.models import SignSet
 from compliance.services import NotCompliant, sign_set_create
 from compliance.signage_render import sign_set_pdf
@@ -67,7 +68,9 @@ def notices(sign_set: SignSet, table: str | None) -> list[str]:
 
 
 def test_colorado_floor_prints_each_required_notice_on_its_tables_sign() -> None:
-    sign_set = sign_set_create(data=load(DATA / "signage-floor-co.json"))
+    sign_set = sign_set_create(
+        configuration=configuration_parse(load(DATA / "signage-floor-co.json"))
+    )
     assert not sign_set.draft
     texts = printed(sign_set)
     assert_notices_printed(sign_set, texts)
@@ -104,7 +107,9 @@ def test_colorado_floor_prints_each_required_notice_on_its_tables_sign() -> None
 
 
 def test_a_6_to_5_table_never_says_3_to_2_and_a_for_1_pay_is_never_printed_to_1() -> None:
-    sign_set = sign_set_create(data=load(DATA / "signage-floor-co.json"))
+    sign_set = sign_set_create(
+        configuration=configuration_parse(load(DATA / "signage-floor-co.json"))
+    )
     texts = printed(sign_set, size="tent")
     assert "3 to 2" not in texts["BJ-02"] and "3 to 2" not in texts[None]
     b7p2 = Paytable.objects.get(key="us-co/blazing-7s/b7p2")
@@ -116,7 +121,9 @@ def test_a_6_to_5_table_never_says_3_to_2_and_a_for_1_pay_is_never_printed_to_1(
 
 
 def test_one_tables_paytable_never_appears_on_another_tables_sign() -> None:
-    sign_set = sign_set_create(data=load(DATA / "signage-floor-co.json"))
+    sign_set = sign_set_create(
+        configuration=configuration_parse(load(DATA / "signage-floor-co.json"))
+    )
     texts = printed(sign_set)
     assert "King's Bounty" in texts["BJ-01"] and "Blazing 7's" in texts["BJ-01"]
     for other in ("BJ-02", None):
@@ -130,19 +137,21 @@ def test_a_one_table_floor_shares_everything_wall_eligible_and_keeps_the_rest_at
 ):
     data = load(DATA / "signage-floor-co.json")
     data["tables"] = data["tables"][:1]
-    sign_set = sign_set_create(data=data)
+    sign_set = sign_set_create(configuration=configuration_parse(data))
     texts = printed(sign_set, size="a4")
     assert_notices_printed(sign_set, texts)
     assert "Late surrender only" in texts[None] and "Late surrender only" not in texts["BJ-01"]
     # 30-803(3)(h) lets a pay schedule go on the wall; the table's paytables are its own
     assert "Blackjack pays 3 to 2" in texts["BJ-01"]
-    kept = sign_set_create(data=data, wall_signs=False)
+    kept = sign_set_create(configuration=configuration_parse(data), wall_signs=False)
     assert [s["table"] for s in kept.signs] == ["BJ-01", None]  # 30-804's house rules
     assert "Late surrender only" in pdf_text(sign_set_pdf(kept, sign=0))
 
 
 def test_massachusetts_floor_prints_its_147_03_notices_and_7d_on_the_layout() -> None:
-    sign_set = sign_set_create(data=load(DATA / "signage-floor-ma.json"))
+    sign_set = sign_set_create(
+        configuration=configuration_parse(load(DATA / "signage-floor-ma.json"))
+    )
     assert not sign_set.draft, sign_set.findings
     texts = printed(sign_set)
     assert_notices_printed(sign_set, texts)
@@ -166,11 +175,11 @@ def test_the_house_rules_get_no_clean_sign_but_a_draft_marked_not_approved() -> 
     for name in ("casino-house-rules-co.json", "casino-house-rules-ma.json"):
         data = load(CONFIGS / name)
         with pytest.raises(NotCompliant) as refused:
-            sign_set_create(data=data)
+            sign_set_create(configuration=configuration_parse(data))
         codes = {f["code"] for f in refused.value.findings}
         assert "sign-fact-missing" in codes  # no table limits: 30-803(3)(c), 29(c)
         assert not SignSet.objects.filter(validation=refused.value.run).exists()
-        draft = sign_set_create(data=data, draft=True)
+        draft = sign_set_create(configuration=configuration_parse(data), draft=True)
         assert draft.draft
         pdf = sign_set_pdf(draft, size="tent")
         with pdfplumber.open(io.BytesIO(pdf)) as doc:
@@ -185,7 +194,9 @@ def test_the_house_rules_get_no_clean_sign_but_a_draft_marked_not_approved() -> 
 
 
 def test_the_colorado_house_rules_draft_holds_each_required_notice() -> None:
-    draft = sign_set_create(data=load(CONFIGS / "casino-house-rules-co.json"), draft=True)
+    draft = sign_set_create(
+        configuration=configuration_parse(load(CONFIGS / "casino-house-rules-co.json")), draft=True
+    )
     table = pdf_text(sign_set_pdf(draft, sign=0))
     assert "Dealer must hit on soft 17" in table and "Blackjack pays 3 to 2" in table
     assert "Table limits: minimum [not given]" in table
@@ -209,10 +220,12 @@ def test_the_proposed_raise_the_roof_cap_appears_only_with_include_proposed() ->
         }  # fmt: skip
     ]
     data["tables"] = [table]
-    adopted = sign_set_create(data=data, draft=True)
+    adopted = sign_set_create(configuration=configuration_parse(data), draft=True)
     assert "$100" not in json.dumps(adopted.signs)
     assert "$100" not in pdf_text(sign_set_pdf(adopted))
-    proposed = sign_set_create(data=data | {"include_proposed": True}, draft=True)
+    proposed = sign_set_create(
+        configuration=configuration_parse(data | {"include_proposed": True}), draft=True
+    )
     text = pdf_text(sign_set_pdf(proposed))
     assert "Raise The Roof Ante wagers: table minimum to table maximum, up to $100" in text
     assert "47.1-834.23(3)" in text and "proposed" in text
@@ -222,7 +235,7 @@ def test_citations_on_a_sign_are_the_labels_of_the_as_of_date() -> None:
     data = load(DATA / "signage-floor-co.json")
     data["as_of"] = "2016-06-01"  # before 30-899.20 was renumbered from 30-834.20
     data["tables"][0]["side_wagers"] = data["tables"][0]["side_wagers"][:1]
-    sign_set = sign_set_create(data=data, draft=True)
+    sign_set = sign_set_create(configuration=configuration_parse(data), draft=True)
     cited = {c["citation"] for s in sign_set.signs for n in s["notices"] for c in n["citations"]}
     assert "30-803(3)(a)" in cited
     assert not any(c.startswith("30-899") for c in cited)
@@ -331,7 +344,7 @@ def test_a_tip_restriction_a_side_wager_wants_at_the_table_keeps_it_off_the_wall
     data["tables"][1]["side_wagers"].append(
         {"wager": "streak", "limits": {"min": "1", "max": "25"}}
     )
-    sign_set = sign_set_create(data=data, draft=True)
+    sign_set = sign_set_create(configuration=configuration_parse(data), draft=True)
     tips = "Dealer tip wagers: at most $25"
     for table in ("BJ-01", "BJ-02"):
         assert tips in notices(sign_set, table)
@@ -346,7 +359,9 @@ def test_a_spanish_21_table_posts_the_spanish_21_rules_each_cited() -> None:
     data = load(DATA / "signage-floor-co.json")
     table = data["tables"][1] | {"name": "S21", "game": "spanish-21", "layouts": ["spanish-21"]}
     table["side_wagers"] = []
-    sign_set = sign_set_create(data=data | {"tables": [table]}, draft=True)
+    sign_set = sign_set_create(
+        configuration=configuration_parse(data | {"tables": [table]}), draft=True
+    )
     sign = sign_set.signs[0]
     rules = [
         n for n in sign["notices"] if any("30-899.16(1)" == c["citation"] for c in n["citations"])

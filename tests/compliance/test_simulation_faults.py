@@ -19,6 +19,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from compliance import simulations
+from compliance.api.requests import SimulationIn, request_parse
 from compliance.models import SimulationJob
 from compliance.simulations import simulation_job_create
 from engine.simulate import rule_effects, rules_from_dict
@@ -93,12 +94,15 @@ def test_a_job_whose_worker_is_killed_finishes_on_another_with_the_in_process_re
     second = None
     try:
         job = simulation_job_create(
-            data={
-                "configuration": CONFIGURATION,
-                "rounds": 4_500_000,
-                "seed": 2026,
-                "effects": True,
-            }
+            **request_parse(
+                SimulationIn,
+                {
+                    "configuration": CONFIGURATION,
+                    "rounds": 4_500_000,
+                    "seed": 2026,
+                    "effects": True,
+                },
+            )
         )
         assert job.chunks == 5
         wait_for(lambda j: 1 <= j.chunks_done <= 2, 240, log)

@@ -18,6 +18,7 @@ import kombu.pools
 import pytest
 
 from compliance import paytable_simulations, simulations
+from compliance.api.requests import PaytableSimulationIn, SimulationIn, request_parse
 from compliance.models import PaytableSimulationJob, SimulationJob
 from compliance.paytable_simulations import paytable_simulation_create
 from compliance.simulations import simulation_job_create
@@ -108,7 +109,10 @@ def test_a_worker_on_redis_gives_the_in_process_result(
         ],
     }  # fmt: skip
     job = simulation_job_create(
-        data={"configuration": configuration, "rounds": 450_000, "seed": 2026, "effects": True}
+        **request_parse(
+            SimulationIn,
+            {"configuration": configuration, "rounds": 450_000, "seed": 2026, "effects": True},
+        )
     )
     assert job.chunks == 5
     expected = rule_effects(rules_from_dict(job.rules), 450_000, seed=2026, chunk_rounds=CHUNK)
@@ -129,8 +133,8 @@ def test_a_worker_runs_a_paytable_simulation_as_in_process(
     worker's two processes in any order: each job's counts are what the seed gives in-process."""
     monkeypatch.setattr(paytable_simulations, "CHUNK_ROUNDS", 250_000)
     body = {"paytable": "us-co/streak/standard-schedule", "rounds": 1_000_000, "seed": 12}
-    job = paytable_simulation_create(data={**body, "decks": 2})
-    other = paytable_simulation_create(data={**body, "decks": 8})
+    job = paytable_simulation_create(**request_parse(PaytableSimulationIn, {**body, "decks": 2}))
+    other = paytable_simulation_create(**request_parse(PaytableSimulationIn, {**body, "decks": 8}))
     for created, decks in ((job, 2), (other, 8)):
         done = _wait(created.pk, worker, model=PaytableSimulationJob)
         assert done.status == "done", f"{done.error}\n{worker.read_text()}"

@@ -14,14 +14,15 @@ import pytest
 import yaml
 from django.conf import settings
 from django.core.management import call_command
-from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
+from compliance.api.configuration import ConfigurationSerializer, configuration_parse
 from compliance.api.serializers import ValidationOut
-from compliance.configuration import ConfigurationSerializer, configuration_parse
+from compliance.configuration import configuration_of
 from compliance.models import ValidationRun
 from pitboss import kbcache
+from pitboss.errors import InvalidInput
 from variants.catalog import CATALOG
 
 pytestmark = pytest.mark.django_db
@@ -1084,26 +1085,25 @@ def test_a_configuration_parses_as_a_fresh_serializer_reads_it(name: str) -> Non
     data = json.loads((CONFIGS / name).read_text())
     data["tables"].append(TABLE)
 
-    assert configuration_parse(data) == dict(_fresh_serializer(data).validated_data)
-    assert configuration_parse(data, revision=kbcache.knowledge_base_revision_stamp()) == dict(
-        _fresh_serializer(data).validated_data
-    )
+    fresh = configuration_of(dict(_fresh_serializer(data).validated_data), data)
+    assert configuration_parse(data) == fresh
+    assert configuration_parse(data, heads=kbcache.history_heads()) == fresh
 
 
 def test_threads_sharing_the_serializer_each_get_their_own_answer() -> None:
     """gunicorn's threads check configurations at once with the one shared serializer."""
-    revision = kbcache.knowledge_base_revision_stamp()
+    heads = kbcache.history_heads()
     good = configuration()
-    parsed = configuration_parse(good, revision=revision)  # the catalog read, in this thread
-    with pytest.raises(ValidationError) as faulty:
-        configuration_parse(MANY_FAULTS, revision=revision)
+    parsed = configuration_parse(good, heads=heads)  # the catalog read, in this thread
+    with pytest.raises(InvalidInput) as faulty:
+        configuration_parse(MANY_FAULTS, heads=heads)
 
     def check(n: int) -> bool:
         if n % 2:
-            return configuration_parse(good, revision=revision) == parsed
+            return configuration_parse(good, heads=heads) == parsed
         try:
-            configuration_parse(MANY_FAULTS, revision=revision)
-        except ValidationError as exc:
+            configuration_parse(MANY_FAULTS, heads=heads)
+        except InvalidInput as exc:
             return exc.detail == faulty.value.detail
         return False
 

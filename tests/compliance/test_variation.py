@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from compliance.api.configuration import configuration_parse
 from compliance.services import sign_set_create
 
 DATA = Path(__file__).parent / "data"
@@ -55,11 +56,15 @@ def test_outside_the_variation_its_rules_do_not_bind_and_7d_goes_on_the_layout(
     vendor_client: APIClient,
 ) -> None:
     assert not VARIATION_RULES & set(findings(vendor_client, six_to_five_table(variation="none")))
-    outside = sign_set_create(data=six_to_five_table(variation="none"))
+    outside = sign_set_create(
+        configuration=configuration_parse(six_to_five_table(variation="none"))
+    )
     layout = outside.signs[0]["layout_notices"]
     assert [c["citation"] for n in layout for c in n["citations"]] == ["7(d)"]
     inside = sign_set_create(
-        data=six_to_five_table(variation="6-to-5", decks=2, dealer_soft_17="hit")
+        configuration=configuration_parse(
+            six_to_five_table(variation="6-to-5", decks=2, dealer_soft_17="hit")
+        )
     )
     assert inside.signs[0]["layout_notices"] == []
 

@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from rest_framework.exceptions import ValidationError
 
+from compliance.api.configuration import configuration_parse
 from compliance.services import NotCompliant, sign_set_create
 from compliance.signage_render import SIZES, sign_set_pdf
+from pitboss.errors import InvalidInput
 
 
 class Command(BaseCommand):
@@ -38,9 +39,11 @@ class Command(BaseCommand):
             raise CommandError(f"{options['file']}: {exc}") from exc
         try:
             sign_set = sign_set_create(
-                data=data, draft=options["draft"], wall_signs=not options["no_wall_signs"]
+                configuration=configuration_parse(data),
+                draft=options["draft"],
+                wall_signs=not options["no_wall_signs"],
             )
-        except ValidationError as exc:
+        except InvalidInput as exc:
             raise CommandError(f"{options['file']}: malformed configuration: {exc.detail}") from exc
         except NotCompliant as exc:
             self.stderr.write(exc.message)

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from rest_framework.exceptions import ValidationError
 
+from compliance.api.configuration import configuration_parse
 from compliance.services import validation_run_create
+from pitboss.errors import InvalidInput
 
 
 class Command(BaseCommand):
@@ -25,8 +26,8 @@ class Command(BaseCommand):
         except (OSError, json.JSONDecodeError) as exc:
             raise CommandError(f"{options['file']}: {exc}") from exc
         try:
-            run = validation_run_create(data=data)
-        except ValidationError as exc:
+            run = validation_run_create(configuration=configuration_parse(data))
+        except InvalidInput as exc:
             raise CommandError(f"{options['file']}: malformed configuration: {exc.detail}") from exc
         verdict = "compliant" if run.compliant else "NOT compliant"
         self.stdout.write(

@@ -1,0 +1,272 @@
+"""The requests of the engine's endpoints (POST rounds/, rounds/replay/, analysis/base-game/,
+simulations/, paytable-simulations/) checked for shape: DRF serializers that name each bad field,
+and `request_parse`, which gives their values with the configuration parsed
+(compliance.api.configuration) or raises pitboss.errors.InvalidInput. The services below take
+the values as typed arguments (docs/architecture.md, "Typed input")."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from engine.round import MAIN
+from engine.sidewagers import SIDES
+from engine.streak import MIN_ROUNDS
+from pitboss.errors import InvalidInput
+from pitboss.text import Text
+
+from ..basegame import QUERY_FIELDS
+from ..jobs import MAX_SEED
+from ..paytable_simulations import MAX_ROUNDS as MAX_PAYTABLE_ROUNDS
+from ..paytable_simulations import MIN_REQUEST_ROUNDS
+from ..rounds import Seat
+from ..simulations import MAX_ROUNDS
+from .configuration import configuration_parse
+
+
+def _amount() -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
+
+
+class SidedWagerIn(serializers.Serializer):
+    """A wager placed on one side of several (engine.sidewagers.SIDES): its stake and the side."""
+
+    stake = _amount()
+    side = serializers.CharField()
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "format": "decimal", "example": "5"},
+            {
+                "type": "object",
+                "properties": {
+                    "stake": {"type": "string", "format": "decimal"},
+                    "side": {"type": "string", "example": "over"},
+                },
+                "required": ["stake", "side"],
+            },
+        ]
+    }
+)
+class WagerField(serializers.Field):
+    """A seat's wager: an amount ("5"), or for a wager placed on one side of several
+    {"stake": "5", "side": "under"} (MA 17(b)(1), (2): over or under 13)."""
+
+    def to_internal_value(self, data: Any) -> tuple[Decimal, str | None]:
+        if isinstance(data, dict):
+            sided = SidedWagerIn(data=data)
+            sided.is_valid(raise_exception=True)
+            return sided.validated_data["stake"], sided.validated_data["side"]
+        return _amount().run_validation(data), None
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class SeatIn(serializers.Serializer):
+    wagers = serializers.DictField(
+        child=WagerField(),
+        help_text='{"main": "10", "<side wager slug>": "5"}; a wager placed on one side of '
+        'several names it: {"over-under-13": {"stake": "5", "side": "over"}} (or "under").',
+    )
+    actions = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The seat's actions in order of play; absent: basic strategy for the rules.",
+    )
+
+    def validate_wagers(
+        self, value: dict[str, tuple[Decimal, str | None]]
+    ) -> dict[str, tuple[Decimal, str | None]]:
+        if not value.get(MAIN, (0, None))[0]:
+            raise serializers.ValidationError('a main wager is required: {"main": "10"}')
+        for wager, (stake, side) in value.items():
+            names = [s.name for s in SIDES.get(wager, ())]
+            if names and side not in names:
+                choices = " or ".join(f'"{n}"' for n in names)
+                raise serializers.ValidationError(
+                    {
+                        wager: {
+                            "side": f"{wager} is a wager on one side: {choices}, as "
+                            f'{{"stake": "{stake}", "side": "{names[0]}"}}'
+                        }
+                    }  # fmt: skip
+                )
+            if not names and side is not None:
+                raise serializers.ValidationError(
+                    {wager: {"side": f"{wager} has no sides: give its amount alone"}}
+                )
+        return value
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The wagers as amounts, and the side of each wager placed on one (`sides`)."""
+        placed = attrs["wagers"]
+        attrs["wagers"] = {wager: stake for wager, (stake, _) in placed.items()}
+        attrs["sides"] = {wager: side for wager, (_, side) in placed.items() if side is not None}
+        return attrs
+
+
+class RoundsIn(serializers.Serializer):
+    configuration = serializers.JSONField()
+    table = Text(
+        required=False,
+        max_length=80,
+        help_text="Name of the configuration's table to play; default the first.",
+    )
+    shoe = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        allow_empty=False,
+        help_text='Cards in dealing order, e.g. ["7H", "TC", …].',
+    )
+    seed = serializers.IntegerField(required=False, min_value=0)
+    rounds = serializers.IntegerField(required=False, min_value=1, max_value=1000, default=1)
+    seats = SeatIn(many=True, allow_empty=False, max_length=14)  # type: ignore[call-arg]  # many=True: ListSerializer takes max_length
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("shoe" in attrs) == ("seed" in attrs):
+            raise serializers.ValidationError({"shoe": "give either shoe (cards) or seed"})
+        if "shoe" in attrs and attrs["rounds"] != 1:
+            raise serializers.ValidationError({"rounds": "a scripted shoe plays one round"})
+        return attrs
+
+
+class SeatReplayIn(SeatIn):
+    actions = serializers.ListField(child=serializers.CharField(), default=list)
+    paid = serializers.DictField(
+        child=serializers.DecimalField(max_digits=12, decimal_places=2),
+        help_text='What the seat was paid per wager, net of its stakes: {"main": "15", '
+        '"insurance": "-5"}; a loss is negative.',
+    )
+
+
+class ReplayIn(serializers.Serializer):
+    configuration = serializers.JSONField()
+    table = Text(required=False, max_length=80)
+    cards = serializers.ListField(
+        child=serializers.CharField(), allow_empty=False, help_text="The cards in dealing order."
+    )
+    seats = SeatReplayIn(many=True, allow_empty=False, max_length=14)  # type: ignore[call-arg]  # many=True: ListSerializer takes max_length
+
+
+class SimulationIn(serializers.Serializer):
+    configuration = serializers.JSONField()
+    table = Text(
+        required=False,
+        max_length=80,
+        help_text="Name of the configuration's table; default the first.",
+    )
+    rounds = serializers.IntegerField(min_value=1, max_value=MAX_ROUNDS)
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SEED,
+        required=False,
+        help_text="Default: a random seed, reported so the run can be repeated.",
+    )
+    effects = serializers.BooleanField(
+        default=False,
+        help_text="Also the change each rule option makes to the house edge (about ten times "
+        "the work).",
+    )
+
+
+class PaytableSimulationIn(serializers.Serializer):
+    paytable = Text(help_text="The catalog paytable's key.")
+    decks = serializers.IntegerField(
+        required=False, min_value=1, help_text="One deck count; default every one it allows."
+    )
+    rounds = serializers.IntegerField(
+        min_value=MIN_REQUEST_ROUNDS,
+        max_value=MAX_PAYTABLE_ROUNDS,
+        default=MIN_ROUNDS,
+        help_text="Rounds at each deck count (at least, every wager counted being settled).",
+    )
+    seed = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_SEED,
+        required=False,
+        help_text="Default: a random seed, reported so the run can be repeated.",
+    )
+    continuous_shuffler = serializers.BooleanField(
+        default=False,
+        help_text="Deal every round from all the cards; default a shoe cut at three quarters.",
+    )
+
+
+class BaseGameIn(serializers.Serializer):
+    configuration = serializers.JSONField()
+    table = Text(
+        required=False,
+        max_length=80,
+        help_text="Name of the configuration's table; default the first.",
+    )
+    effects = serializers.BooleanField(
+        default=True,
+        help_text="Also the change each rule option makes to the house edge (about ten analyses, "
+        "each kept once made: the first request for a standard table takes a few seconds, for a "
+        "face-up table about 3 s, for a Switch table about 5 s).",
+    )
+
+
+_INTEGERS = {"decks", "max_hands", "game_version"}
+_BOOLEANS = {"double_after_split", "resplit_aces", "split_aces_one_card"}
+
+
+def base_game_query(params: Any) -> dict[str, Any]:
+    """A GET's query (?jurisdiction=&as_of=&game=&decks=&dealer_soft_17=…&effects=) as the body
+    POST takes: a configuration of one table.
+
+    :raises InvalidInput: a number or yes/no that is not one.
+    """
+    table: dict[str, Any] = {"name": "table", "game": params.get("game", "blackjack")}
+    for name, path in QUERY_FIELDS.items():
+        if name not in params:
+            continue
+        value: Any = params[name]
+        if name in _INTEGERS:
+            try:
+                value = int(value)
+            except ValueError:
+                raise InvalidInput({name: "a whole number"}) from None
+        elif name in _BOOLEANS:
+            if value.lower() not in ("true", "false"):
+                raise InvalidInput({name: "true or false"})
+            value = value.lower() == "true"
+        where = table
+        *parents, leaf = path.split(".")
+        for parent in parents:
+            where = where.setdefault(parent, {})
+        where[leaf] = value
+    configuration = {
+        "jurisdiction": params.get("jurisdiction", ""),
+        "as_of": params.get("as_of", ""),
+        "tables": [table],
+    }
+    return {"configuration": configuration, "effects": params.get("effects", "true")}
+
+
+def request_parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    """A request checked, its values as the services take them: a configuration parsed (its
+    errors under "configuration"), each seat a compliance.rounds.Seat.
+
+    :raises InvalidInput: naming the first bad field.
+    """
+    try:
+        values = dict(serializer_class().run_validation(data))
+    except serializers.ValidationError as exc:
+        raise InvalidInput(exc.detail) from exc
+    if "configuration" in values:
+        try:
+            values["configuration"] = configuration_parse(values["configuration"])
+        except InvalidInput as exc:
+            raise InvalidInput({"configuration": exc.detail}) from exc
+    if "seats" in values:
+        values["seats"] = tuple(Seat(**seat) for seat in values["seats"])
+    return values
