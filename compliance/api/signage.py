@@ -7,25 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from compliance import selectors
 from compliance.models import SignSet
 from compliance.services import NotCompliant, sign_set_create
 from compliance.signage_render import sign_set_html, sign_set_pdf
-from pitboss.api import FormatIsTheView, paged_schema, paginated
+from pitboss.api import FormatIsTheView, paged_schema
 from pitboss.errors import DomainError, error_body
 
 from .configuration import ConfigurationSerializer, configuration_parse
-from .permissions import SubmitsOrReadsVisible
 from .serializers import SignageQuery, SignSetOut, SignSetSummaryOut
+from .submissions import Submissions
 
 
 def _signs(code: int) -> dict[tuple[int, str], Any]:
@@ -58,15 +56,19 @@ def _sign_set_response(request: Request, sign_set: SignSet, code: int) -> HttpRe
     return Response(SignSetOut(sign_set).data, status=code)
 
 
-class SignageApi(APIView):
+class SignSets(Submissions):
+    visible = staticmethod(selectors.sign_sets_visible_to)
+    out = SignSetSummaryOut  # listed; one is printed (_sign_set_response)
+    content_negotiation_class = FormatIsTheView
+
+
+class SignageApi(SignSets):
     """Print the signs a configuration needs (vendor token or officer login): ?format=json (the
     default), html or pdf; ?size=letter, a4 or tent (5x7 in); ?draft=true prints a
     configuration with findings, every page marked NOT APPROVED. Without draft, a configuration
     with errors is a 400 with its findings. GET lists the sign sets the caller may see."""
 
-    permission_classes = [SubmitsOrReadsVisible]
     submit_permission = "compliance.add_signset"
-    content_negotiation_class = FormatIsTheView
 
     @extend_schema(
         request=ConfigurationSerializer,
@@ -94,18 +96,14 @@ class SignageApi(APIView):
 
     @extend_schema(**paged_schema(SignSetSummaryOut, "signage"))
     def get(self, request: Request) -> Response:
-        return paginated(
-            request, self, selectors.sign_sets_visible_to(request.user), SignSetSummaryOut
-        )
+        return self.listed(request)
 
 
-class SignSetApi(APIView):
+class SignSetApi(SignSets):
     """A stored sign set, printed again identically (?format=, ?size=, ?sign=)."""
-
-    permission_classes = [SubmitsOrReadsVisible]
-    content_negotiation_class = FormatIsTheView
 
     @extend_schema(parameters=[SignageQuery], responses=_signs(200))
     def get(self, request: Request, pk: Any) -> HttpResponse:
-        sign_set = get_object_or_404(selectors.sign_sets_visible_to(request.user), pk=pk)
+        sign_set = self.found(request, pk)
+        assert isinstance(sign_set, SignSet)
         return _sign_set_response(request, sign_set, status.HTTP_200_OK)

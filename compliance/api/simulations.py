@@ -6,33 +6,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     extend_schema,
 )
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from compliance import selectors
 from compliance.paytable_simulations import (
     paytable_simulation_create,
 )
 from compliance.simulations import simulation_job_create
-from pitboss.api import paged_schema, paginated
+from pitboss.api import paged_schema
 
-from .permissions import SubmitsOrReadsVisible
 from .requests import PaytableSimulationIn, SimulationIn, request_parse
 from .serializers import PaytableSimulationOut, SimulationOut
+from .submissions import Submissions
 
 
-class SimulationListApi(APIView):
+class SimulationJobs(Submissions):
+    visible = staticmethod(selectors.simulation_jobs_visible_to)
+    out = SimulationOut
+
+
+class SimulationListApi(SimulationJobs):
     """Start a simulation of a configuration's base game with basic strategy, as a job (vendor
     token or officer login); 202 with the job, then GET it for progress and the house edge.
     GET lists the jobs the caller may see, newest first."""
 
-    permission_classes = [SubmitsOrReadsVisible]
     submit_permission = "compliance.add_simulationjob"
 
     @extend_schema(request=SimulationIn, responses={202: SimulationOut})
@@ -42,26 +44,25 @@ class SimulationListApi(APIView):
 
     @extend_schema(**paged_schema(SimulationOut, "simulations"))
     def get(self, request: Request) -> Response:
-        return paginated(
-            request, self, selectors.simulation_jobs_visible_to(request.user), SimulationOut
-        )
+        return self.listed(request)
 
 
-class SimulationDetailApi(APIView):
-    permission_classes = [SubmitsOrReadsVisible]
-
+class SimulationDetailApi(SimulationJobs):
     @extend_schema(responses=SimulationOut)
     def get(self, request: Request, pk: Any) -> Response:
-        job = get_object_or_404(selectors.simulation_jobs_visible_to(request.user), pk=pk)
-        return Response(SimulationOut(job).data)
+        return self.shown(request, pk)
 
 
-class PaytableSimulationListApi(APIView):
+class PaytableSimulationJobs(Submissions):
+    visible = staticmethod(selectors.paytable_simulation_jobs_visible_to)
+    out = PaytableSimulationOut
+
+
+class PaytableSimulationListApi(PaytableSimulationJobs):
     """Simulate a catalog paytable no exact method settles (STREAK, Burnout Bonus) at every deck
     count it allows (or `decks`), as a job (vendor token or officer login): 202 with the job, then
     GET it for progress and the result. GET lists the jobs the caller may see, newest first."""
 
-    permission_classes = [SubmitsOrReadsVisible]
     submit_permission = "compliance.add_paytablesimulationjob"
 
     @extend_schema(request=PaytableSimulationIn, responses={202: PaytableSimulationOut})
@@ -72,18 +73,10 @@ class PaytableSimulationListApi(APIView):
 
     @extend_schema(**paged_schema(PaytableSimulationOut, "paytable_simulations"))
     def get(self, request: Request) -> Response:
-        return paginated(
-            request,
-            self,
-            selectors.paytable_simulation_jobs_visible_to(request.user),
-            PaytableSimulationOut,
-        )
+        return self.listed(request)
 
 
-class PaytableSimulationDetailApi(APIView):
-    permission_classes = [SubmitsOrReadsVisible]
-
+class PaytableSimulationDetailApi(PaytableSimulationJobs):
     @extend_schema(responses=PaytableSimulationOut)
     def get(self, request: Request, pk: Any) -> Response:
-        job = get_object_or_404(selectors.paytable_simulation_jobs_visible_to(request.user), pk=pk)
-        return Response(PaytableSimulationOut(job).data)
+        return self.shown(request, pk)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     extend_schema,
 )
@@ -18,18 +17,22 @@ from rest_framework.views import APIView
 from compliance import selectors
 from compliance.services import validation_run_create
 from compliance.validator import FINDING_CODES
-from pitboss.api import paged_schema, paginated, shared_serializer
+from pitboss.api import paged_schema, shared_serializer
 
 from .configuration import ConfigurationSerializer, configuration_parse
-from .permissions import SubmitsOrReadsVisible
 from .serializers import ValidationOut
+from .submissions import Submissions
 
 
-class ValidationListApi(APIView):
+class ValidationRuns(Submissions):
+    visible = staticmethod(selectors.validation_runs_visible_to)
+    out = ValidationOut
+
+
+class ValidationListApi(ValidationRuns):
     """Validate a table configuration (vendor token or officer login); GET lists the runs the
     caller may see (a vendor its own, an officer its jurisdictions', newest first)."""
 
-    permission_classes = [SubmitsOrReadsVisible]
     submit_permission = "compliance.add_validationrun"
 
     @extend_schema(request=ConfigurationSerializer, responses={201: ValidationOut})
@@ -41,18 +44,13 @@ class ValidationListApi(APIView):
 
     @extend_schema(**paged_schema(ValidationOut, "validations"))
     def get(self, request: Request) -> Response:
-        return paginated(
-            request, self, selectors.validation_runs_visible_to(request.user), ValidationOut
-        )
+        return self.listed(request)
 
 
-class ValidationDetailApi(APIView):
-    permission_classes = [SubmitsOrReadsVisible]
-
+class ValidationDetailApi(ValidationRuns):
     @extend_schema(responses=ValidationOut)
     def get(self, request: Request, pk: Any) -> Response:
-        run = get_object_or_404(selectors.validation_runs_visible_to(request.user), pk=pk)
-        return Response(shared_serializer(ValidationOut).to_representation(run))
+        return self.shown(request, pk)
 
 
 class FindingCodesApi(APIView):
