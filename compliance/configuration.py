@@ -14,6 +14,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -156,8 +158,20 @@ class Configuration:
         """Every game and side wager of the floor, by slug."""
         return set().union(*(table.offered() for table in self.tables))
 
+    def floor_key(self) -> str:
+        """Which floor this is, whatever the date or the options: a SHA-256 of the
+        jurisdiction, the licensee and the table names (ValidationRun.floor)."""
+        return floor_key(self.jurisdiction, self.licensee, [table.name for table in self.tables])
+
     def with_tables(self, *tables: Table) -> Configuration:
         return dataclasses.replace(self, tables=tables)
+
+
+def floor_key(jurisdiction: str, licensee: str, tables: list[str]) -> str:
+    """A SHA-256 of a floor's jurisdiction, licensee and table names (in any order): a vendor's
+    newer run with the same key is a new filing of the same floor."""
+    text = json.dumps([jurisdiction, licensee.strip(), sorted(tables)], ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def configuration_of(

@@ -6,10 +6,24 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 
 class ValidationRun(models.Model):
-    """One validation of a configuration, kept so it can be read again and re-run."""
+    """One validation of a configuration, kept so it can be read again and re-run, and the
+    decision on it: submitted, then approved or rejected by an officer of its jurisdiction, or
+    superseded by the vendor's newer run of the same floor (docs/api.md, "Approval"). Every
+    change of its status is kept in its record history."""
+
+    class Status(models.TextChoices):
+        SUBMITTED = "submitted"
+        """Filed; no officer has decided on it."""
+        APPROVED = "approved"
+        """An officer of the jurisdiction approved it (a compliant run only)."""
+        REJECTED = "rejected"
+        """An officer of the jurisdiction rejected it."""
+        SUPERSEDED = "superseded"
+        """The vendor filed a newer run of the same floor (`floor`)."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     configuration = models.JSONField(help_text="The configuration as submitted.")
@@ -33,9 +47,52 @@ class ValidationRun(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
+    floor = models.CharField(
+        max_length=64,
+        blank=True,
+        db_index=True,
+        help_text="Which floor the run is of: a SHA-256 of the jurisdiction, the licensee and the "
+        "table names (compliance.services.floor_key). A vendor's newer run of the same floor "
+        "supersedes its older ones.",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SUBMITTED)
+    decided_on = models.DateField(
+        null=True, blank=True, help_text="The date of the officer's decision (approved, rejected)."
+    )
+    decision_note = models.TextField(blank=True, help_text="The officer's note on the decision.")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="decided_runs",
+    )
+    superseded_by = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="supersedes",
+        help_text="The vendor's newer run of the same floor, for a superseded run.",
+    )
+    # The status and the decision, each change with who made it and when; not the configuration,
+    # findings and tables, which a run never changes.
+    history = HistoricalRecords(
+        excluded_fields=["configuration", "findings", "knowledge_base", "tables"]
+    )
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=["submitted", "approved", "rejected", "superseded"]),
+                name="compliance_validationrun_status_known",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="approved") | models.Q(compliant=True),
+                name="compliance_validationrun_approved_is_compliant",
+            ),
+        ]
 
     def __str__(self) -> str:
         return (

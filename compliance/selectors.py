@@ -45,9 +45,19 @@ def _visible(queryset: QuerySet, user: User | AnonymousUser, jurisdiction_field:
     return queryset.filter(own)
 
 
+def decides_for(user: User | AnonymousUser, jurisdiction: str) -> bool:
+    """Whether `user` may approve or reject the runs of `jurisdiction`: an active officer of it
+    holding the change permission (the officer group's), or a superuser."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    return jurisdiction in _officer_codes(user) and user.has_perm("compliance.change_validationrun")
+
+
 def validation_runs_visible_to(user: User | AnonymousUser) -> QuerySet[ValidationRun]:
-    """The validation runs `user` may see, newest first."""
-    return _visible(ValidationRun.objects.all(), user, "jurisdiction")
+    """The validation runs `user` may see, newest first (with the officer who decided each)."""
+    return _visible(ValidationRun.objects.select_related("decided_by"), user, "jurisdiction")
 
 
 def sign_sets_visible_to(user: User | AnonymousUser) -> QuerySet[SignSet]:

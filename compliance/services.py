@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from pitboss import kbcache
 from pitboss.errors import DomainError
@@ -18,6 +20,7 @@ from variants.models import (
     Wager,
 )
 
+from . import selectors
 from .basegame import table_base_games
 from .configuration import Configuration
 from .models import SignSet, ValidationRun
@@ -55,7 +58,76 @@ def validation_run_create(*, configuration: Configuration, user: Any = None) -> 
     stores it as it was submitted (`configuration.source`).
     """
     run = _validation_run_made(configuration, user=user)
-    run.save()  # one INSERT, whole or not at all: no transaction of its own needed
+    with transaction.atomic():
+        _run_saved(run)
+    return run
+
+
+def _run_saved(run: ValidationRun) -> None:
+    """Store a new run, and mark the vendor's older runs of the same floor, submitted or
+    approved, superseded by it (each change in their record history). In the caller's
+    transaction."""
+    run._history_user = run.created_by  # type: ignore[attr-defined]  # simple-history's
+    run.save()
+    if run.created_by_id is None or not run.floor:
+        return
+    older = ValidationRun.objects.filter(
+        created_by_id=run.created_by_id,
+        floor=run.floor,
+        status__in=[ValidationRun.Status.SUBMITTED, ValidationRun.Status.APPROVED],
+    ).exclude(pk=run.pk)
+    # not the big fields, which a run never changes and its history does not copy
+    for each in older.defer(*HISTORY_EXCLUDED).select_for_update():
+        each.status, each.superseded_by = ValidationRun.Status.SUPERSEDED, run
+        each._history_user = run.created_by  # type: ignore[attr-defined]  # simple-history's
+        each.save(update_fields=["status", "superseded_by"])
+
+
+HISTORY_EXCLUDED = ("configuration", "findings", "knowledge_base", "tables")
+DECISIONS = (ValidationRun.Status.APPROVED, ValidationRun.Status.REJECTED)
+
+
+def validation_run_decide(
+    *, run: ValidationRun, status: str, on: dt.date, note: str = "", user: Any
+) -> ValidationRun:
+    """An officer's decision on a run of their jurisdiction: approved (a compliant run only) or
+    rejected, on a date (not after today, not before the run was filed), with a note; kept in the
+    run's record history with who decided.
+
+    :raises DomainError: not an officer of the run's jurisdiction (403); the run already decided
+        or superseded (409); approving a run that is not compliant, a date out of range (400).
+    """
+    if not selectors.decides_for(user, run.jurisdiction):
+        raise DomainError(
+            "forbidden", f"Only an officer of {run.jurisdiction} decides on its runs.", 403
+        )
+    if status not in DECISIONS:
+        raise DomainError(
+            "invalid", f"{status!r} is no decision", fields={"status": "approved or rejected"}
+        )
+    if run.status != ValidationRun.Status.SUBMITTED:
+        why = (
+            f"superseded by the vendor's run {run.superseded_by_id}"
+            if run.status == ValidationRun.Status.SUPERSEDED
+            else f"{run.status} on {run.decided_on}"
+        )
+        raise DomainError("already_decided", f"The run is {why}; nothing to decide.", 409)
+    if status == ValidationRun.Status.APPROVED and not run.compliant:
+        raise DomainError(
+            "not_compliant",
+            "A run with errors cannot be approved: reject it, or wait for a compliant run.",
+            fields={"status": "not compliant: only rejected"},
+        )
+    filed = timezone.localdate(run.created_at)
+    if not filed <= on <= timezone.localdate():
+        raise DomainError(
+            "invalid",
+            f"The decision's date must be between the run's filing ({filed}) and today.",
+            fields={"date": f"from {filed} to {timezone.localdate()}"},
+        )
+    run.status, run.decided_on, run.decision_note, run.decided_by = status, on, note, user
+    run._history_user = user  # type: ignore[attr-defined]  # simple-history's
+    run.save(update_fields=["status", "decided_on", "decision_note", "decided_by"])
     return run
 
 
@@ -76,10 +148,12 @@ def _validation_run_made(config: Configuration, *, user: Any = None) -> Validati
         knowledge_base=knowledge_base_revision(heads),
         tables=tables,
         created_by=user if user and user.is_authenticated else None,
+        floor=config.floor_key(),
     )
     # The fields' own checks; not the two queries asking whether a new random id is taken
-    # and whether the user who was just authenticated exists.
-    run.full_clean(exclude=["created_by"], validate_unique=False)
+    # and whether the user who was just authenticated exists, nor the table's check constraints
+    # (a new run is submitted), which the INSERT is held to anyway.
+    run.full_clean(exclude=["created_by"], validate_unique=False, validate_constraints=False)
     return run
 
 
@@ -144,7 +218,8 @@ def sign_set_create(
     clean = run.compliant and is_compliant(built.findings)
     if not clean and not draft:
         if run._state.adding:
-            run.save()  # the refusal names the run, whose findings say what to fix
+            with transaction.atomic():  # the refusal names the run, whose findings say what to fix
+                _run_saved(run)
         raise NotCompliant(run, findings)
     for each in built.signs:
         each["provenance"]["validation"] = str(run.id)
@@ -158,6 +233,6 @@ def sign_set_create(
     sign_set.full_clean(exclude=["validation"] if run._state.adding else None)
     with transaction.atomic():
         if run._state.adding:
-            run.save()
+            _run_saved(run)
         sign_set.save()
     return sign_set

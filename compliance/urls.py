@@ -19,6 +19,7 @@ urlpatterns = [
         name="run-json",
     ),
     path("configurations/runs/<uuid:pk>/signs/", views.run_signs, name="run-signs"),
+    path("configurations/runs/<uuid:pk>/decision/", views.run_decision, name="run-decision"),
     path("configurations/signs/<uuid:pk>/", views.signs, name="signs"),
 ]
 

@@ -200,6 +200,14 @@ class PaytableSimulationIn(serializers.Serializer):
     )
 
 
+class DecisionIn(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["approved", "rejected"])
+    date = serializers.DateField(
+        required=False, help_text="The date of the decision; default today."
+    )
+    note = Text(required=False, allow_blank=True, default="", multiline=True, max_length=4000)
+
+
 class BaseGameIn(serializers.Serializer):
     configuration = serializers.JSONField()
     table = Text(

@@ -151,8 +151,18 @@ class TableBaseGameOut(serializers.Serializer):
     )
 
 
+class DecisionOut(serializers.Serializer):
+    date = serializers.DateField(source="decided_on")
+    note = serializers.CharField(source="decision_note")
+    by = serializers.CharField(source="decided_by.username", allow_null=True, default=None)
+
+
 class ValidationOut(serializers.ModelSerializer[ValidationRun]):
     findings = FindingOut(many=True)
+    decision = serializers.SerializerMethodField(
+        help_text="The officer's decision (approved or rejected): its date, note and officer; "
+        "null while the run is submitted, or superseded before any decision."
+    )
     tables = TableBaseGameOut(
         many=True,
         help_text="Each table's base game: its exact house edge under the table's rules (or why "
@@ -170,7 +180,16 @@ class ValidationOut(serializers.ModelSerializer[ValidationRun]):
             "findings",
             "tables",
             "created_at",
+            "status",
+            "decision",
+            "superseded_by",
         ]
+
+    @extend_schema_field(DecisionOut(allow_null=True))
+    def get_decision(self, run: ValidationRun) -> dict[str, Any] | None:
+        if run.decided_on is None:
+            return None
+        return dict(DecisionOut(run).data)
 
 
 class SimulationOut(serializers.ModelSerializer[SimulationJob]):

@@ -10,6 +10,11 @@ urlpatterns = [
     path("validations/", views.ValidationListApi.as_view(), name="validations"),
     path("validations/codes/", views.FindingCodesApi.as_view(), name="finding-codes"),
     path("validations/<uuid:pk>/", views.ValidationDetailApi.as_view(), name="validation"),
+    path(
+        "validations/<uuid:pk>/decision/",
+        views.ValidationDecisionApi.as_view(),
+        name="validation-decision",
+    ),
     path("signage/", views.SignageApi.as_view(), name="signage"),
     path("signage/<uuid:pk>/", views.SignSetApi.as_view(), name="sign-set"),
     path("rounds/", views.RoundsApi.as_view(), name="rounds"),

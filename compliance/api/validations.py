@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.utils import (
     extend_schema,
 )
@@ -15,11 +16,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from compliance import selectors
-from compliance.services import validation_run_create
+from compliance.models import ValidationRun
+from compliance.services import validation_run_create, validation_run_decide
 from compliance.validator import FINDING_CODES
 from pitboss.api import paged_schema, shared_serializer
 
 from .configuration import ConfigurationSerializer, configuration_parse
+from .requests import DecisionIn, request_parse
 from .serializers import ValidationOut
 from .submissions import Submissions
 
@@ -51,6 +54,28 @@ class ValidationDetailApi(ValidationRuns):
     @extend_schema(responses=ValidationOut)
     def get(self, request: Request, pk: Any) -> Response:
         return self.shown(request, pk)
+
+
+class ValidationDecisionApi(ValidationRuns):
+    """An officer's decision on a run of their jurisdiction: approved (a compliant run only) or
+    rejected, with a date (default today) and a note. The run's status becomes the decision; a
+    run already decided or superseded is a 409."""
+
+    submit_permission = "compliance.change_validationrun"
+
+    @extend_schema(request=DecisionIn, responses=ValidationOut)
+    def post(self, request: Request, pk: Any) -> Response:
+        run = self.found(request, pk)
+        assert isinstance(run, ValidationRun)
+        asked = request_parse(DecisionIn, request.data)
+        decided = validation_run_decide(
+            run=run,
+            status=asked["status"],
+            on=asked.get("date") or timezone.localdate(),
+            note=asked["note"],
+            user=request.user,
+        )
+        return Response(shared_serializer(ValidationOut).to_representation(decided))
 
 
 class FindingCodesApi(APIView):

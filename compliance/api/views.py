@@ -12,7 +12,12 @@ from .simulations import (
     SimulationDetailApi,
     SimulationListApi,
 )
-from .validations import FindingCodesApi, ValidationDetailApi, ValidationListApi
+from .validations import (
+    FindingCodesApi,
+    ValidationDecisionApi,
+    ValidationDetailApi,
+    ValidationListApi,
+)
 
 __all__ = [
     "BaseGameAnalysisApi",
@@ -25,6 +30,7 @@ __all__ = [
     "SignageApi",
     "SimulationDetailApi",
     "SimulationListApi",
+    "ValidationDecisionApi",
     "ValidationDetailApi",
     "ValidationListApi",
 ]

@@ -20,6 +20,7 @@ from .configuration import (
 )
 from .desk import (
     SEATS,
+    DecisionForm,
     PlayForm,
     ReplayForm,
     RoundForm,
@@ -38,6 +39,7 @@ __all__ = [
     "RoundForm",
     "SideWagerForm",
     "SideWagerFormSet",
+    "DecisionForm",
     "SignsForm",
     "SimulationForm",
     "SourceForm",

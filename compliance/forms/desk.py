@@ -28,6 +28,25 @@ class SignsForm(forms.Form):
     wall_signs = forms.BooleanField(required=False)
 
 
+class DecisionForm(forms.Form):
+    """An officer's decision on a run (compliance.services.validation_run_decide)."""
+
+    status = forms.ChoiceField(
+        label="Decision",
+        choices=[("approved", "Approve"), ("rejected", "Reject")],
+        widget=forms.RadioSelect,
+    )
+    date = forms.DateField(
+        label="Date of the decision", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    note = forms.CharField(
+        label="Note to the vendor",
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+
 def _sources(user: Any) -> list[tuple[str, Any]]:
     """The configurations a round or a simulation may use: the samples, and the user's latest
     runs."""

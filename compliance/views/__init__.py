@@ -12,7 +12,7 @@ from .paytable_simulations import (
     paytable_simulations,
 )
 from .rounds import rounds
-from .runs import run, run_json, run_signs, runs, signs
+from .runs import run, run_decision, run_json, run_signs, runs, signs
 from .simulations import simulation, simulation_progress, simulations
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "paytable_simulations",
     "rounds",
     "run",
+    "run_decision",
     "run_json",
     "run_signs",
     "runs",

@@ -14,18 +14,21 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from compliance import selectors
 from compliance.api.configuration import configuration_parse
 from compliance.api.serializers import ValidationOut
 from compliance.forms import (
+    DecisionForm,
     SignsForm,
 )
 from compliance.models import SignSet, ValidationRun
-from compliance.services import NotCompliant, sign_set_create
+from compliance.services import NotCompliant, sign_set_create, validation_run_decide
 from compliance.signage_render import SIZES, sign_set_html, sign_set_pdf
 from jurisdictions.web import citation_url, user_role
+from pitboss.errors import DomainError
 
 
 @login_required
@@ -33,7 +36,48 @@ def run(request: HttpRequest, pk: Any) -> HttpResponse:
     """A validation report: compliant or not, every finding with its citations linked to the
     provision as of the run's date."""
     found = selectors.validation_run_or_404(request.user, pk)
-    return render(request, "compliance/run.html", _run_context(found))
+    context = _run_context(found) | _decision_context(request, found, None)
+    return render(request, "compliance/run.html", context)
+
+
+def _decision_context(
+    request: HttpRequest, run: ValidationRun, form: DecisionForm | None
+) -> dict[str, Any]:
+    """The run's status, and for an officer of its jurisdiction while it is submitted, the form
+    that decides on it."""
+    decides = run.status == ValidationRun.Status.SUBMITTED and selectors.decides_for(
+        request.user, run.jurisdiction
+    )
+    if decides and form is None:
+        form = DecisionForm(initial={"date": timezone.localdate()})
+    return {"decision_form": form if decides else None}
+
+
+@login_required
+@require_POST
+def run_decision(request: HttpRequest, pk: Any) -> HttpResponse:
+    """An officer approves or rejects a run (compliance.services.validation_run_decide, as POST
+    /api/v1/validations/{id}/decision/); refused, the report again with why beside the form."""
+    found = selectors.validation_run_or_404(request.user, pk)
+    form = DecisionForm(request.POST)
+    if form.is_valid():
+        try:
+            validation_run_decide(
+                run=found,
+                status=form.cleaned_data["status"],
+                on=form.cleaned_data["date"],
+                note=form.cleaned_data["note"],
+                user=request.user,
+            )
+        except DomainError as exc:
+            for field, message in (exc.fields or {}).items():
+                form.add_error(field if field in form.fields else None, message)
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Run {found.status} on {found.decided_on:%Y-%m-%d}.")
+            return redirect("compliance:run", pk=found.pk)
+    context = _run_context(found) | _decision_context(request, found, form)
+    return render(request, "compliance/run.html", context, status=400)
 
 
 def _run_context(run: ValidationRun) -> dict[str, Any]:

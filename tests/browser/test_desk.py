@@ -256,3 +256,42 @@ def test_a_streak_paytable_is_simulated_from_its_catalog_page(
     assert "a preview, not a figure to file" in page.content()
     assert page.locator("#simulation-progress").get_attribute("hx-get") is None
     screenshot(page, "paytable-simulation")
+
+
+def test_an_officer_approves_a_run_and_its_vendor_sees_the_decision(
+    page: Any, browser_vendor: User, browser_officer: User, django_db_blocker: Any
+) -> None:
+    """Issue #26: Odette, an officer of Colorado, approves Vera's compliant run in the report,
+    with a note; Vera then reads the decision on her report and in her runs."""
+    floor = json.loads(
+        (Path(__file__).parents[1] / "compliance" / "data" / "signage-floor-co.json").read_text()
+    )
+    licensee = f"Approved casino {uuid.uuid4().hex[:8]}"
+    with django_db_blocker.unblock():
+        run = validation_run_create(
+            configuration=configuration_parse(dict(floor, licensee=licensee)), user=browser_vendor
+        )
+    assert run.compliant
+    log_in(page, browser_officer)
+    page.goto(f"/configurations/runs/{run.pk}/")
+    assert page.locator("#run-status").inner_text().startswith("Submitted")
+    page.get_by_role("radio", name="Approve", exact=True).check()
+    page.keyboard.press("Tab")
+    page.get_by_label("Note to the vendor").fill("Checked against Rule 8; signs may be printed.")
+    screenshot(page, "run-decision", height=1000)
+    page.get_by_role("button", name="Record the decision").click()
+    page.wait_for_load_state()
+    today = dt.date.today().isoformat()
+    status = page.locator("#run-status").inner_text()
+    assert status.startswith(f"Approved on {today} by odette"), status
+    assert page.get_by_role("button", name="Record the decision").count() == 0  # decided once
+    page.get_by_role("button", name="Log out").click()
+
+    log_in(page, browser_vendor)
+    page.goto(f"/configurations/runs/{run.pk}/")
+    assert (
+        "Checked against Rule 8; signs may be printed." in page.locator("#run-status").inner_text()
+    )
+    page.goto("/configurations/runs/")
+    row = page.locator("section", has=page.get_by_role("heading", name=licensee))
+    assert row.locator(".state-approved").inner_text() == "Approved"
