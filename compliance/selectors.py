@@ -60,6 +60,22 @@ def validation_runs_visible_to(user: User | AnonymousUser) -> QuerySet[Validatio
     return _visible(ValidationRun.objects.select_related("decided_by"), user, "jurisdiction")
 
 
+STATUS_ORDER = ("approved", "submitted", "rejected", "superseded")
+"""How floors on file are listed: approved ones first."""
+
+
+def floors_on_file(user: User | AnonymousUser, jurisdiction: str) -> list[ValidationRun]:
+    """The latest run of each floor of `jurisdiction` that `user` may see (a vendor its own, an
+    officer its jurisdictions'): one per vendor and floor (ValidationRun.floor), approved ones
+    first, then submitted, then rejected; newest first within each."""
+    runs = validation_runs_visible_to(user).filter(jurisdiction=jurisdiction)
+    latest: dict[tuple[Any, str], ValidationRun] = {}
+    for run in runs.select_related("created_by").order_by("-created_at"):
+        key = (run.created_by_id, run.floor or str(run.pk))
+        latest.setdefault(key, run)
+    return sorted(latest.values(), key=lambda r: STATUS_ORDER.index(r.status))
+
+
 def sign_sets_visible_to(user: User | AnonymousUser) -> QuerySet[SignSet]:
     """The sign sets `user` may see (by their validation run's jurisdiction), newest first."""
     return _visible(SignSet.objects.select_related("validation"), user, "validation__jurisdiction")

@@ -16,7 +16,7 @@ from engine.round import MAIN
 from engine.sidewagers import SIDES
 from engine.streak import MIN_ROUNDS
 from pitboss.errors import InvalidInput
-from pitboss.text import Text
+from pitboss.text import Slug, Text
 
 from ..basegame import QUERY_FIELDS
 from ..jobs import MAX_SEED
@@ -25,6 +25,8 @@ from ..paytable_simulations import MIN_REQUEST_ROUNDS
 from ..rounds import Seat
 from ..simulations import MAX_ROUNDS
 from .configuration import configuration_parse
+
+MAX_INLINE_CONFIGURATIONS = 100
 
 
 def _amount() -> serializers.DecimalField:
@@ -206,6 +208,50 @@ class DecisionIn(serializers.Serializer):
         required=False, help_text="The date of the decision; default today."
     )
     note = Text(required=False, allow_blank=True, default="", multiline=True, max_length=4000)
+
+
+class ChangeIn(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["window", "proposed", "record"],
+        help_text="window: the adopted rules on `from` against those on `to`, of the whole "
+        "jurisdiction or of one `instrument`. (proposed and record: not computed yet; a 400 "
+        "says so.)",
+    )
+    instrument = Slug(required=False, help_text='An instrument\'s slug, e.g. "rule-8".')
+    # "from" is a Python keyword: declared as start and end, named from and to by get_fields
+    start = serializers.DateField(required=False, help_text="The window's first date.")
+    end = serializers.DateField(required=False, help_text="The window's last date.")
+
+    def get_fields(self) -> dict[str, Any]:
+        fields = super().get_fields()
+        fields["from"], fields["to"] = fields.pop("start"), fields.pop("end")
+        return fields
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["kind"] != "window":
+            raise serializers.ValidationError(
+                {
+                    "kind": f"the impact of a {attrs['kind']} change is not computed yet; "
+                    "a window of adopted rules is"
+                }  # fmt: skip
+            )
+        missing = {
+            name: ["This field is required."] for name in ("from", "to") if name not in attrs
+        }
+        if missing:
+            raise serializers.ValidationError(missing)
+        return attrs
+
+
+class ImpactIn(serializers.Serializer):
+    jurisdiction = Text(max_length=16)
+    change = ChangeIn()
+    configurations = serializers.ListField(
+        child=serializers.JSONField(),
+        required=False,
+        max_length=MAX_INLINE_CONFIGURATIONS,
+        help_text="Configurations to judge instead of the stored ones the caller may see.",
+    )
 
 
 class BaseGameIn(serializers.Serializer):

@@ -17,6 +17,7 @@ urlpatterns = [
     ),
     path("signage/", views.SignageApi.as_view(), name="signage"),
     path("signage/<uuid:pk>/", views.SignSetApi.as_view(), name="sign-set"),
+    path("impact/", views.ImpactApi.as_view(), name="impact"),
     path("rounds/", views.RoundsApi.as_view(), name="rounds"),
     path("rounds/replay/", views.RoundReplayApi.as_view(), name="round-replay"),
     path("analysis/base-game/", views.BaseGameAnalysisApi.as_view(), name="base-game-analysis"),

@@ -4,6 +4,7 @@ permissions.py. compliance/api/urls.py routes to the views named here."""
 
 from __future__ import annotations
 
+from .impact import ImpactApi
 from .rounds import BaseGameAnalysisApi, RoundReplayApi, RoundsApi
 from .signage import SignageApi, SignSetApi
 from .simulations import (
@@ -22,6 +23,7 @@ from .validations import (
 __all__ = [
     "BaseGameAnalysisApi",
     "FindingCodesApi",
+    "ImpactApi",
     "PaytableSimulationDetailApi",
     "PaytableSimulationListApi",
     "RoundReplayApi",

@@ -1,0 +1,281 @@
+"""The impact of a change of the rules on the floors on file (issue #26; docs/api.md, "Impact of a
+change"): each configuration judged before and after the change, and what differs, by table: the
+findings that appear and those that clear, the house edges that move (the base game's and each
+side wager's), and the signs to reprint (a sign diff). A configuration the change does not touch
+is counted, not listed.
+
+A change, so far, is a window of adopted rules: the jurisdiction's rules on one date against its
+rules on a later one, or only one instrument's (then only findings and notices citing that
+instrument count; house edges are the whole rule set's). Proposed texts and edits of the
+knowledge base by record time come with the catalog's proposed facts and the watch."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pitboss import kbcache
+from pitboss.errors import DomainError
+from regs.models import Citation
+
+from .basegame import table_base_games
+from .configuration import Configuration
+from .models import ValidationRun
+from .services import knowledge_base_revision
+from .signage import sign_needs, signs_build
+from .validator import configuration_validate
+
+
+@dataclass(frozen=True)
+class Window:
+    """The adopted rules of a jurisdiction (or of one of its instruments, by slug) on `start`
+    against those on `end`."""
+
+    jurisdiction: str
+    start: dt.date
+    end: dt.date
+    instrument: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": "window",
+            "jurisdiction": self.jurisdiction,
+            "instrument": self.instrument,
+            "from": self.start.isoformat(),
+            "to": self.end.isoformat(),
+        }
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A floor judged on one date: its findings (the rules' and the signs' needs), each table's
+    base game and side wagers as the validation run stores them, and its signs."""
+
+    findings: list[dict[str, Any]]
+    tables: list[dict[str, Any]]
+    signs: list[dict[str, Any]]
+
+
+def judged(config: Configuration, heads: Mapping[str, int]) -> Judged:
+    """`config` judged by the rules on its as-of date, at the knowledge base's state `heads`
+    (what it reads is kept per revision, as a validation run's is)."""
+    revision = kbcache.revision_of(dict(heads))
+    findings = configuration_validate(config, revision=revision)
+    findings += sign_needs(config, revision=revision)
+    signs = signs_build(config, knowledge_base=knowledge_base_revision(dict(heads))).signs
+    return Judged(
+        [f.as_dict() for f in findings], table_base_games(config, revision=revision), signs
+    )
+
+
+def configuration_impact(
+    config: Configuration, change: Window, heads: Mapping[str, int], cited: set[str] | None
+) -> list[dict[str, Any]]:
+    """What `change` does to each table of `config` (only the tables it touches; none: the
+    configuration is unaffected). `cited`: the section labels of the instrument the change is
+    limited to (None: the whole jurisdiction)."""
+    before = judged(dataclasses.replace(config, as_of=change.start), heads)
+    after = judged(dataclasses.replace(config, as_of=change.end), heads)
+    affected = []
+    for index, table in enumerate(config.tables):
+        entry = _table_impact(table.name, index, before, after, cited)
+        if entry is not None:
+            affected.append(entry)
+    wall = _sign_diff(_wall(before), _wall(after), cited)
+    if wall["changed"]:
+        affected.append(
+            {
+                "table": None,
+                "new_findings": [],
+                "cleared_findings": [],
+                "house_edge": None,
+                "side_wagers": [],
+                "signs": wall,
+            }  # fmt: skip
+        )
+    return affected
+
+
+def _table_impact(
+    name: str, index: int, before: Judged, after: Judged, cited: set[str] | None
+) -> dict[str, Any] | None:
+    def of_table(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [f for f in findings if f["table"] == name and _counts(f["citations"], cited)]
+
+    old, new = of_table(before.findings), of_table(after.findings)
+    old_keys, new_keys = {_key(f) for f in old}, {_key(f) for f in new}
+    appeared = [f for f in new if _key(f) not in old_keys]
+    cleared = [f for f in old if _key(f) not in new_keys]
+    base_before, base_after = before.tables[index], after.tables[index]
+    edge = None
+    if base_before["house_edge"] != base_after["house_edge"]:
+        edge = {
+            "before": base_before["house_edge"],
+            "after": base_after["house_edge"],
+            "before_percent": base_before["house_edge_percent"],
+            "after_percent": base_after["house_edge_percent"],
+        }
+    sides = [
+        {"wager": b["wager"], "before": _edges(b), "after": _edges(a)}
+        for b, a in zip(base_before["side_wagers"], base_after["side_wagers"], strict=True)
+        if _edges(b) != _edges(a)
+    ]
+    signs = _sign_diff(_table_sign(before, name), _table_sign(after, name), cited)
+    if not (appeared or cleared or edge or sides or signs["changed"]):
+        return None
+    return {
+        "table": name,
+        "new_findings": appeared,
+        "cleared_findings": cleared,
+        "house_edge": edge,
+        "side_wagers": sides,
+        "signs": signs,
+    }
+
+
+def _key(finding: dict[str, Any]) -> tuple[str, ...]:
+    """A finding as the same on two dates: what it says and where, not the labels it cites
+    (a renumbered rule cites another label for the same requirement)."""
+    return (finding["severity"], finding["code"], finding["path"], finding["message"])
+
+
+def _counts(citations: list[dict[str, Any]], cited: set[str] | None) -> bool:
+    """Whether a finding or notice belongs to the change: any, for a whole jurisdiction; for an
+    instrument, one citing it (or citing nothing, as a game not authorised on a date does)."""
+    if cited is None or not citations:
+        return True
+    return any(_section(c["citation"]) in cited for c in citations)
+
+
+def _section(citation: str) -> str:
+    """The section label of a cited unit: 30-899.23(12) → 30-899.23; MA 28(g) → 28."""
+    return citation.split("(", 1)[0].strip()
+
+
+def _edges(side: dict[str, Any]) -> list[tuple[str, Any]]:
+    return [(a.get("column", ""), a["house_edge"]) for a in side.get("analyses", [])]
+
+
+def _table_sign(state: Judged, name: str) -> dict[str, Any] | None:
+    return next((s for s in state.signs if s["table"] == name), None)
+
+
+def _wall(state: Judged) -> dict[str, Any] | None:
+    return next((s for s in state.signs if s["table"] is None), None)
+
+
+def _sign_diff(
+    before: dict[str, Any] | None, after: dict[str, Any] | None, cited: set[str] | None
+) -> dict[str, Any]:
+    """What to reprint on one sign: its notices as printed (the text and the rules it cites,
+    each with the version it is of: templates/signage/signs.html) removed and added, in the
+    sign's order. A notice whose text or citation changed is one of each."""
+
+    def printed(sign: dict[str, Any] | None) -> list[tuple[str, str]]:
+        if sign is None:
+            return []
+        return [
+            (n["text"], _cites(n.get("citations", [])))
+            for n in sign["notices"]
+            if _counts(n.get("citations", []), cited)
+        ]
+
+    old, new = printed(before), printed(after)
+    diff: list[dict[str, str]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
+        if op in ("delete", "replace"):
+            diff += [{"op": "removed", "text": text, "cites": cites} for text, cites in old[i1:i2]]
+        if op in ("insert", "replace"):
+            diff += [{"op": "added", "text": text, "cites": cites} for text, cites in new[j1:j2]]
+    return {"changed": bool(diff), "diff": diff}
+
+
+def _cites(citations: list[dict[str, Any]]) -> str:
+    """A notice's citations as the sign prints them."""
+    shown = []
+    for c in citations:
+        since = c.get("effective_from")
+        version = (
+            " (proposed text)"
+            if c.get("status") == "proposed"
+            else f" (since {since})"
+            if since
+            else ""
+        )
+        shown.append(f"{c['jurisdiction']} {c['citation']}{version}")
+    return "; ".join(shown)
+
+
+def instrument_sections(jurisdiction: str, instrument: str) -> set[str]:
+    """Every section label the instrument's provisions have borne (adopted or proposed).
+
+    :raises DomainError: no such instrument in the jurisdiction."""
+    labels = set(
+        Citation.objects.filter(
+            provision__instrument__jurisdiction__code=jurisdiction,
+            provision__instrument__slug=instrument,
+        ).values_list("label", flat=True)
+    )
+    if not labels:
+        raise DomainError(
+            "instrument_unknown",
+            f"{jurisdiction} has no instrument {instrument!r} with provisions on file",
+            fields={"change.instrument": "an instrument's slug, e.g. rule-8"},
+        )
+    return {_section(label) for label in labels}
+
+
+@dataclass(frozen=True)
+class Floor:
+    """A configuration the impact is computed over: a stored run's (parsed again from what was
+    submitted) or one given inline, with its name."""
+
+    configuration: Configuration
+    run: ValidationRun | None = None
+    name: str | None = None
+
+
+def impact(
+    change: Window, floors: Iterable[Floor], *, heads: Mapping[str, int] | None = None
+) -> dict[str, Any]:
+    """The impact of `change` over `floors`, judged at the knowledge base's state `heads` (read
+    now if not given): the configurations it touches, each with what it does to each table, and
+    a count of those it does not. Floors of another jurisdiction than the change's are not
+    judged.
+
+    :raises DomainError: the window runs backwards; the instrument is unknown."""
+    if change.end <= change.start:
+        raise DomainError(
+            "invalid",
+            f"The window runs from {change.start} to {change.end}: the end must be later.",
+            fields={"change.to": f"a date after {change.start}"},
+        )
+    cited = (
+        instrument_sections(change.jurisdiction, change.instrument) if change.instrument else None
+    )
+    heads = kbcache.history_heads() if heads is None else heads
+    affected, unaffected = [], 0
+    for floor in floors:
+        config = floor.configuration
+        if config.jurisdiction != change.jurisdiction:
+            continue
+        tables = configuration_impact(config, change, heads, cited)
+        if not tables:
+            unaffected += 1
+            continue
+        run = floor.run
+        affected.append(
+            {
+                "run": str(run.pk) if run else None,
+                "configuration": floor.name,
+                "licensee": config.licensee,
+                "status": run.status if run else None,
+                "as_of": config.as_of.isoformat(),
+                "tables": tables,
+            }
+        )
+    return {"change": change.as_dict(), "affected": affected, "unaffected": unaffected}

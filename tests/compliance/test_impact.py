@@ -1,0 +1,163 @@
+"""Issue #26, the impact of a change: every configuration on file the caller may see, judged by the
+rules before and after a window of adopted rules; per table, the findings that appear and clear,
+the house edges that move and the signs to reprint; untouched configurations counted; another
+vendor's floors never shown."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from compliance.api.configuration import configuration_parse
+from compliance.models import ValidationRun
+from compliance.services import validation_run_create, validation_run_decide
+from compliance.views.refusals import error_paths
+from jurisdictions.services import api_user_create
+
+pytestmark = pytest.mark.django_db
+
+DATA = Path(__file__).parent / "data"
+FLOOR_CO = json.loads((DATA / "signage-floor-co.json").read_text())
+RULE_8_WINDOW = {"kind": "window", "instrument": "rule-8", "from": "2016-01-01", "to": "2022-01-01"}
+
+
+def _client(user: User) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+    return client
+
+
+def _run(data: dict[str, Any], user: User) -> ValidationRun:
+    return validation_run_create(configuration=configuration_parse(data), user=user)
+
+
+def _impact(user: User, **body: Any) -> Any:
+    return _client(user).post("/api/v1/impact/", {"jurisdiction": "US-CO", **body}, format="json")
+
+
+def _with_raise_the_roof(data: dict[str, Any]) -> dict[str, Any]:
+    """FLOOR_CO's BJ-01 with Raise The Roof (30-834.23, effective 10/30/16; now 30-899.23)."""
+    data = copy.deepcopy(data)
+    table = data["tables"][0]
+    table["layouts"].append("raise-the-roof")
+    table["side_wagers"].append(
+        {
+            "wager": "raise-the-roof",
+            "paytable": "us-co/raise-the-roof/6d-s17-pay-table-1",
+            "limits": {"min": "10", "max": "100"},
+        }  # fmt: skip
+    )
+    return data
+
+
+def test_rule_8_from_2016_to_2022_over_a_floor_approved_in_2016(vendor: User) -> None:
+    """A floor filed and approved in late 2016 (Raise The Roof newly in force): between 2016-01-01
+    and 2022-01-01 its Raise The Roof finding clears, and its signs are to be reprinted where a
+    notice's rule was amended (30-804 and 30-813 on 12/15/17) or a notice is new."""
+    officer, _ = api_user_create(username="cora", officer=True, jurisdictions=["US-CO"])
+    floor = dict(_with_raise_the_roof(FLOOR_CO), as_of="2016-11-01")
+    run = _run(floor, vendor)
+    assert run.compliant, run.findings
+    validation_run_decide(run=run, status="approved", on=run.created_at.date(), user=officer)
+
+    answer = _impact(vendor, change=RULE_8_WINDOW)
+    assert answer.status_code == 200, answer.json()
+    body = answer.json()
+    assert body["change"] == {"kind": "window", "jurisdiction": "US-CO", **RULE_8_WINDOW}
+    assert body["unaffected"] == 0
+    [floor_impact] = body["affected"]
+    assert (floor_impact["run"], floor_impact["status"]) == (str(run.pk), "approved")
+    tables = {t["table"]: t for t in floor_impact["tables"]}
+    bj1 = tables["BJ-01"]
+    # on 2016-01-01 Raise The Roof was not in force, so neither was a paytable for its sign
+    cleared = {f["code"]: f["message"] for f in bj1["cleared_findings"]}
+    assert cleared.keys() == {"wager-not-in-force", "sign-fact-missing"}
+    assert cleared["wager-not-in-force"].startswith("Raise The Roof is not in force")
+    assert bj1["new_findings"] == []
+    added = [d["text"] for d in bj1["signs"]["diff"] if d["op"] == "added"]
+    assert any(text.startswith("Raise The Roof pays") for text in added)
+    # the wall sign: 30-804 amended 12/15/17, so its notice is reprinted citing the new version
+    wall = tables[None]["signs"]["diff"]
+    assert {(d["op"], d["cites"]) for d in wall if d["text"].startswith("House rules")} == {
+        ("removed", "US-CO 30-804 (since 2012-03-01)"),
+        ("added", "US-CO 30-804 (since 2017-12-15)"),
+    }
+
+
+def test_a_floor_the_change_does_not_touch_is_counted_and_anothers_never_seen(
+    vendor: User,
+) -> None:
+    mine = _run(FLOOR_CO, vendor)
+    other, _ = api_user_create(username="wanda")
+    theirs = _run(dict(_with_raise_the_roof(FLOOR_CO), licensee="Wanda's casino"), other)
+    quiet = {"kind": "window", "from": "2023-01-01", "to": "2024-01-01"}
+
+    body = _impact(vendor, change=quiet).json()
+    assert (body["affected"], body["unaffected"]) == ([], 1)
+    body = _impact(vendor, change=RULE_8_WINDOW).json()
+    assert [a["run"] for a in body["affected"]] == [str(mine.pk)]
+    assert "Wanda" not in json.dumps(body) and str(theirs.pk) not in json.dumps(body)
+
+    # an officer of Colorado sees both vendors' floors; the approved one first
+    officer, _ = api_user_create(username="cora", officer=True, jurisdictions=["US-CO"])
+    validation_run_decide(run=theirs, status="approved", on=theirs.created_at.date(), user=officer)
+    body = _impact(officer, change=RULE_8_WINDOW).json()
+    assert [a["run"] for a in body["affected"]] == [str(theirs.pk), str(mine.pk)]
+
+
+def test_only_the_latest_run_of_a_floor_is_judged(vendor: User) -> None:
+    _run(FLOOR_CO, vendor)
+    latest = _run(FLOOR_CO, vendor)
+    body = _impact(vendor, change=RULE_8_WINDOW).json()
+    assert [a["run"] for a in body["affected"]] == [str(latest.pk)]
+
+
+def test_an_instruments_window_counts_only_what_cites_it(vendor: User) -> None:
+    """Rule 21 was not amended in the window's notices of this floor: the floor's Rule 8
+    changes (the reprinted 30-804 notice) do not count for it."""
+    _run(FLOOR_CO, vendor)
+    rule_21 = dict(RULE_8_WINDOW, instrument="rule-21")
+    body = _impact(vendor, change=rule_21).json()
+    cites = json.dumps(body["affected"])
+    assert "30-804" not in cites and "30-813" not in cites
+
+
+def test_inline_configurations_are_judged_instead_of_the_stored_ones(vendor: User) -> None:
+    _run(FLOOR_CO, vendor)
+    body = _impact(
+        vendor, change=RULE_8_WINDOW, configurations=[_with_raise_the_roof(FLOOR_CO)]
+    ).json()
+    [affected] = body["affected"]
+    assert (affected["run"], affected["configuration"]) == (None, "configurations[0]")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"change": dict(RULE_8_WINDOW, to="2015-01-01")}, "change.to"),
+        ({"change": dict(RULE_8_WINDOW, instrument="rule-99")}, "change.instrument"),
+        ({"change": {"kind": "proposed", "citation": "47.1-834.23"}}, "change.kind"),
+        ({"change": {"kind": "window", "from": "2016-01-01"}}, "change.to"),
+        (
+            {"change": RULE_8_WINDOW, "configurations": [{"jurisdiction": "US-CO"}]},
+            "configurations",
+        ),
+        (
+            {"change": RULE_8_WINDOW, "configurations": [dict(FLOOR_CO, jurisdiction="US-MA")]},
+            "configurations",
+        ),
+    ],
+)
+def test_a_malformed_change_is_a_400_naming_the_field(
+    vendor: User, body: dict[str, Any], field: str
+) -> None:
+    answer = _impact(vendor, **body)
+    assert answer.status_code == 400, answer.json()
+    paths = [path for path, _ in error_paths(answer.json()["error"]["fields"])]
+    assert any(path.startswith(field) for path in paths), answer.json()
