@@ -24,6 +24,7 @@ urlpatterns = [
 ]
 
 urlpatterns += [
+    path("impact/", views.impact, name="impact"),
     path("rounds/", views.rounds, name="rounds"),
     path("simulations/", views.simulations, name="simulations"),
     path("simulations/<uuid:pk>/", views.simulation, name="simulation"),

@@ -180,8 +180,19 @@ def provision_page(
             "action": provision_url(found.code, page.instrument.slug, label),
             "can_edit": request.user.has_perm("regs.change_annotation"),
             "proposed_diff": _proposed_diff_link(found.code, page, as_of),
+            "impact_url": _version_impact_url(found.code, page),
         },
     )
+
+
+def _version_impact_url(code: str, page: reading.ProvisionReading) -> str:
+    """Who is affected by the latest change of the provision in force on the page's date (the
+    day before its newest unit's version against that version's first day)."""
+    dates = [u.effective_from for u in page.state.units if u.effective_from]
+    if page.proposed or not dates:
+        return ""
+    changed = max(dates)
+    return impact_url(code, page.instrument.slug, changed - dt.timedelta(days=1), changed)
 
 
 def _inside(meaning: dict[str, object]) -> dt.date | None:
@@ -364,6 +375,17 @@ def diff_index(request: HttpRequest) -> HttpResponse:
     )
 
 
+def impact_url(code: str, slug: str | None, start: dt.date, end: dt.date) -> str:
+    """The desk's "Who is affected" by the change of a jurisdiction's rules (or an instrument's)
+    from `start` to `end`; "" where the desk is not installed."""
+    try:
+        page = reverse("compliance:impact")
+    except Exception:  # noqa: BLE001 - the desk's pages may not be installed
+        return ""
+    rules = f"{code}/{slug}" if slug else code
+    return f"{page}?{urlencode({'rules': rules, 'start': start, 'end': end})}"
+
+
 def _facts_url() -> str:
     try:
         return reverse("variants_diff:facts")
@@ -417,8 +439,23 @@ def diff_provision(request: HttpRequest) -> HttpResponse:
             editorial=[c for c in diff.changes if not c.substantive],
             left_url=_side_url(diff, diff.left),
             right_url=_side_url(diff, diff.right),
+            impact_url=_diff_impact_url(diff),
         )
     return render(request, "regs/diff_provision.html", context)
+
+
+def _diff_impact_url(diff: diffs.ProvisionDiff) -> str:
+    """Who is affected by the provision's instrument's changes between the two dates (none for
+    a proposed side: the impact of a proposed text is not computed yet)."""
+    if diffs.PROPOSED in (diff.left.version, diff.right.version):
+        return ""
+    code = str(diff.provision["jurisdiction"])
+    slug = _instrument_slugs()[(code, str(diff.provision["instrument"]))]
+    try:
+        start, end = sorted(dt.date.fromisoformat(s.version) for s in (diff.left, diff.right))
+    except ValueError:  # a side without a date (Massachusetts' undated rules)
+        return ""
+    return impact_url(code, slug, start, end) if start < end else ""
 
 
 def _side_url(diff: diffs.ProvisionDiff, side: diffs.ProvisionSide) -> str:
@@ -463,7 +500,13 @@ def diff_instrument(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "regs/diff_instrument.html",
-        {"form": form, "diff": diff, "rows": rows, "title": title},
+        {
+            "form": form,
+            "diff": diff,
+            "rows": rows,
+            "title": title,
+            "impact_url": impact_url(code, slug, diff.start, diff.end) if diff else "",
+        },
     )
 
 

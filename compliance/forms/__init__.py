@@ -21,6 +21,7 @@ from .configuration import (
 from .desk import (
     SEATS,
     DecisionForm,
+    ImpactForm,
     PlayForm,
     ReplayForm,
     RoundForm,
@@ -40,6 +41,7 @@ __all__ = [
     "SideWagerForm",
     "SideWagerFormSet",
     "DecisionForm",
+    "ImpactForm",
     "SignsForm",
     "SimulationForm",
     "SourceForm",

@@ -12,6 +12,7 @@ from django import forms
 from compliance import selectors
 from compliance.signage_render import SIZES
 from compliance.simulations import MAX_ROUNDS
+from jurisdictions.models import Instrument
 
 
 class UploadForm(forms.Form):
@@ -45,6 +46,48 @@ class DecisionForm(forms.Form):
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+
+
+class ImpactForm(forms.Form):
+    """A window of adopted rules (compliance.impact.Window): a jurisdiction's rules, or one
+    instrument's, on one date against a later one."""
+
+    rules = forms.ChoiceField(label="Rules")
+    start = forms.DateField(
+        label="From", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    end = forms.DateField(
+        label="To", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices: list[tuple[str, str]] = []
+        for instrument in Instrument.objects.select_related("jurisdiction"):
+            code = instrument.jurisdiction.code
+            if (code, f"{code}, all its rules") not in choices:
+                choices.append((code, f"{code}, all its rules"))
+            choices.append((f"{code}/{instrument.slug}", f"{code} {instrument.name}"))
+        cast(forms.ChoiceField, self.fields["rules"]).choices = choices
+
+    def clean(self) -> dict[str, Any]:
+        data = cast(dict[str, Any], super().clean())  # Form's: its cleaned_data
+        start, end = data.get("start"), data.get("end")
+        if start and end and start >= end:
+            self.add_error("end", f"must be after {start}: the window runs forwards.")
+        return data
+
+    def request_body(self) -> dict[str, Any]:
+        """The body POST /api/v1/impact/ takes for this window."""
+        code, _, instrument = self.cleaned_data["rules"].partition("/")
+        change = {
+            "kind": "window",
+            "from": self.cleaned_data["start"].isoformat(),
+            "to": self.cleaned_data["end"].isoformat(),
+        }
+        if instrument:
+            change["instrument"] = instrument
+        return {"jurisdiction": code, "change": change}
 
 
 def _sources(user: Any) -> list[tuple[str, Any]]:

@@ -1,11 +1,13 @@
 """The compliance desk's web pages, by area (docs/desk.md): configurations.py (the configuration
-form and upload), runs.py (a run's report, the runs by licensee, the signs), rounds.py (rounds
-played or replayed), simulations.py and paytable_simulations.py (jobs with their progress).
-compliance/urls.py routes to the views named here."""
+form and upload), runs.py (a run's report and decision, the runs by licensee, the signs),
+impact.py (who is affected by a change), rounds.py (rounds played or replayed), simulations.py
+and paytable_simulations.py (jobs with their progress). compliance/urls.py routes to the views
+named here."""
 
 from __future__ import annotations
 
 from .configurations import configurations
+from .impact import impact
 from .paytable_simulations import (
     paytable_simulation,
     paytable_simulation_progress,
@@ -20,6 +22,7 @@ __all__ = [
     "paytable_simulation",
     "paytable_simulation_progress",
     "paytable_simulations",
+    "impact",
     "rounds",
     "run",
     "run_decision",

@@ -295,3 +295,38 @@ def test_an_officer_approves_a_run_and_its_vendor_sees_the_decision(
     page.goto("/configurations/runs/")
     row = page.locator("section", has=page.get_by_role("heading", name=licensee))
     assert row.locator(".state-approved").inner_text() == "Approved"
+
+
+def test_who_is_affected_is_reached_from_an_instruments_changes(
+    page: Any, browser_vendor: User, django_db_blocker: Any
+) -> None:
+    """Issue #26: from Rule 8's changes between 2016 and 2022, Vera asks who is affected and
+    reads, for her floor filed in late 2016, the finding that clears and the notices to reprint."""
+    floor = json.loads(
+        (Path(__file__).parents[1] / "compliance" / "data" / "signage-floor-co.json").read_text()
+    )
+    licensee = f"Impact casino {uuid.uuid4().hex[:8]}"
+    table = floor["tables"][0]
+    table["layouts"].append("raise-the-roof")
+    table["side_wagers"].append(
+        {
+            "wager": "raise-the-roof",
+            "paytable": "us-co/raise-the-roof/6d-s17-pay-table-1",
+            "limits": {"min": "10", "max": "100"},
+        }  # fmt: skip
+    )
+    with django_db_blocker.unblock():
+        validation_run_create(
+            configuration=configuration_parse(dict(floor, licensee=licensee, as_of="2016-11-01")),
+            user=browser_vendor,
+        )
+    log_in(page, browser_vendor)
+    page.goto("/diff/instrument/?instrument=US-CO/rule-8&start=2016-01-01&end=2022-01-01")
+    page.get_by_role("link", name="Who is affected").click()
+    page.wait_for_url("**/impact/?**")
+    assert page.get_by_label("From").input_value() == "2016-01-01"
+    section = page.locator("section", has=page.get_by_role("heading", name=licensee))
+    assert "Raise The Roof is not in force" in section.inner_text()
+    assert section.get_by_role("heading", name="Sign to reprint").count() >= 2
+    section.scroll_into_view_if_needed()
+    screenshot(page, "impact", height=1400)

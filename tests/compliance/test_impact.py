@@ -161,3 +161,32 @@ def test_a_malformed_change_is_a_400_naming_the_field(
     assert answer.status_code == 400, answer.json()
     paths = [path for path, _ in error_paths(answer.json()["error"]["fields"])]
     assert any(path.startswith(field) for path in paths), answer.json()
+
+
+def test_the_desk_shows_who_is_affected_and_the_diff_pages_link_to_it(
+    vendor: User, client: Any
+) -> None:
+    run = _run(dict(_with_raise_the_roof(FLOOR_CO), as_of="2016-11-01"), vendor)
+    client.force_login(vendor)
+    diff = client.get(
+        "/diff/instrument/?instrument=US-CO/rule-8&start=2016-01-01&end=2022-01-01"
+    ).content.decode()
+    link = "/impact/?rules=US-CO%2Frule-8&amp;start=2016-01-01&amp;end=2022-01-01"
+    assert f'href="{link}"' in diff
+
+    page = client.get(link.replace("&amp;", "&"))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "1 configuration affected; 0 not affected." in text
+    assert f'href="/configurations/runs/{run.pk}/"' in text
+    assert "Findings that clear" in text and "Raise The Roof is not in force" in text
+    assert "Sign to reprint" in text and "US-CO 30-804 (since 2017-12-15)" in text
+
+    refused = client.get("/impact/?rules=US-CO&start=2022-01-01&end=2016-01-01")
+    assert refused.status_code == 400
+    assert "must be after 2022-01-01" in refused.content.decode()
+
+
+def test_a_provision_page_links_to_who_is_affected_by_its_version(client: Any) -> None:
+    page = client.get("/us-co/rule-8/30-804@2022-01-01").content.decode()
+    assert 'href="/impact/?rules=US-CO%2Frule-8&amp;start=2017-12-14&amp;end=2017-12-15"' in page
