@@ -14,7 +14,7 @@ import tempfile
 
 from benchmarks import fresh_database
 from benchmarks.exact import bench_analysis, bench_basegame, bench_review
-from benchmarks.floors import bench_pages_desk, bench_signage, bench_validation
+from benchmarks.floors import bench_impact, bench_pages_desk, bench_signage, bench_validation
 from benchmarks.rules_text import (
     bench_date_notes,
     bench_diff,
@@ -47,6 +47,7 @@ BENCHMARKS = {
     "signage": bench_signage,
     "pages_rules": bench_pages_rules,
     "pages_desk": bench_pages_desk,
+    "impact": bench_impact,
 }
 
 

@@ -152,3 +152,69 @@ def bench_pages_desk(renders: int = 200) -> None:
         f"p50 {statistics.median(samples):.1f} ms, p99 {percentile(samples, 0.99):.1f} ms  "
         f"(target p50 < 100 ms)"
     )
+
+
+def bench_impact(floors: int = 1000) -> None:
+    """The impact of Rule 8 from 2016-01-01 to 2022-01-01 over `floors` stored configurations
+    (issue #26; target < 10 s): each the latest run of its floor, parsed again from what was
+    submitted and judged on both dates (findings, signs' needs, base games, side wagers, signs).
+    The floors: the sample Colorado floors, each under its own licensee with its own table limits
+    (so no two floors are alike), filed as of a date from 2016 to 2024; their runs stored as a
+    validation stores them (the findings of the first of each kind, copied: what the impact reads
+    is the configuration). The base games' rule sets are those of the samples, analysed once and
+    kept, as on a server that has validated them before."""
+    import datetime as dt
+    import json
+
+    from django.contrib.auth.models import User
+
+    from compliance import selectors
+    from compliance.api.configuration import configuration_parse
+    from compliance.api.impact import stored_floors
+    from compliance.impact import Window, impact
+    from compliance.models import ValidationRun
+    from compliance.services import validation_run_create
+    from jurisdictions.services import api_user_create
+    from pitboss import kbcache
+
+    vendor, _ = api_user_create(username="bench-impact-vendor")
+    bases = [
+        json.loads((ROOT / "tests/compliance/data/signage-floor-co.json").read_text()),
+        json.loads((ROOT / "fixtures/configs/casino-house-rules-co.json").read_text()),
+        json.loads((ROOT / "fixtures/configs/variant-games-co.json").read_text()),
+    ]
+    dates = [f"{year}-06-01" for year in range(2016, 2025)]
+    models = [
+        validation_run_create(configuration=configuration_parse(b), user=vendor) for b in bases
+    ]
+    runs = []
+    for n in range(floors):
+        model = models[n % len(models)]
+        base = bases[n % len(bases)]
+        low = 5 * (1 + n % 40)
+        tables = [
+            dict(t, limits={"min": str(low), "max": str(low * (20 + n % 30))})
+            for t in base["tables"]
+        ]
+        data = dict(base, tables=tables, licensee=f"Casino {n:04d}", as_of=dates[n % len(dates)])
+        config = configuration_parse(data)
+        runs.append(ValidationRun(
+            configuration=data, jurisdiction="US-CO", as_of=config.as_of, compliant=model.compliant,
+            findings=model.findings, knowledge_base=model.knowledge_base, tables=model.tables,
+            created_by=vendor, floor=config.floor_key(),
+        ))  # fmt: skip
+    ValidationRun.objects.bulk_create(runs)
+    administrator = User(username="bench", is_superuser=True, is_active=True)
+    window = Window("US-CO", dt.date(2016, 1, 1), dt.date(2022, 1, 1), "rule-8")
+    on_file = selectors.floors_on_file(administrator, "US-CO")
+    impact(window, stored_floors(on_file[:3], kbcache.history_heads()))  # the rule sets analysed
+    start, cpu = time.perf_counter(), time.process_time()
+    heads = kbcache.history_heads()
+    on_file = selectors.floors_on_file(administrator, "US-CO")
+    answer = impact(window, stored_floors(on_file, heads), heads=heads)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    print(
+        f"impact of Rule 8 2016-01-01 to 2022-01-01 over {len(on_file)} stored floors: "
+        f"{seconds:.2f} s, CPU {cpu:.2f} s ({1000 * seconds / len(on_file):.1f} ms a floor; "
+        f"{len(answer['affected'])} affected, {answer['unaffected']} not)  (target < 10 s)"
+    )

@@ -67,7 +67,7 @@ from variants.selectors import Citer
 from .configuration import Configuration, Table, value_at
 from .models import BaseGameEdge
 from .rounds import configuration_table
-from .rulesets import TableRules, table_rules
+from .rulesets import TableRules, as_dealt, table_rules
 from .side_wagers import table_side_wagers
 from .validator import bonus_house_advantage
 
@@ -378,7 +378,7 @@ def table_base_games(config: Configuration, *, revision: str | None = None) -> l
             "side_wagers": table_side_wagers(config, table, citer, kept, f"tables[{index}]"),
         }
         entries.append(entry)
-        alike = base_only = replace(table, name="", side_wagers=())
+        alike = base_only = replace(as_dealt(table), side_wagers=())
         if alike not in built:
             path = f"tables[{index}]"
             rules_of = functools.partial(_base_rules, config, base_only, path, citer)

@@ -26,7 +26,7 @@ from .basegame import table_base_games
 from .configuration import Configuration
 from .models import ValidationRun
 from .services import knowledge_base_revision
-from .signage import sign_needs, signs_build
+from .signage import signs_build
 from .validator import configuration_validate
 
 
@@ -64,11 +64,12 @@ def judged(config: Configuration, heads: Mapping[str, int]) -> Judged:
     """`config` judged by the rules on its as-of date, at the knowledge base's state `heads`
     (what it reads is kept per revision, as a validation run's is)."""
     revision = kbcache.revision_of(dict(heads))
-    findings = configuration_validate(config, revision=revision)
-    findings += sign_needs(config, revision=revision)
-    signs = signs_build(config, knowledge_base=knowledge_base_revision(dict(heads))).signs
+    signs = signs_build(
+        config, knowledge_base=knowledge_base_revision(dict(heads)), revision=revision
+    )
+    findings = configuration_validate(config, revision=revision) + signs.findings
     return Judged(
-        [f.as_dict() for f in findings], table_base_games(config, revision=revision), signs
+        [f.as_dict() for f in findings], table_base_games(config, revision=revision), signs.signs
     )
 
 

@@ -4,6 +4,7 @@ side wagers' paytables. The engine itself never reads the database."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -60,6 +61,17 @@ class TableRules:
     rules: RuleSet
     assumed: list[str] = field(default_factory=list)
     """Options the configuration left out and the engine took a default for, in words."""
+
+
+def as_dealt(table: Table) -> Table:
+    """The table with only what its RuleSet is made of (its side wagers too): tables alike in
+    this share their rules, whatever their names and limits. table_rules does not read the name,
+    what is posted and checked (limits, tips, jokers, layouts, spots, the variation's rules), nor
+    how the shoe is dealt (rounds and simulations read `dealing` themselves)."""
+    return dataclasses.replace(
+        table, name="", limits=None, tips=None, jokers=None, layouts=None, player_spots=None,
+        variation=None, dealing=None,
+    )  # fmt: skip
 
 
 def table_rules(

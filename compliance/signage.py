@@ -106,15 +106,21 @@ class SignSet:
 
 
 def signs_build(
-    config: Configuration, *, knowledge_base: dict[str, int], wall_signs: bool = True
+    config: Configuration,
+    *,
+    knowledge_base: dict[str, int],
+    wall_signs: bool = True,
+    revision: str | None = None,
 ) -> SignSet:
     """The sign set of a parsed configuration (configuration_parse) on its as-of date: the table
     signs in table order, then the wall sign (if any); the findings of facts a notice needs and
-    the configuration does not give. `knowledge_base` is the revision the validation run used.
-    With `wall_signs` false, every notice stays on its table's sign."""
+    the configuration does not give (sign_needs'). `knowledge_base` is the revision the
+    validation run used. With `wall_signs` false, every notice stays on its table's sign. With
+    `revision` (pitboss.kbcache's stamp), the rules are read once per revision, as sign_needs
+    reads them."""
     jurisdiction, as_of = config.jurisdiction, config.as_of
     include_proposed = bool(config.include_proposed)
-    built = _notices(config, Citer(as_of))
+    built = _notices_read(config, revision)
     per_table = built.per_table
     wall: dict[tuple[Any, ...], Notice] = {}
     for notices in per_table:
@@ -157,9 +163,15 @@ def sign_needs(config: Configuration, *, revision: str | None = None) -> list[Fi
     (sign-fact-missing, cited to the posting rule), in table order: what the validation report
     says and what a draft of the signs lists. With `revision` (as configuration_validate takes
     it), the rules are read once per revision, with the validator's catalog."""
+    return _notices_read(config, revision).findings
+
+
+def _notices_read(config: Configuration, revision: str | None) -> _Built:
+    """_notices of `config` on its date, the rules read now, or once per `revision` with the
+    validator's catalog."""
     jurisdiction, as_of = config.jurisdiction, config.as_of
     if revision is None:
-        return _notices(config, Citer(as_of)).findings
+        return _notices(config, Citer(as_of))
     citer = kbcache.remember(revision, ("citer", as_of), lambda: Citer(as_of))
     catalog = kbcache.remember(
         revision, ("catalog", jurisdiction), lambda: catalog_read(jurisdiction)
@@ -167,7 +179,7 @@ def sign_needs(config: Configuration, *, revision: str | None = None) -> list[Fi
     requirements = kbcache.remember(
         revision, ("posting requirements", jurisdiction), lambda: _requirements(jurisdiction)
     )
-    return _notices(config, citer, requirements, catalog.wagers).findings
+    return _notices(config, citer, requirements, catalog.wagers)
 
 
 @dataclass
@@ -212,7 +224,7 @@ def _notices(
             w.slug: w
             for w in Wager.objects.filter(
                 jurisdiction__code=jurisdiction, slug__in=offered
-            ).prefetch_related("paytables__entries")
+            ).prefetch_related("paytables__entries", "play_rules")
         }
     findings: list[Finding] = []
     cite = _Cites(citer)
@@ -438,11 +450,12 @@ class _TableNotices:
     def _play_rules(self, r: PostingRequirement) -> None:
         """The game's rules in force, of the version the table deals where the game has versions
         (30-899.10), each a notice citing its own unit and the requirement."""
-        in_force = {
-            rule.key: rule
-            for rule in PlayRule.objects.filter(wager=r.wager)
-            if self.citer.in_force(rule)
-        }
+        assert r.wager is not None
+        game = self.wagers.get(r.wager.slug)  # its play rules read with it
+        rules = (
+            game.play_rules.all() if game is not None else PlayRule.objects.filter(wager=r.wager)
+        )
+        in_force = {rule.key: rule for rule in rules if self.citer.in_force(rule)}
         chosen = version_rules(in_force, self.table.game_version or 1).values()
         in_reading_order = sorted(chosen, key=lambda p: (p.provision_id, p.source_line or 0, p.key))
         for rule in in_reading_order:

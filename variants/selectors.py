@@ -40,6 +40,7 @@ class Citer:
         self._records: dict[int, Any] = {}
         self._starts: dict[int, dt.date | None] = {}
         self._first: dict[int, tuple[str, dt.date] | None] = {}
+        self._cited: dict[tuple[int, str], CitationRef] = {}
 
     def prefetch(self, provision_ids: Iterable[int]) -> None:
         """Read the provisions not read yet in one go (five queries, not five each), before
@@ -60,6 +61,13 @@ class Citer:
             self._first.setdefault(pid, _first(labels))
 
     def cite(self, provision_id: int, unit_path: str) -> CitationRef:
+        """The unit as cited on the date (each unit read once: a CitationRef is immutable)."""
+        key = (provision_id, unit_path)
+        if key not in self._cited:
+            self._cited[key] = self._cite(provision_id, unit_path)
+        return self._cited[key]
+
+    def _cite(self, provision_id: int, unit_path: str) -> CitationRef:
         record = self._records.get(provision_id)
         if record is None:
             record = self._records[provision_id] = regs.provision_records([provision_id])[0]

@@ -106,11 +106,13 @@ class Catalog:
 
 
 def catalog_read(jurisdiction: str) -> Catalog:
-    """The jurisdiction's catalog facts, in four queries."""
+    """The jurisdiction's catalog facts, in five queries: the wagers with their paytables' lines
+    and their play rules (the signs post a game's), the other jurisdictions of each slug, the
+    constraints."""
     wagers = {
         w.slug: w
         for w in Wager.objects.filter(jurisdiction__code=jurisdiction).prefetch_related(
-            "paytables__entries"
+            "paytables__entries", "play_rules"
         )
     }
     elsewhere: dict[str, list[str]] = {}

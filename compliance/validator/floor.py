@@ -12,6 +12,7 @@ This module walks the floor: each table, its game and options, its side wagers
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 
 from django.db.models import Q
 
@@ -22,7 +23,14 @@ from regs.models import Citation, Status
 from variants.models import Constraint, ConstraintKind, PlayRule, Severity, WagerKind
 from variants.selectors import Citer
 
-from .checks import FLOOR_CHECKS, TABLE_CHECKS, check_decks_allowed, check_exclusion, offered_wagers
+from .checks import (
+    FLOOR_CHECKS,
+    TABLE_CHECKS,
+    TableCheck,
+    check_decks_allowed,
+    check_exclusion,
+    offered_wagers,
+)
 from .findings import Context, Finding, catalog_read
 from .paytables import check_side_wager
 
@@ -52,8 +60,9 @@ def configuration_validate(config: Configuration, *, revision: str | None = None
     wagers = {slug: w for slug, w in catalog.wagers.items() if slug in offered}
     elsewhere = catalog.elsewhere
     ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
+    plan = _plan(constraints)
     for index, table in enumerate(config.tables):
-        _check_table(ctx, table, f"tables[{index}]")
+        _check_table(ctx, plan, table, f"tables[{index}]")
     if config.include_proposed:
         _proposed_not_applied(ctx)
     for constraint in constraints:
@@ -83,7 +92,31 @@ def _proposed_not_applied(ctx: Context) -> None:
     )
 
 
-def _check_table(ctx: Context, table: Table, path: str) -> None:
+@dataclass(frozen=True)
+class _Plan:
+    """What checking a table reads of the constraints in force, worked out once per
+    validation: each with its wager's slug (None for a rule of every table), whether it is
+    general (of every table or of the base game) and its table check; and each full variant's
+    own kinds of rule, by its slug."""
+
+    checks: list[tuple[Constraint, str | None, bool, TableCheck | None]]
+    own_kinds: dict[str, set[str]]
+
+
+def _plan(constraints: list[Constraint]) -> _Plan:
+    checks: list[tuple[Constraint, str | None, bool, TableCheck | None]] = []
+    own_kinds: dict[str, set[str]] = {}
+    for c in constraints:
+        wager = c.wager
+        checks.append((c, wager.slug if wager else None,
+                       wager is None or wager.kind == WagerKind.BASE_GAME,
+                       TABLE_CHECKS.get(c.kind)))  # fmt: skip
+        if c.wager_id is not None:
+            own_kinds.setdefault(c.subject.slug, set()).add(c.kind)
+    return _Plan(checks, own_kinds)
+
+
+def _check_table(ctx: Context, plan: _Plan, table: Table, path: str) -> None:
     name = table.name
     game = ctx.wagers.get(table.game)
     if (
@@ -105,14 +138,12 @@ def _check_table(ctx: Context, table: Table, path: str) -> None:
     offered = offered_wagers(table)
     # A full variant's own rule of a kind replaces the general rule of that kind at its tables
     # (Face Up Blackjack pays blackjack at least 1 to 1, not 6 to 5: 30-899.02(2)).
-    own_kinds = {
-        c.kind for c in ctx.constraints if c.wager_id is not None and c.subject.slug == table.game
-    }
+    own_kinds = plan.own_kinds.get(table.game, set())
     if table.hole_card == "face_up":
         _face_up_dealing(ctx, table, path)
     if table.variation not in (None, "none"):
         _variation_known(ctx, table, path)
-    for constraint in ctx.constraints:
+    for constraint, wager_slug, general, check in plan.checks:
         if _excepted(constraint, table):
             continue
         bound = _for_variation(constraint, table)
@@ -120,17 +151,15 @@ def _check_table(ctx: Context, table: Table, path: str) -> None:
             continue
         constraint = bound
         # A rule of a full variant binds the tables that deal that game, not the others.
-        wager = constraint.wager
-        of_this_game = wager is not None and wager.slug == table.game
-        general = wager is None or wager.kind == WagerKind.BASE_GAME
-        check = TABLE_CHECKS.get(constraint.kind)
-        if general and constraint.kind in own_kinds:
+        of_this_game = wager_slug == table.game
+        kind = constraint.kind
+        if general and kind in own_kinds:
             continue
-        if check and (general or of_this_game or constraint.kind == ConstraintKind.DECKS_REQUIRED):
+        if check and (general or of_this_game or kind == ConstraintKind.DECKS_REQUIRED):
             check(ctx, constraint, table, path)
-        if constraint.kind == ConstraintKind.DECKS_ALLOWED and of_this_game:
+        if kind == ConstraintKind.DECKS_ALLOWED and of_this_game:
             check_decks_allowed(ctx, constraint, table, None, path)
-        if constraint.kind == ConstraintKind.EXCLUDES and constraint.subject.slug in offered:
+        if kind == ConstraintKind.EXCLUDES and constraint.subject.slug in offered:
             check_exclusion(ctx, constraint, table, path, offered)
     for index, side in enumerate(table.side_wagers):
         check_side_wager(ctx, table, side, f"{path}.side_wagers[{index}]")

@@ -24,6 +24,7 @@ from compliance.configuration import (
     Table,
     value_at,
 )
+from compliance.rulesets import as_dealt, table_rules
 from compliance.views.refusals import error_paths
 from pitboss.errors import InvalidInput
 
@@ -160,3 +161,24 @@ def test_no_drf_below_the_api_layer() -> None:
             if drf:
                 below.append(f"{name}: {', '.join(sorted(drf))}")
     assert below == []
+
+
+def test_tables_alike_but_for_what_is_posted_share_their_rule_set() -> None:
+    """compliance.rulesets.as_dealt keeps every field table_rules reads: a table's RuleSet is the
+    same with its name, limits, tips, jokers, layouts, spots, variation and dealing cleared, so
+    floors that differ only in those share one reading of the rules (kept per revision)."""
+    data = json.loads((CONFIGS / "casino-house-rules-co.json").read_text())
+    table = dict(
+        data["tables"][0],
+        player_spots=7,
+        tips={"max": "25"},
+        jokers="none",
+        layouts=["blackjack"],
+        variation="none",
+    )
+    config = configuration_parse(dict(data, tables=[table]))
+    [parsed] = config.tables
+    full = table_rules(config, parsed, "tables[0]")
+    dealt = table_rules(config, as_dealt(parsed), "tables[0]")
+    assert (dealt.rules, dealt.assumed) == (full.rules, full.assumed)
+    assert as_dealt(parsed) == as_dealt(dataclasses.replace(parsed, name="Another", limits=None))
