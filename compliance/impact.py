@@ -4,10 +4,11 @@ findings that appear and those that clear, the house edges that move (the base g
 side wager's), and the signs to reprint (a sign diff). A configuration the change does not touch
 is counted, not listed.
 
-A change, so far, is a window of adopted rules: the jurisdiction's rules on one date against its
-rules on a later one, or only one instrument's (then only findings and notices citing that
-instrument count; house edges are the whole rule set's). Proposed texts and edits of the
-knowledge base by record time come with the catalog's proposed facts and the watch."""
+A change is a window of adopted rules (Window: the jurisdiction's rules on one date against its
+rules on a later one, or only one instrument's: then only findings and notices citing that
+instrument count; house edges are the whole rule set's), or a proposed text against the adopted
+rules (Proposed: the catalog's proposed facts applied, include_proposed). Edits of the knowledge
+base by record time are still to come."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from typing import Any
 
 from pitboss import kbcache
 from pitboss.errors import DomainError
-from regs.models import Citation
+from regs.models import Citation, Status
 
 from .basegame import table_base_games
 from .configuration import Configuration
@@ -49,6 +50,69 @@ class Window:
             "to": self.end.isoformat(),
         }
 
+    def before(self, config: Configuration) -> Configuration:
+        return dataclasses.replace(config, as_of=self.start)
+
+    def after(self, config: Configuration) -> Configuration:
+        return dataclasses.replace(config, as_of=self.end)
+
+    def sections(self) -> set[str] | None:
+        """The section labels whose findings and notices count (None: all of them)."""
+        if self.instrument is None:
+            return None
+        return instrument_sections(self.jurisdiction, self.instrument)
+
+    def check(self) -> None:
+        if self.end <= self.start:
+            raise DomainError(
+                "invalid",
+                f"The window runs from {self.start} to {self.end}: the end must be later.",
+                fields={"change.to": f"a date after {self.start}"},
+            )
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """A proposed text (by its proposed label, 47.1-834.23) against the adopted rules on `as_of`:
+    each floor judged without and with the catalog's proposed facts (include_proposed); only
+    findings and notices citing the proposed text count."""
+
+    jurisdiction: str
+    citation: str
+    as_of: dt.date
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": "proposed",
+            "jurisdiction": self.jurisdiction,
+            "citation": self.citation,
+            "as_of": self.as_of.isoformat(),
+        }
+
+    def before(self, config: Configuration) -> Configuration:
+        return dataclasses.replace(config, as_of=self.as_of, include_proposed=False)
+
+    def after(self, config: Configuration) -> Configuration:
+        return dataclasses.replace(config, as_of=self.as_of, include_proposed=True)
+
+    def sections(self) -> set[str]:
+        return {_section(self.citation)}
+
+    def check(self) -> None:
+        """:raises DomainError: no proposed text of the jurisdiction bears the label."""
+        on_file = Citation.objects.filter(
+            status=Status.PROPOSED, provision__instrument__jurisdiction__code=self.jurisdiction
+        ).values_list("label", flat=True)
+        if self.citation not in on_file:
+            raise DomainError(
+                "proposed_unknown",
+                f"{self.jurisdiction} has no proposed text {self.citation!r} on file",
+                fields={"change.citation": f"one of {', '.join(sorted(on_file)) or '(none)'}"},
+            )
+
+
+Change = Window | Proposed
+
 
 @dataclass(frozen=True)
 class Judged:
@@ -74,13 +138,13 @@ def judged(config: Configuration, heads: Mapping[str, int]) -> Judged:
 
 
 def configuration_impact(
-    config: Configuration, change: Window, heads: Mapping[str, int], cited: set[str] | None
+    config: Configuration, change: Change, heads: Mapping[str, int], cited: set[str] | None
 ) -> list[dict[str, Any]]:
     """What `change` does to each table of `config` (only the tables it touches; none: the
-    configuration is unaffected). `cited`: the section labels of the instrument the change is
-    limited to (None: the whole jurisdiction)."""
-    before = judged(dataclasses.replace(config, as_of=change.start), heads)
-    after = judged(dataclasses.replace(config, as_of=change.end), heads)
+    configuration is unaffected). `cited`: the section labels the change is limited to (None:
+    the whole jurisdiction)."""
+    before = judged(change.before(config), heads)
+    after = judged(change.after(config), heads)
     affected = []
     for index, table in enumerate(config.tables):
         entry = _table_impact(table.name, index, before, after, cited)
@@ -241,23 +305,17 @@ class Floor:
 
 
 def impact(
-    change: Window, floors: Iterable[Floor], *, heads: Mapping[str, int] | None = None
+    change: Change, floors: Iterable[Floor], *, heads: Mapping[str, int] | None = None
 ) -> dict[str, Any]:
     """The impact of `change` over `floors`, judged at the knowledge base's state `heads` (read
     now if not given): the configurations it touches, each with what it does to each table, and
     a count of those it does not. Floors of another jurisdiction than the change's are not
     judged.
 
-    :raises DomainError: the window runs backwards; the instrument is unknown."""
-    if change.end <= change.start:
-        raise DomainError(
-            "invalid",
-            f"The window runs from {change.start} to {change.end}: the end must be later.",
-            fields={"change.to": f"a date after {change.start}"},
-        )
-    cited = (
-        instrument_sections(change.jurisdiction, change.instrument) if change.instrument else None
-    )
+    :raises DomainError: the window runs backwards; the instrument or the proposed text is
+        unknown."""
+    change.check()
+    cited = change.sections()
     heads = kbcache.history_heads() if heads is None else heads
     affected, unaffected = [], 0
     for floor in floors:

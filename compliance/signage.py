@@ -24,7 +24,6 @@ from compliance.rulesets import version_rules
 from compliance.validator import Finding, catalog_read, paytable_offered
 from engine.odds import Basis, Pays
 from pitboss import kbcache
-from regs.models import Citation, Status
 from variants.models import NoticeKind, Placement, PlayRule, PostingRequirement, Wager
 from variants.selectors import Citer
 
@@ -298,17 +297,13 @@ class _Cites:
 
     def __init__(self, citer: Citer) -> None:
         self.citer = citer
-        self._proposed: dict[int, str] = {}
 
     def __call__(self, requirement: PostingRequirement | PlayRule) -> dict[str, Any]:
         if getattr(requirement, "proposed", False):
-            pid = requirement.provision_id
-            if pid not in self._proposed:
-                found = Citation.objects.filter(provision_id=pid, status=Status.PROPOSED).first()
-                self._proposed[pid] = found.label if found else ""
+            label = self.citer.proposed_label(requirement.provision_id)
             return {
                 "jurisdiction": requirement.jurisdiction.code,
-                "citation": f"{self._proposed[pid]}{requirement.unit_path}",
+                "citation": f"{label}{requirement.unit_path}",
                 "effective_from": None,
                 "status": "proposed",
             }

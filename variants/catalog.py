@@ -240,6 +240,7 @@ def _catalog_save(
                         "params": _params(item, f"constraint {item['code']}"),
                         "severity": item.get("severity", "error"),
                         "message": item["message"],
+                        "proposed": item.get("proposed", False),
                         "provision": cite.provision,
                         "unit_path": cite.unit_path,
                         "effective_from": _date(item.get("effective_from")),

@@ -214,6 +214,11 @@ class Constraint(Cited):
     params = models.JSONField(default=dict, blank=True)
     severity = models.CharField(max_length=8, choices=Severity.choices, default=Severity.ERROR)
     message = models.CharField(max_length=300, help_text="What the rule requires, in a sentence.")
+    proposed = models.BooleanField(
+        default=False,
+        help_text="Drawn from a proposed text: never in force; applied only when a configuration "
+        "asks for include_proposed, and cited by the proposed label.",
+    )
     history = HistoricalRecords()
 
     class Meta(Cited.Meta):

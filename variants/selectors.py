@@ -41,6 +41,7 @@ class Citer:
         self._starts: dict[int, dt.date | None] = {}
         self._first: dict[int, tuple[str, dt.date] | None] = {}
         self._cited: dict[tuple[int, str], CitationRef] = {}
+        self._proposed: dict[int, str] = {}
 
     def prefetch(self, provision_ids: Iterable[int]) -> None:
         """Read the provisions not read yet in one go (five queries, not five each), before
@@ -79,6 +80,26 @@ class Citer:
             # 2015-11-13 is 30-834.20, not today's 30-899.20).
             return CitationRef(state.jurisdiction, first[0] + unit_path, unit.effective_from)
         return CitationRef(state.jurisdiction, unit.citation, unit.effective_from)
+
+    def cite_fact(self, fact: Cited, jurisdiction: str) -> CitationRef:
+        """A catalog fact as cited on the date; a fact drawn from a proposed text (`proposed`)
+        by its proposed label and no date: it is in force on none."""
+        if getattr(fact, "proposed", False):
+            return CitationRef(
+                jurisdiction, self.proposed_label(fact.provision_id) + fact.unit_path, None
+            )
+        return self.cite(fact.provision_id, fact.unit_path)
+
+    def proposed_label(self, provision_id: int) -> str:
+        """The label a proposed text of the provision bears (47.1-834.23); "" where none."""
+        if provision_id not in self._proposed:
+            found = (
+                Citation.objects.filter(provision_id=provision_id, status=Status.PROPOSED)
+                .order_by("pk")
+                .first()
+            )
+            self._proposed[provision_id] = found.label if found else ""
+        return self._proposed[provision_id]
 
     def _first_label(self, provision_id: int) -> tuple[str, dt.date] | None:
         """The provision's first adopted label and the day it took effect; None where undated."""

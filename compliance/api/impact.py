@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from compliance import selectors
-from compliance.impact import Floor, Window, impact
+from compliance.impact import Change, Floor, Proposed, Window, impact
 from compliance.models import ValidationRun
 from pitboss import kbcache
 from pitboss.errors import InvalidInput
@@ -49,14 +50,19 @@ def impact_asked(data: Any, user: Any) -> dict[str, Any]:
     """The impact a request asks for (ImpactIn): over its inline configurations, else over the
     latest run of each floor of the jurisdiction the user may see (approved ones first)."""
     asked = request_parse(ImpactIn, data)
-    change = asked["change"]
-    window = Window(asked["jurisdiction"], change["from"], change["to"], change.get("instrument"))
+    given, jurisdiction = asked["change"], asked["jurisdiction"]
+    change: Change
+    if given["kind"] == "proposed":
+        as_of = given.get("as_of") or timezone.localdate()
+        change = Proposed(jurisdiction, given["citation"], as_of)
+    else:
+        change = Window(jurisdiction, given["from"], given["to"], given.get("instrument"))
     heads = kbcache.history_heads()
     if "configurations" in asked:
-        floors = inline_floors(window.jurisdiction, asked["configurations"], heads)
+        floors = inline_floors(jurisdiction, asked["configurations"], heads)
     else:
-        floors = stored_floors(selectors.floors_on_file(user, window.jurisdiction), heads)
-    return impact(window, floors, heads=heads)
+        floors = stored_floors(selectors.floors_on_file(user, jurisdiction), heads)
+    return impact(change, floors, heads=heads)
 
 
 class ImpactApi(APIView):

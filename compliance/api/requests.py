@@ -214,9 +214,14 @@ class ChangeIn(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=["window", "proposed", "record"],
         help_text="window: the adopted rules on `from` against those on `to`, of the whole "
-        "jurisdiction or of one `instrument`. (proposed and record: not computed yet; a 400 "
-        "says so.)",
+        "jurisdiction or of one `instrument`; proposed: the proposed text `citation` against "
+        "the adopted rules on `as_of` (default today). (record: not computed yet; a 400 says "
+        "so.)",
     )
+    citation = Text(
+        required=False, max_length=40, help_text='A proposed text\'s label, e.g. "47.1-834.23".'
+    )
+    as_of = serializers.DateField(required=False)
     instrument = Slug(required=False, help_text='An instrument\'s slug, e.g. "rule-8".')
     # "from" is a Python keyword: declared as start and end, named from and to by get_fields
     start = serializers.DateField(required=False, help_text="The window's first date.")
@@ -228,13 +233,17 @@ class ChangeIn(serializers.Serializer):
         return fields
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["kind"] != "window":
+        if attrs["kind"] == "record":
             raise serializers.ValidationError(
                 {
-                    "kind": f"the impact of a {attrs['kind']} change is not computed yet; "
-                    "a window of adopted rules is"
-                }  # fmt: skip
+                    "kind": "the impact of a record change is not computed yet; a window of "
+                    "adopted rules and a proposed text are"
+                }
             )
+        if attrs["kind"] == "proposed":
+            if "citation" not in attrs:
+                raise serializers.ValidationError({"citation": ["This field is required."]})
+            return attrs
         missing = {
             name: ["This field is required."] for name in ("from", "to") if name not in attrs
         }

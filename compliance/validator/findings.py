@@ -39,6 +39,10 @@ FINDING_CODES = {
     "proposed-not-applied": (
         "include_proposed was asked, but the catalog holds no facts from proposed texts."
     ),
+    "proposed-applied": (
+        "include_proposed was asked: the facts the catalog draws from proposed texts (never in "
+        "force) are applied as if adopted; the findings they cause cite the proposed label."
+    ),
     "sign-fact-missing": "A notice to post needs a fact the configuration does not give.",
     "option-not-authorised": (
         "The table asks for a procedure the jurisdiction's rules do not provide (face-up "
@@ -90,7 +94,7 @@ class Context:
     def add(
         self, severity: str, code: str, message: str, table: str, path: str, cited: list[Any]
     ) -> None:
-        citations = [self.citer.cite(c.provision_id, c.unit_path).as_dict() for c in cited]
+        citations = [self.citer.cite_fact(c, self.jurisdiction).as_dict() for c in cited]
         self.findings.append(Finding(severity, code, message, table, path, citations))
 
 

@@ -20,7 +20,14 @@ from compliance.configuration import Configuration, Table, value_at
 from compliance.rulesets import FACE_UP_DEALING
 from pitboss import kbcache
 from regs.models import Citation, Status
-from variants.models import Constraint, ConstraintKind, PlayRule, Severity, WagerKind
+from variants.models import (
+    Constraint,
+    ConstraintKind,
+    PlayRule,
+    PostingRequirement,
+    Severity,
+    WagerKind,
+)
 from variants.selectors import Citer
 
 from .checks import (
@@ -55,6 +62,8 @@ def configuration_validate(config: Configuration, *, revision: str | None = None
             ("constraints in force", jurisdiction, as_of),
             lambda: [c for c in catalog.constraints if citer.in_force(c)],
         )
+    if not config.include_proposed:  # a proposed fact is in force on no date
+        constraints = [c for c in constraints if not c.proposed]
     offered = config.offered()
     # The games and wagers the floor offers.
     wagers = {slug: w for slug, w in catalog.wagers.items() if slug in offered}
@@ -64,7 +73,7 @@ def configuration_validate(config: Configuration, *, revision: str | None = None
     for index, table in enumerate(config.tables):
         _check_table(ctx, plan, table, f"tables[{index}]")
     if config.include_proposed:
-        _proposed_not_applied(ctx)
+        _proposed_said(ctx)
     for constraint in constraints:
         floor_check = FLOOR_CHECKS.get(constraint.kind)
         if floor_check:
@@ -72,20 +81,42 @@ def configuration_validate(config: Configuration, *, revision: str | None = None
     return ctx.findings
 
 
-def _proposed_not_applied(ctx: Context) -> None:
-    """Say plainly that proposed texts change nothing yet, and which ones are on file."""
-    proposed = sorted(
+def _proposed_said(ctx: Context) -> None:
+    """Say plainly what include_proposed applied: the proposed texts whose facts the catalog
+    holds (applied as if adopted), and those on file it holds none from."""
+    on_file = dict(
         Citation.objects.filter(
             status=Status.PROPOSED, provision__instrument__jurisdiction__code=ctx.jurisdiction
-        ).values_list("label", flat=True)
+        ).values_list("provision_id", "label")
     )
-    on_file = f" (proposed texts on file: {', '.join(proposed)})" if proposed else ""
+    with_facts = {
+        pid
+        for model in (Constraint, PostingRequirement)
+        for pid in model.objects.filter(
+            jurisdiction__code=ctx.jurisdiction, proposed=True, provision_id__in=on_file
+        ).values_list("provision_id", flat=True)
+    }
+    applied = sorted(on_file[pid] for pid in with_facts)
+    others = sorted(label for pid, label in on_file.items() if pid not in with_facts)
+    if applied:
+        also = f"; no facts are drawn yet from {', '.join(others)}" if others else ""
+        ctx.add(
+            Severity.INFO,
+            "proposed-applied",
+            f"include_proposed: the facts the catalog draws from the proposed "
+            f"{', '.join(applied)} (not in force) are applied as if adopted{also}.",
+            "",
+            "include_proposed",
+            [],
+        )
+        return
+    on_file_text = f" (proposed texts on file: {', '.join(others)})" if others else ""
     ctx.add(
         Severity.INFO,
         "proposed-not-applied",
         "include_proposed: the catalog holds no wagers, paytables or constraints drawn "
         "from proposed "
-        f"texts yet{on_file}, so these findings are those of the adopted rules.",
+        f"texts yet{on_file_text}, so these findings are those of the adopted rules.",
         "",
         "include_proposed",
         [],

@@ -142,7 +142,8 @@ def test_inline_configurations_are_judged_instead_of_the_stored_ones(vendor: Use
     [
         ({"change": dict(RULE_8_WINDOW, to="2015-01-01")}, "change.to"),
         ({"change": dict(RULE_8_WINDOW, instrument="rule-99")}, "change.instrument"),
-        ({"change": {"kind": "proposed", "citation": "47.1-834.23"}}, "change.kind"),
+        ({"change": {"kind": "record"}}, "change.kind"),
+        ({"change": {"kind": "proposed"}}, "change.citation"),
         ({"change": {"kind": "window", "from": "2016-01-01"}}, "change.to"),
         (
             {"change": RULE_8_WINDOW, "configurations": [{"jurisdiction": "US-CO"}]},
@@ -190,3 +191,61 @@ def test_the_desk_shows_who_is_affected_and_the_diff_pages_link_to_it(
 def test_a_provision_page_links_to_who_is_affected_by_its_version(client: Any) -> None:
     page = client.get("/us-co/rule-8/30-804@2022-01-01").content.decode()
     assert 'href="/impact/?rules=US-CO%2Frule-8&amp;start=2017-12-14&amp;end=2017-12-15"' in page
+
+
+PROPOSED_RTR = {"kind": "proposed", "citation": "47.1-834.23", "as_of": "2024-06-01"}
+
+
+def test_the_proposed_raise_the_roof_cap_over_an_approved_floor(vendor: User) -> None:
+    """Issue #26's acceptance: a vendor's approved Raise The Roof floor whose maximum is $500
+    asks the impact of the proposed 47.1-834.23: its table shows the new finding from the $100
+    cap, cited to 47.1-834.23(3); a floor without Raise The Roof is counted unaffected; another
+    vendor's floors never appear."""
+    officer, _ = api_user_create(username="cora", officer=True, jurisdictions=["US-CO"])
+    floor = _with_raise_the_roof(FLOOR_CO)
+    floor["tables"][0]["side_wagers"][-1]["limits"] = {"min": "10", "max": "500"}
+    with_rtr = _run(floor, vendor)
+    assert with_rtr.compliant, with_rtr.findings  # the adopted 30-899.23(3) sets no cap
+    on = with_rtr.created_at.date()
+    validation_run_decide(run=with_rtr, status="approved", on=on, user=officer)
+    without = _run(dict(FLOOR_CO, licensee="A floor without Raise The Roof"), vendor)
+    other, _ = api_user_create(username="wanda")
+    _run(dict(floor, licensee="Wanda's casino"), other)
+
+    answer = _impact(vendor, change=PROPOSED_RTR)
+    assert answer.status_code == 200, answer.json()
+    body = answer.json()
+    assert body["change"] == {"jurisdiction": "US-CO", **PROPOSED_RTR}
+    assert body["unaffected"] == 1  # the floor without Raise The Roof
+    [affected] = body["affected"]
+    assert (affected["run"], affected["status"]) == (str(with_rtr.pk), "approved")
+    assert str(without.pk) not in json.dumps(body) and "Wanda" not in json.dumps(body)
+    bj1 = next(t for t in affected["tables"] if t["table"] == "BJ-01")
+    [cap] = bj1["new_findings"]
+    assert cap["code"] == "us-co/raise-the-roof/ante-at-most-100-proposed"
+    assert cap["path"] == "tables[0].side_wagers[2].limits.max"
+    assert cap["message"].startswith("Raise The Roof maximum 500.00;")
+    assert [(c["citation"], c["effective_from"]) for c in cap["citations"]] == [
+        ("47.1-834.23(3)", None)
+    ]
+    # the proposed text's notice is to be printed, cited by its proposed label
+    added = [d for d in bj1["signs"]["diff"] if d["op"] == "added"]
+    assert any("up to $100" in d["text"] and "47.1-834.23(3)" in d["cites"] for d in added)
+
+
+def test_a_proposed_text_must_be_on_file(vendor: User) -> None:
+    answer = _impact(vendor, change={"kind": "proposed", "citation": "30-899.23"})
+    assert answer.status_code == 400
+    assert "47.1-834.23" in answer.json()["error"]["fields"]["change.citation"]
+
+
+def test_validating_with_include_proposed_applies_the_proposed_cap(vendor: User) -> None:
+    floor = _with_raise_the_roof(FLOOR_CO)
+    floor["tables"][0]["side_wagers"][-1]["limits"] = {"min": "10", "max": "500"}
+    adopted = _run(floor, vendor)
+    proposed = _run(dict(floor, include_proposed=True), vendor)
+    assert adopted.compliant and not proposed.compliant
+    codes = {f["code"]: f for f in proposed.findings}
+    assert "us-co/raise-the-roof/ante-at-most-100-proposed" in codes
+    said = codes["proposed-applied"]["message"]
+    assert "47.1-834.23 (not in force) are applied as if adopted" in said
