@@ -444,12 +444,26 @@ def diff_provision(request: HttpRequest) -> HttpResponse:
     return render(request, "regs/diff_provision.html", context)
 
 
-def _diff_impact_url(diff: diffs.ProvisionDiff) -> str:
-    """Who is affected by the provision's instrument's changes between the two dates (none for
-    a proposed side: the impact of a proposed text is not computed yet)."""
-    if diffs.PROPOSED in (diff.left.version, diff.right.version):
+def proposed_impact_url(code: str, label: str, as_of: str) -> str:
+    """The desk's "Who is affected" by a proposed text (its label) against the adopted rules on
+    `as_of`; "" where the desk is not installed."""
+    try:
+        page = reverse("compliance:impact")
+    except Exception:  # noqa: BLE001 - the desk's pages may not be installed
         return ""
+    section = label.split("(", 1)[0]
+    return f"{page}?{urlencode({'jurisdiction': code, 'proposed': section, 'as_of': as_of})}"
+
+
+def _diff_impact_url(diff: diffs.ProvisionDiff) -> str:
+    """Who is affected by the provision's instrument's changes between the two dates, or by the
+    proposed text against the adopted rules of the other side's date."""
     code = str(diff.provision["jurisdiction"])
+    sides = (diff.left, diff.right)
+    proposed = [s for s in sides if s.version == diffs.PROPOSED]
+    if proposed:
+        adopted = [s.version for s in sides if s.version != diffs.PROPOSED]
+        return proposed_impact_url(code, proposed[0].citation, adopted[0]) if adopted else ""
     slug = _instrument_slugs()[(code, str(diff.provision["instrument"]))]
     try:
         start, end = sorted(dt.date.fromisoformat(s.version) for s in (diff.left, diff.right))

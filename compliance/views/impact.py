@@ -17,6 +17,8 @@ from pitboss.errors import DomainError
 def impact(request: HttpRequest) -> HttpResponse:
     """The form (the rules, from, to: in the URL, so a diff page can link here) and, once asked,
     each affected configuration with what the change does to each of its tables."""
+    if "proposed" in request.GET:
+        return _proposed(request)
     form = ImpactForm(request.GET or None)
     answer, status = None, 200
     if form.is_bound:
@@ -38,3 +40,20 @@ def impact(request: HttpRequest) -> HttpResponse:
                     ]
     context = {"form": form, "answer": answer}
     return render(request, "compliance/impact.html", context, status=status)
+
+
+def _proposed(request: HttpRequest) -> HttpResponse:
+    """?jurisdiction=&proposed=47.1-834.23&as_of=: a proposed text against the adopted rules on a
+    date (as a provision's "Proposed against adopted" links here)."""
+    change = {"kind": "proposed", "citation": request.GET["proposed"]}
+    if request.GET.get("as_of"):
+        change["as_of"] = request.GET["as_of"]
+    body = {"jurisdiction": request.GET.get("jurisdiction", ""), "change": change}
+    form = ImpactForm()
+    answer, problem = None, ""
+    try:
+        answer = impact_asked(body, request.user)
+    except DomainError as exc:
+        problem = exc.message
+    context = {"form": form, "answer": answer, "problem": problem}
+    return render(request, "compliance/impact.html", context, status=400 if problem else 200)

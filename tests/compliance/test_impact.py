@@ -249,3 +249,20 @@ def test_validating_with_include_proposed_applies_the_proposed_cap(vendor: User)
     assert "us-co/raise-the-roof/ante-at-most-100-proposed" in codes
     said = codes["proposed-applied"]["message"]
     assert "47.1-834.23 (not in force) are applied as if adopted" in said
+
+
+def test_the_proposed_against_adopted_diff_links_to_who_is_affected(
+    vendor: User, client: Any
+) -> None:
+    floor = _with_raise_the_roof(FLOOR_CO)
+    floor["tables"][0]["side_wagers"][-1]["limits"] = {"min": "10", "max": "500"}
+    _run(floor, vendor)
+    client.force_login(vendor)
+    diff = client.get(
+        "/diff/provision/?jurisdiction=US-CO&citation=47.1-834.23&left=proposed&right=2024-06-01"
+    ).content.decode()
+    link = "/impact/?jurisdiction=US-CO&amp;proposed=47.1-834.23&amp;as_of=2024-06-01"
+    assert f'href="{link}"' in diff
+    page = client.get(link.replace("&amp;", "&")).content.decode()
+    assert "proposed 47.1-834.23 against the rules of 2024-06-01" in page
+    assert "1 configuration affected" in page and "us-co/raise-the-roof/ante-at-most-100" in page
