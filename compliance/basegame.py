@@ -136,27 +136,44 @@ def _analysis_body(
     return body
 
 
-def alternative_readings(rules_list: list[RuleSet]) -> list[list[dict[str, Any]]]:
+Kept = Callable[[tuple[Any, ...], Callable[[], Any]], Any]
+"""Reads a value once per knowledge-base revision (table_base_games' `kept`), or now."""
+
+
+def _read_now(key: tuple[Any, ...], read: Callable[[], Any]) -> Any:
+    return read()
+
+
+def alternative_readings(
+    rules_list: list[RuleSet], kept: Kept = _read_now
+) -> list[list[dict[str, Any]]]:
     """For each rule set, each reading of its rules that the analysis sets aside
     (engine/readings.py: 30-2105(8)(e)'s dealer 22 read as a bust), valued as the rules are (the
     values kept alike), with the rule's annotation that states both: the figure shown beside
-    the one the table's edge rests on."""
+    the one the table's edge rests on. With `kept`, the annotations are read once per revision."""
     read = [rules_read_otherwise(rules) for rules in rules_list]
     values = iter(base_game_values([other for pairs in read for _, other in pairs]))
-    return [[_reading_shown(reading, next(values)) for reading, _ in pairs] for pairs in read]
+    return [[_reading_shown(reading, next(values), kept) for reading, _ in pairs] for pairs in read]
 
 
-def _reading_shown(reading: Reading, value: BaseGameValue) -> dict[str, Any]:
+def _reading_shown(reading: Reading, value: BaseGameValue, kept: Kept) -> dict[str, Any]:
     body = value.as_dict()
+
+    def annotations() -> list[str]:
+        return unit_annotations(
+            jurisdiction=reading.jurisdiction,
+            citation=reading.citation,
+            kind=AnnotationKind.AMBIGUITY,
+        )
+
     return {
         **reading.as_dict(),
         "house_edge": body["house_edge"],
         "house_edge_percent": body["house_edge_percent"],
         "favours": "player" if value.house_edge < 0 else "house",
-        "annotations": unit_annotations(
-            jurisdiction=reading.jurisdiction,
-            citation=reading.citation,
-            kind=AnnotationKind.AMBIGUITY,
+        # a copy: what is kept is shared between answers
+        "annotations": list(
+            kept(("ambiguities", reading.jurisdiction, reading.citation), annotations)
         ),
     }
 
@@ -391,7 +408,7 @@ def table_base_games(config: Configuration, *, revision: str | None = None) -> l
         entry["analysis"] = base_game_url(config, table)
         analysable.append((entry, outcome.rules))
     values = base_game_values([rules for _, rules in analysable])
-    readings = alternative_readings([rules for _, rules in analysable])
+    readings = alternative_readings([rules for _, rules in analysable], kept)
     for (entry, _), value, read in zip(analysable, values, readings, strict=True):
         body = value.as_dict()
         entry |= {key: body[key] for key in ("house_edge", "house_edge_percent", "play", "method")}

@@ -6,6 +6,7 @@ jurisdiction's catalog facts, read in four queries.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +87,10 @@ class Context:
     elsewhere: dict[str, list[str]]
     constraints: list[Constraint]
     findings: list[Finding] = field(default_factory=list)
+    # reads a value once per revision of the knowledge base (configuration_validate's), or now
+    kept: Callable[[tuple[Any, ...], Callable[[], Any]], Any] = field(
+        default=lambda key, read: read(), repr=False
+    )
 
     def breach(self, c: Constraint, what: str, table: Table, path: str, note: str = "") -> None:
         """A finding that the table breaks constraint `c`: what the table does, then the rule."""

@@ -12,6 +12,7 @@ This module walks the floor: each table, its game and options, its side wagers
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass
 
 from django.db.models import Q
@@ -69,7 +70,15 @@ def configuration_validate(config: Configuration, *, revision: str | None = None
     wagers = {slug: w for slug, w in catalog.wagers.items() if slug in offered}
     elsewhere = catalog.elsewhere
     ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
-    plan = _plan(constraints)
+    if revision is not None:
+        ctx.kept = functools.partial(kbcache.remember, revision)
+        plan = kbcache.remember(
+            revision,
+            ("validation plan", jurisdiction, as_of, config.include_proposed),
+            lambda: _plan(constraints),
+        )
+    else:
+        plan = _plan(constraints)
     for index, table in enumerate(config.tables):
         _check_table(ctx, plan, table, f"tables[{index}]")
     if config.include_proposed:
@@ -239,11 +248,17 @@ def _excepted(c: Constraint, table: Table) -> bool:
 def _face_up_dealing(ctx: Context, table: Table, path: str) -> None:
     """hole_card face_up needs a game dealt face up (Face Up Blackjack, 30-899.02(1)) or a face-up
     dealing procedure in the jurisdiction's rules (MA 6(k))."""
-    face_up = PlayRule.objects.filter(
-        Q(wager__slug=table.game, key="deal", params__dealer_face_up=True)
-        | Q(key__startswith=FACE_UP_DEALING),
-        jurisdiction__code=ctx.jurisdiction,
-    )
+
+    def procedures() -> list[PlayRule]:
+        return list(
+            PlayRule.objects.filter(
+                Q(wager__slug=table.game, key="deal", params__dealer_face_up=True)
+                | Q(key__startswith=FACE_UP_DEALING),
+                jurisdiction__code=ctx.jurisdiction,
+            )
+        )
+
+    face_up = ctx.kept(("face-up procedures", ctx.jurisdiction, table.game), procedures)
     if not any(ctx.citer.in_force(rule) for rule in face_up):
         ctx.add(
             Severity.ERROR,

@@ -124,16 +124,23 @@ def load_breaks() -> dict[str, tuple[str, list[dict[str, Any]]]]:
 BREAKS = load_breaks()
 
 
+FLOOR_KEYS = ("as_of", "include_proposed")
+
+
 def floor(jurisdiction: str, patches: list[dict[str, Any]]) -> dict[str, Any]:
     """The sample floor with each patch a table, on 2024-06-01 or the `as_of` a patch gives (a
-    rule in force only later: 30-899.29, effective 3/17/25)."""
+    rule in force only later: 30-899.29, effective 3/17/25); `include_proposed` in a patch is
+    the floor's (a proposed fact applies only when asked for)."""
     base = TABLE if jurisdiction == "US-CO" else MA_TABLE
     as_of = next((p["as_of"] for p in patches if "as_of" in p), "2024-06-01")
+    proposed = any(p.get("include_proposed") for p in patches)
     return {
         "jurisdiction": jurisdiction,
         "as_of": as_of,
+        "include_proposed": proposed,
         "tables": [
-            copy.deepcopy(base) | {k: v for k, v in p.items() if k != "as_of"} for p in patches
+            copy.deepcopy(base) | {k: v for k, v in p.items() if k not in FLOOR_KEYS}
+            for p in patches
         ],
     }
 
