@@ -49,21 +49,23 @@ lint: venv
 	$(VENV)/bin/mypy
 
 # The suite in PYTEST_WORKERS processes (pytest-xdist, a test module to a process); the browser
-# tests after the others, in a run of their own (their live server commits what it serves).
+# tests after the others, in a run of their own (their live server commits what it serves) that
+# collects tests/browser alone (collecting the whole suite to deselect it costs 15-20 s of CPU).
 # On PostgreSQL only the tests marked `database` run again: a test that cannot reach the
 # database answers the same on both (tests/conftest.py _uses_database), so it runs once.
 PYTEST_WORKERS ?= 2
 PYTEST := $(PY) -m pytest
 PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
+BROWSER_TESTS := tests/browser
 
 test: venv lint
 	@echo "== tests on SQLite =="
 	env -u DATABASE_URL $(PYTEST) $(PARALLEL) -m "not browser"
-	env -u DATABASE_URL $(PYTEST) -m browser
+	env -u DATABASE_URL $(PYTEST) -m browser $(BROWSER_TESTS)
 	@if [ -n "$(PG_REQUIRED)" ] || $(PY) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
 		echo "== tests on PostgreSQL ($(PG_URL)) =="; \
 		DATABASE_URL='$(PG_URL)' $(PYTEST) $(PARALLEL) -m "database and not browser" && \
-		DATABASE_URL='$(PG_URL)' $(PYTEST) -m browser; \
+		DATABASE_URL='$(PG_URL)' $(PYTEST) -m browser $(BROWSER_TESTS); \
 	else \
 		echo "== PostgreSQL not reachable at $(PG_URL): ran SQLite only (PG=1 makes it required) =="; \
 	fi
