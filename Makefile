@@ -1,6 +1,6 @@
 # make run    server on http://127.0.0.1:8000 with the knowledge base loaded (SQLite)
-# make test   the gates (make lint), then the suite on SQLite, then on PostgreSQL when reachable
-#             (required with PG=1 or CI=true)
+# make test   the gates (make lint; meanwhile the numba caches compiled), then the suite on SQLite,
+#             then on PostgreSQL when reachable (required with PG=1 or CI=true)
 # make lint   ruff check, ruff format --check and mypy: the code as pyproject.toml says
 # make test-fast  the suite less its slow, worker, browser and fuzz tests, on SQLite (minutes)
 # make bench  the benchmarks
@@ -58,7 +58,13 @@ PYTEST := $(PY) -m pytest
 PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
 BROWSER_TESTS := tests/browser
 
-test: venv lint
+# The engine's numba functions compile on first use (two minutes of CPU in a fresh clone, cached
+# in __pycache__ after): engine.warm compiles them in two processes while the lint gates run on
+# one core, so the test processes load them instead of compiling them in the tests' time.
+test: venv
+	@$(PY) -m engine.warm standard & standard=$$!; $(PY) -m engine.warm spanish & spanish=$$!; \
+	$(MAKE) --no-print-directory lint; lint=$$?; \
+	wait $$standard; a=$$?; wait $$spanish; b=$$?; [ $$lint$$a$$b = 000 ]
 	@echo "== tests on SQLite =="
 	env -u DATABASE_URL $(PYTEST) $(PARALLEL) -m "not browser"
 	env -u DATABASE_URL $(PYTEST) -m browser $(BROWSER_TESTS)
