@@ -13,7 +13,7 @@ PY := $(VENV)/bin/python
 PG_URL ?= $(if $(filter postgres%,$(DATABASE_URL)),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 PG_REQUIRED := $(filter 1 true,$(PG) $(CI))
 
-.PHONY: venv run test test-fast lint bench serve soak system-deps
+.PHONY: venv run test suites test-fast lint bench serve soak system-deps
 
 # Debian packages: WeasyPrint's Pango and HarfBuzz, the fonts the signs are set in,
 # poppler-utils (pdftoppm) to look at a printed sign, and chromium for the browser tests
@@ -48,30 +48,44 @@ lint: venv
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-# The suite in PYTEST_WORKERS processes (pytest-xdist, a test module to a process); the browser
-# tests after the others, in a run of their own (their live server commits what it serves) that
-# collects tests/browser alone (collecting the whole suite to deselect it costs 15-20 s of CPU).
+# The suite in PYTEST_WORKERS processes (pytest-xdist, a test module to a process). The browser
+# tests in a run of their own (their live server commits what it serves, so never in a process
+# of the others): it collects tests/browser alone (collecting the whole suite to deselect it
+# costs 15-20 s of CPU) and runs beside the others, on its own test database (SQLite: a file
+# named by its process; PostgreSQL: test_<name>, the others' test_<name>_gw0, _gw1), its output
+# kept and shown when the others are done. It waits on chromium and its live server much of the
+# time: beside the others it takes the CPU it uses, not a minute of wall time on one core.
 # On PostgreSQL only the tests marked `database` run again: a test that cannot reach the
 # database answers the same on both (tests/conftest.py _uses_database), so it runs once.
 PYTEST_WORKERS ?= 2
 PYTEST := $(PY) -m pytest
 PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
 BROWSER_TESTS := tests/browser
+# $(call beside_browser,ENV,WHERE,MARKS): the browser run and the parallel run of MARKS, at once.
+beside_browser = log=$$(mktemp); \
+	$(1) $(PYTEST) -m browser $(BROWSER_TESTS) > $$log 2>&1 & browser=$$!; \
+	$(1) $(PYTEST) $(PARALLEL) -m "$(3)"; suite=$$?; \
+	wait $$browser; shown=$$?; \
+	echo "== browser tests on $(2) (run beside the others) =="; cat $$log; rm -f $$log; \
+	[ $$suite$$shown = 00 ]
 
 # The engine's numba functions compile on first use (two minutes of CPU in a fresh clone, cached
-# in __pycache__ after): engine.warm compiles them in two processes while the lint gates run on
-# one core, so the test processes load them instead of compiling them in the tests' time.
+# in __pycache__ after): engine.warm compiles them in two processes started with the lint gates,
+# which leave a core idle, and going on beside the tests (not a gate: a test process that needs a
+# function before it is cached compiles it itself, as it did without them).
 test: venv
 	@$(PY) -m engine.warm standard & standard=$$!; $(PY) -m engine.warm spanish & spanish=$$!; \
-	$(MAKE) --no-print-directory lint; lint=$$?; \
-	wait $$standard; a=$$?; wait $$spanish; b=$$?; [ $$lint$$a$$b = 000 ]
+	if $(MAKE) --no-print-directory lint; then $(MAKE) --no-print-directory suites; status=$$?; \
+	else status=1; kill $$standard $$spanish 2>/dev/null; fi; \
+	wait $$standard $$spanish; exit $$status
+
+# The suites of `make test`, after its gates.
+suites: venv
 	@echo "== tests on SQLite =="
-	env -u DATABASE_URL $(PYTEST) $(PARALLEL) -m "not browser"
-	env -u DATABASE_URL $(PYTEST) -m browser $(BROWSER_TESTS)
+	@$(call beside_browser,env -u DATABASE_URL,SQLite,not browser)
 	@if [ -n "$(PG_REQUIRED)" ] || $(PY) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
 		echo "== tests on PostgreSQL ($(PG_URL)) =="; \
-		DATABASE_URL='$(PG_URL)' $(PYTEST) $(PARALLEL) -m "database and not browser" && \
-		DATABASE_URL='$(PG_URL)' $(PYTEST) -m browser $(BROWSER_TESTS); \
+		$(call beside_browser,DATABASE_URL='$(PG_URL)',PostgreSQL,database and not browser); \
 	else \
 		echo "== PostgreSQL not reachable at $(PG_URL): ran SQLite only (PG=1 makes it required) =="; \
 	fi
