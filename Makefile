@@ -59,7 +59,9 @@ lint: venv
 # database answers the same on both (tests/conftest.py _uses_database), so it runs once.
 PYTEST_WORKERS ?= 2
 PYTEST := $(PY) -m pytest
-PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
+# Modules in the order tests/conftest.py gives them, the costliest first (not xdist's own: most
+# tests first, which left a module of one 80-second test for last).
+PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 BROWSER_TESTS := tests/browser
 # $(call beside_browser,ENV,WHERE,MARKS): the browser run and the parallel run of MARKS, at once.
 beside_browser = log=$$(mktemp); \
