@@ -48,13 +48,11 @@ lint: venv
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-# The suite in PYTEST_WORKERS processes (pytest-xdist, a test module to a process). The browser
-# tests in a run of their own (their live server commits what it serves, so never in a process
-# of the others): it collects tests/browser alone (collecting the whole suite to deselect it
-# costs 15-20 s of CPU) and runs beside the others, on its own test database (SQLite: a file
-# named by its process; PostgreSQL: test_<name>, the others' test_<name>_gw0, _gw1), its output
-# kept and shown when the others are done. It waits on chromium and its live server much of the
-# time: beside the others it takes the CPU it uses, not a minute of wall time on one core.
+# The suite in PYTEST_WORKERS processes (pytest-xdist, a test module to a process); the browser
+# tests after the others, in a run of their own (their live server commits what it serves) that
+# collects tests/browser alone (collecting the whole suite to deselect it costs 15-20 s of CPU).
+# Not beside the others: there, on two cores, a click waiting on an in-process simulation passed
+# Playwright's 15 s timeout.
 # On PostgreSQL only the tests marked `database` run again: a test that cannot reach the
 # database answers the same on both (tests/conftest.py _uses_database), so it runs once.
 PYTEST_WORKERS ?= 2
@@ -63,14 +61,6 @@ PYTEST := $(PY) -m pytest
 # tests first, which left a module of one 80-second test for last).
 PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
 BROWSER_TESTS := tests/browser
-# $(call beside_browser,ENV,WHERE,MARKS): the browser run and the parallel run of MARKS, at once.
-beside_browser = log=$$(mktemp); \
-	$(1) $(PYTEST) -m browser $(BROWSER_TESTS) > $$log 2>&1 & browser=$$!; \
-	$(1) $(PYTEST) $(PARALLEL) -m "$(3)"; suite=$$?; \
-	wait $$browser; shown=$$?; \
-	echo "== browser tests on $(2) (run beside the others) =="; cat $$log; rm -f $$log; \
-	[ $$suite$$shown = 00 ]
-
 # The engine's numba functions compile on first use (two minutes of CPU in a fresh clone, cached
 # in __pycache__ after): engine.warm compiles them in two processes started with the lint gates,
 # which leave a core idle, and going on beside the tests (not a gate: a test process that needs a
@@ -84,10 +74,12 @@ test: venv
 # The suites of `make test`, after its gates.
 suites: venv
 	@echo "== tests on SQLite =="
-	@$(call beside_browser,env -u DATABASE_URL,SQLite,not browser)
+	env -u DATABASE_URL $(PYTEST) $(PARALLEL) -m "not browser"
+	env -u DATABASE_URL $(PYTEST) -m browser $(BROWSER_TESTS)
 	@if [ -n "$(PG_REQUIRED)" ] || $(PY) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
 		echo "== tests on PostgreSQL ($(PG_URL)) =="; \
-		$(call beside_browser,DATABASE_URL='$(PG_URL)',PostgreSQL,database and not browser); \
+		DATABASE_URL='$(PG_URL)' $(PYTEST) $(PARALLEL) -m "database and not browser" && \
+		DATABASE_URL='$(PG_URL)' $(PYTEST) -m browser $(BROWSER_TESTS); \
 	else \
 		echo "== PostgreSQL not reachable at $(PG_URL): ran SQLite only (PG=1 makes it required) =="; \
 	fi
