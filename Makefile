@@ -1,6 +1,6 @@
 # make run    server on http://127.0.0.1:8000 with the knowledge base loaded (SQLite)
-# make test   the gates (make lint), then the suite on SQLite, then on PostgreSQL when reachable
-#             (required with PG=1 or CI=true)
+# make test   the gates (make lint; meanwhile the numba caches compiled), then the suite on SQLite,
+#             then on PostgreSQL when reachable (required with PG=1 or CI=true)
 # make lint   ruff check, ruff format --check and mypy: the code as pyproject.toml says
 # make test-fast  the suite less its slow, worker, browser and fuzz tests, on SQLite (minutes)
 # make bench  the benchmarks
@@ -13,7 +13,7 @@ PY := $(VENV)/bin/python
 PG_URL ?= $(if $(filter postgres%,$(DATABASE_URL)),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 PG_REQUIRED := $(filter 1 true,$(PG) $(CI))
 
-.PHONY: venv run test test-fast lint bench serve soak system-deps
+.PHONY: venv run test suites test-fast lint bench serve soak system-deps
 
 # Debian packages: WeasyPrint's Pango and HarfBuzz, the fonts the signs are set in,
 # poppler-utils (pdftoppm) to look at a printed sign, and chromium for the browser tests
@@ -49,21 +49,37 @@ lint: venv
 	$(VENV)/bin/mypy
 
 # The suite in PYTEST_WORKERS processes (pytest-xdist, a test module to a process); the browser
-# tests after the others, in a run of their own (their live server commits what it serves).
+# tests after the others, in a run of their own (their live server commits what it serves) that
+# collects tests/browser alone (collecting the whole suite to deselect it costs 15-20 s of CPU).
+# Not beside the others: there, on two cores, a click waiting on an in-process simulation passed
+# Playwright's 15 s timeout.
 # On PostgreSQL only the tests marked `database` run again: a test that cannot reach the
 # database answers the same on both (tests/conftest.py _uses_database), so it runs once.
 PYTEST_WORKERS ?= 2
 PYTEST := $(PY) -m pytest
-PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile
+# Modules in the order tests/conftest.py gives them, the costliest first (not xdist's own: most
+# tests first, which left a module of one 80-second test for last).
+PARALLEL := -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder
+BROWSER_TESTS := tests/browser
+# The engine's numba functions compile on first use (two minutes of CPU in a fresh clone, cached
+# in __pycache__ after): engine.warm compiles them in two processes started with the lint gates,
+# which leave a core idle, and going on beside the tests (not a gate: a test process that needs a
+# function before it is cached compiles it itself, as it did without them).
+test: venv
+	@$(PY) -m engine.warm standard & standard=$$!; $(PY) -m engine.warm spanish & spanish=$$!; \
+	if $(MAKE) --no-print-directory lint; then $(MAKE) --no-print-directory suites; status=$$?; \
+	else status=1; kill $$standard $$spanish 2>/dev/null; fi; \
+	wait $$standard $$spanish; exit $$status
 
-test: venv lint
+# The suites of `make test`, after its gates.
+suites: venv
 	@echo "== tests on SQLite =="
 	env -u DATABASE_URL $(PYTEST) $(PARALLEL) -m "not browser"
-	env -u DATABASE_URL $(PYTEST) -m browser
+	env -u DATABASE_URL $(PYTEST) -m browser $(BROWSER_TESTS)
 	@if [ -n "$(PG_REQUIRED)" ] || $(PY) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
 		echo "== tests on PostgreSQL ($(PG_URL)) =="; \
 		DATABASE_URL='$(PG_URL)' $(PYTEST) $(PARALLEL) -m "database and not browser" && \
-		DATABASE_URL='$(PG_URL)' $(PYTEST) -m browser; \
+		DATABASE_URL='$(PG_URL)' $(PYTEST) -m browser $(BROWSER_TESTS); \
 	else \
 		echo "== PostgreSQL not reachable at $(PG_URL): ran SQLite only (PG=1 makes it required) =="; \
 	fi

@@ -72,7 +72,7 @@ def cases() -> tuple[Case, ...]:
                 for f in item["figures"]
             ),
         )
-        for item in yaml.safe_load(SOURCE.read_text())
+        for item in yaml.load(SOURCE.read_text(), Loader=yaml.CSafeLoader)
     )
 
 

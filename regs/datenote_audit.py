@@ -121,7 +121,7 @@ def _date_of(printed: str) -> dt.date | None:
 
 
 def _reviewed() -> list[dict[str, str]]:
-    return yaml.safe_load(REVIEWED.read_text()) if REVIEWED.exists() else []
+    return yaml.load(REVIEWED.read_text(), Loader=yaml.CSafeLoader) if REVIEWED.exists() else []
 
 
 # --- what the knowledge base holds ---------------------------------------------------------------

@@ -119,6 +119,38 @@ SLOW_MODULES = (
     "test_backups.py",
 )
 
+# The costliest modules, costliest first (test time summed per module, SQLite and PostgreSQL runs
+# of `make test`, 2026-11-29): run first, so that with `--dist loadfile` (and xdist's own reorder,
+# by number of tests, turned off: --no-loadscope-reorder in the Makefile) no long module is left
+# for the end of a run with one worker busy and the other idle (test_poison.py, one test of 80 s
+# or more, came last).
+COSTLIEST_FIRST = (
+    "compliance/test_validations.py",
+    "engine/test_basegame_double_up.py",
+    "test_poison.py",
+    "test_backups.py",
+    "compliance/test_access.py",
+    "regs/test_date_notes_inventory.py",
+    "variants/test_catalog.py",
+    "engine/test_simulate.py",
+    "engine/test_basegame.py",
+    "engine/test_basegame_spanish.py",
+    "engine/test_streak.py",
+    "regs/test_ingest.py",
+    "regs/test_pdf_reader.py",
+    "engine/test_playtree_removal.py",
+    "regs/test_source_forms.py",
+    "regs/test_ingest_hostile.py",
+    "engine/test_basegame_face_up.py",
+    "compliance/test_simulation_worker.py",
+    "compliance/test_rounds.py",
+    "engine/test_analysis.py",
+    "compliance/test_pages.py",
+    "variants/test_review.py",
+    "compliance/test_simulation_faults.py",
+    "variants/test_par_sheet.py",
+)
+
 MODULE_MARKS = {
     "browser/": ("browser",),
     "test_api_schema_fuzz.py": ("fuzz",),
@@ -169,7 +201,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     the database (`database`: the PostgreSQL run of `make test` repeats only those; a test without
     it answers the same on either database and runs once, on SQLite); browser tests last: their
     live server commits what the browser does, which the transaction-wrapped tests must not see
-    (`make test` also runs them in a pytest run of their own, after the others)."""
+    (`make test` also runs them in a pytest run of their own, beside the others). In an xdist
+    worker the costliest modules then go first (_CostliestFirst)."""
     module_text: dict[str, str] = {}
     for item in items:
         path = str(item.path)
@@ -183,3 +216,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker("database")
     browser = [item for item in items if "/tests/browser/" in str(item.path)]
     items[:] = [item for item in items if item not in browser] + browser
+
+
+class _CostliestFirst:
+    """In an xdist worker, the modules of COSTLIEST_FIRST first, in its order; each module's
+    tests, and the other modules, in the order they had. After every other reordering
+    (pytest-django's puts the tests using the database first, across modules): with
+    `--dist loadfile` a worker runs a module's tests in their order, one module after another,
+    so only the order of the modules changes, and the order the modules are handed out in is
+    the order of their first tests here."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        rank = {f"/tests/{module}": i for i, module in enumerate(COSTLIEST_FIRST)}
+
+        def cost(item: pytest.Item) -> int:
+            path = str(item.path)
+            return next((i for module, i in rank.items() if path.endswith(module)), len(rank))
+
+        first: dict[str, int] = {}
+        for index, item in enumerate(items):
+            first.setdefault(str(item.path), index)
+        items.sort(key=lambda item: (cost(item), first[str(item.path)]))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):  # an xdist worker
+        config.pluginmanager.register(_CostliestFirst(), "costliest-first")

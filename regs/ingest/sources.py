@@ -116,7 +116,7 @@ HINTS = Path(__file__).resolve().parents[2] / "fixtures" / "sources" / "layout_h
 @functools.cache
 def own_line_notes(jurisdiction: str, slug: str) -> frozenset[tuple[str, str]]:
     """(section, note) pairs printed on a line of their own where the PDF cannot show it."""
-    hints = yaml.safe_load(HINTS.read_text()) if HINTS.exists() else {}
+    hints = yaml.load(HINTS.read_text(), Loader=yaml.CSafeLoader) if HINTS.exists() else {}
     return frozenset(
         (h["section"], h["note"])
         for h in hints.get("own_line_notes", [])

@@ -20,8 +20,8 @@ from engine.simulate import rule_effects as simulate_rule_effects
 from engine.simulate import simulate
 from engine.strategy import Action, BasicStrategy
 
-PUBLISHED: list[dict[str, Any]] = yaml.safe_load(
-    (Path(__file__).parent / "data" / "base_game_edges.yaml").read_text()
+PUBLISHED: list[dict[str, Any]] = yaml.load(
+    (Path(__file__).parent / "data" / "base_game_edges.yaml").read_text(), Loader=yaml.CSafeLoader
 )
 
 

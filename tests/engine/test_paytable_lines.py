@@ -18,15 +18,15 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOGS = [
     ROOT / "fixtures" / "catalog" / f"{name}.yaml" for name in ("us-co", "us-co-rule-21", "us-ma")
 ]
-DEALS: dict[str, dict[str, dict[str, Any]]] = yaml.safe_load(
-    (Path(__file__).parent / "data" / "paytable_lines.yaml").read_text()
+DEALS: dict[str, dict[str, dict[str, Any]]] = yaml.load(
+    (Path(__file__).parent / "data" / "paytable_lines.yaml").read_text(), Loader=yaml.CSafeLoader
 )
 WAGER_KINDS = {"side_wager", "progressive"}
 NO_PAY = {None, "", "N/A", "NA", "n/a"}  # as variants.catalog.NO_PAY: no line in that column
 
 
 def _catalogs() -> list[dict[str, Any]]:
-    return [yaml.safe_load(path.read_text()) for path in CATALOGS]
+    return [yaml.load(path.read_text(), Loader=yaml.CSafeLoader) for path in CATALOGS]
 
 
 def _lines() -> list[tuple[str, str, str, frozenset[str], str]]:

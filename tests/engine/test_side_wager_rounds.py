@@ -21,7 +21,7 @@ CATALOG = Path(__file__).resolve().parents[2] / "fixtures" / "catalog"
 
 def _side(file: str, paytable: str, column: int = 0) -> SideWagerRules:
     """A catalog paytable's lines in one of its pay columns."""
-    catalog = yaml.safe_load((CATALOG / file).read_text())
+    catalog = yaml.load((CATALOG / file).read_text(), Loader=yaml.CSafeLoader)
     table = next(t for t in catalog["paytables"] if t["id"] == paytable)
     suffix = f" {table['pays_suffix']}" if "pays_suffix" in table else ""  # "250" is "250 to 1"
     lines = tuple(

@@ -73,7 +73,7 @@ def placements(name: str, form: str) -> list[dict[str, Any]]:
 
 
 def golden() -> dict[str, list[dict[str, Any]]]:
-    return yaml.safe_load(GOLDEN.read_text())
+    return yaml.load(GOLDEN.read_text(), Loader=yaml.CSafeLoader)
 
 
 @pytest.mark.parametrize("name", sorted(DOCUMENTS))

@@ -20,8 +20,9 @@ RULE_8 = "co-rule-8-blackjack.md"
 RULE_21 = "co-rule-21-blackjack-poker.md"
 MA = "ma-205-cmr-blackjack.md"
 REGULATIONS = (RULE_8, RULE_21, MA)
-GOLDEN: dict[str, list[dict[str, Any]]] = yaml.safe_load(
-    (Path(__file__).parent / "data" / "date_notes.yaml").read_text(encoding="utf-8")
+GOLDEN: dict[str, list[dict[str, Any]]] = yaml.load(
+    (Path(__file__).parent / "data" / "date_notes.yaml").read_text(encoding="utf-8"),
+    Loader=yaml.CSafeLoader,
 )
 DATE = re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}/\d{2,4}(?![\d/])")
 

@@ -61,7 +61,9 @@ def _reviewed_entries() -> list[dict[str, str]]:
     import yaml
     from django.conf import settings
 
-    return yaml.safe_load((settings.BASE_DIR / "fixtures" / "annotations.yaml").read_text())
+    return yaml.load(
+        (settings.BASE_DIR / "fixtures" / "annotations.yaml").read_text(), Loader=yaml.CSafeLoader
+    )
 
 
 @pytest.mark.django_db

@@ -506,7 +506,7 @@ def test_a_fact_taken_out_of_the_catalog_is_removed_with_its_history_kept(tmp_pa
     paytable taken out of the YAML no longer binds a configuration (its history keeps it)."""
     lines = PaytableEntry.objects.filter(paytable__key="us-co/kings-bounty/kb03").count()
     entries = PaytableEntry.objects.count()
-    data = yaml.safe_load((CATALOG / "us-co.yaml").read_text())
+    data = yaml.load((CATALOG / "us-co.yaml").read_text(), Loader=yaml.CSafeLoader)
     gone = data["constraints"].pop(0)
     data["paytables"] = [t for t in data["paytables"] if t["id"] != "us-co/kings-bounty/kb03"]
     smaller = tmp_path / "us-co.yaml"
@@ -525,7 +525,7 @@ def test_a_fact_taken_out_of_the_catalog_is_removed_with_its_history_kept(tmp_pa
 
 @pytest.mark.django_db
 def test_a_catalog_citing_a_unit_that_does_not_exist_is_refused(tmp_path: Path) -> None:
-    data = yaml.safe_load((CATALOG / "us-co.yaml").read_text())
+    data = yaml.load((CATALOG / "us-co.yaml").read_text(), Loader=yaml.CSafeLoader)
     data["constraints"][0]["citation"] = "30-810(9)"
     bad = tmp_path / "bad.yaml"
     bad.write_text(yaml.safe_dump(data))
@@ -623,7 +623,10 @@ def test_the_draft_of_a_paytable_is_its_rows_as_printed() -> None:
 
 def _layout_rules() -> list[tuple[str, set[str], dict[str, Any]]]:
     """Each layout_required constraint of the catalog, with its jurisdiction's wager slugs."""
-    data = [yaml.safe_load(path.read_text()) for path in sorted(CATALOG.glob("*.yaml"))]
+    data = [
+        yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
+        for path in sorted(CATALOG.glob("*.yaml"))
+    ]
     slugs: dict[str, set[str]] = {}
     for d in data:
         slugs.setdefault(d["jurisdiction"], set()).update(w["slug"] for w in d["wagers"])

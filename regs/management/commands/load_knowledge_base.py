@@ -45,7 +45,7 @@ class Command(BaseCommand):
                 status=status,
             )
             self.stdout.write(render_report(report.as_dict()))
-        entries = yaml.safe_load((root.parent / "annotations.yaml").read_text())
+        entries = yaml.load((root.parent / "annotations.yaml").read_text(), Loader=yaml.CSafeLoader)
         added, retired = annotations_apply(entries=entries)
         self.stdout.write(
             f"reviewed annotations: {len(entries)} ({added} new, {retired} withdrawn)"
