@@ -27,8 +27,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from compliance.api.configuration import configuration_parse
 from compliance.forms import blank_form_data
 from compliance.models import PaytableSimulationJob, SignSet, SimulationJob, ValidationRun
+from compliance.services import validation_run_create
 from jurisdictions.models import Instrument
 from jurisdictions.services import api_user_create
 from pitboss.text import MAX_TEXT
@@ -148,6 +150,20 @@ WRITES: dict[str, dict[str, Any]] = {
         "main": ["title"],
     },
     "instrument-detail": {"as": "officer", "method": "patch", "body": {"title": "Rule 8"}},
+    # an officer of Colorado decides on a new run of the owner's for each body (a run is decided
+    # once: the same run again is a 409)
+    "validation-decision": {
+        "as": "officer_co",
+        "body": {"status": "approved", "note": "Checked against Rule 8."},
+        "main": ["note"],
+    },
+    "impact": {
+        "body": {
+            "jurisdiction": "US-CO",
+            "change": {"kind": "window", "from": "2016-01-01", "to": "2022-01-01"},
+        },
+        "main": ["jurisdiction"],
+    },
     "auth-token": {
         "as": "anonymous",
         "body": {"username": "olivia", "password": "correct-horse-battery"},  # conftest's
@@ -289,13 +305,19 @@ def _write_everything(roles: dict[str, Client], problems: list[str]) -> int:
     instrument = Instrument.objects.get(jurisdiction__code="US-CO", slug="rule-8")
     accepted = 0
     for name, spec in WRITES.items():
-        client = roles[
-            {"anonymous": "anonymous", "officer": "officer"}.get(spec.get("as"), "owner")
-        ]
+        client = roles[spec.get("as", "owner")]
         kwargs = {"pk": instrument.pk} if name == "instrument-detail" else {}
-        url = reverse(name, kwargs=kwargs) + spec.get("query", "")
+        # a decision's URL names a run, made anew for each body below
+        url = "" if name == "validation-decision" else reverse(name, kwargs=kwargs)
+        url += spec.get("query", "")
         send = getattr(client, spec.get("method", "post"))
         for n, body in enumerate(_poisoned(spec["body"], spec.get("main"))):
+            if name == "validation-decision":
+                run = validation_run_create(
+                    configuration=configuration_parse(FLOOR_CO),
+                    user=User.objects.get(username="victor"),
+                )
+                url = reverse(name, kwargs={"pk": run.pk})
             if (
                 name == "instrument-list"
                 and isinstance(body, dict)
@@ -411,8 +433,8 @@ QUERIES = {
 # Read by the owner only, once each: a PDF takes about a second (each role's read of the JSON
 # and HTML shows what it may see).
 OWNER_ONLY = {"sign-set": ["?format=pdf"]}
-# Pages not read: a POST-only page and the password-reset link (a token mailed to a user).
-SKIPPED = {"compliance:run-signs", "password_reset_confirm"}
+# Pages not read: the POST-only pages and the password-reset link (a token mailed to a user).
+SKIPPED = {"compliance:run-signs", "compliance:run-decision", "password_reset_confirm"}
 
 
 def _reads(fills: dict[str, Callable[[], list[dict[str, Any]]]]) -> Iterator[tuple[str, str]]:
