@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
-from collections.abc import Callable
 from dataclasses import fields, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -136,16 +135,8 @@ def _analysis_body(
     return body
 
 
-Kept = Callable[[tuple[Any, ...], Callable[[], Any]], Any]
-"""Reads a value once per knowledge-base revision (table_base_games' `kept`), or now."""
-
-
-def _read_now(key: tuple[Any, ...], read: Callable[[], Any]) -> Any:
-    return read()
-
-
 def alternative_readings(
-    rules_list: list[RuleSet], kept: Kept = _read_now
+    rules_list: list[RuleSet], kept: kbcache.Kept = kbcache.read_now
 ) -> list[list[dict[str, Any]]]:
     """For each rule set, each reading of its rules that the analysis sets aside
     (engine/readings.py: 30-2105(8)(e)'s dealer 22 read as a bust), valued as the rules are (the
@@ -156,7 +147,7 @@ def alternative_readings(
     return [[_reading_shown(reading, next(values), kept) for reading, _ in pairs] for pairs in read]
 
 
-def _reading_shown(reading: Reading, value: BaseGameValue, kept: Kept) -> dict[str, Any]:
+def _reading_shown(reading: Reading, value: BaseGameValue, kept: kbcache.Kept) -> dict[str, Any]:
     body = value.as_dict()
 
     def annotations() -> list[str]:
@@ -369,10 +360,7 @@ def table_base_games(config: Configuration, *, revision: str | None = None) -> l
     With `revision` (pitboss.kbcache's stamp, as configuration_validate takes it), the rules a
     table deals are read once per revision of the knowledge base and shared between calls."""
     jurisdiction, as_of = config.jurisdiction, config.as_of
-
-    def kept(key: tuple[Any, ...], read: Callable[[], Any]) -> Any:
-        return read() if revision is None else kbcache.remember(revision, key, read)
-
+    kept = kbcache.kept_for(revision)
     citer = kept(("citer", as_of), lambda: Citer(as_of))
     bounded = kept(("bonus-bounds", jurisdiction, as_of), lambda: _bonus_constraints(config, citer))
     entries: list[dict[str, Any]] = []

@@ -133,8 +133,7 @@ def validation_run_decide(
 
 def _validation_run_made(config: Configuration, *, user: Any = None) -> ValidationRun:
     """The run of a configuration, checked and computed, not yet stored."""
-    # read before the rules (by the parse, or now): a later edit makes a new revision
-    heads = dict(config.heads) if config.heads is not None else kbcache.history_heads()
+    heads = _heads(config)
     revision = kbcache.revision_of(heads)
     findings = configuration_validate(config, revision=revision)
     findings += sign_needs(config, revision=revision)
@@ -155,6 +154,12 @@ def _validation_run_made(config: Configuration, *, user: Any = None) -> Validati
     # (a new run is submitted), which the INSERT is held to anyway.
     run.full_clean(exclude=["created_by"], validate_unique=False, validate_constraints=False)
     return run
+
+
+def _heads(config: Configuration) -> dict[str, int]:
+    """The knowledge base's state the configuration is judged at: the one its shape was checked
+    at (configuration_parse reads it before the rules), else now. A later edit makes a new one."""
+    return dict(config.heads) if config.heads is not None else kbcache.history_heads()
 
 
 def is_compliant(findings: list[Finding]) -> bool:
@@ -203,13 +208,19 @@ def sign_set_create(
     :raises DomainError: `sign` is not a sign of the set (404; nothing stored).
     :raises NotCompliant: errors and no draft asked for (the run is stored, no sign set).
     """
+    heads = _heads(configuration)
     if (
         run is None
         or run.configuration != configuration.source
-        or run.knowledge_base != knowledge_base_revision()
+        or run.knowledge_base != knowledge_base_revision(heads)
     ):
         run = _validation_run_made(configuration, user=user)
-    built = signs_build(configuration, knowledge_base=run.knowledge_base, wall_signs=wall_signs)
+    built = signs_build(
+        configuration,
+        knowledge_base=run.knowledge_base,
+        wall_signs=wall_signs,
+        revision=kbcache.revision_of(heads),
+    )
     if sign is not None and sign >= len(built.signs):
         raise DomainError("not_found", f"sign {sign}: the set has {len(built.signs)} signs", 404)
     # the run's findings hold the signs' (sign_needs); a run stored before they did, not

@@ -9,13 +9,13 @@ the API and the paytable's own analysis say the same thing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from engine.rules import PaytableLine, SideWagerRules
 from engine.streak import STREAK_WAGERS
 from jurisdictions.web import paytable_url
+from pitboss import kbcache
 from pitboss.errors import DomainError
 from variants.analysis import lines_analysis, simulated_only
 from variants.selectors import Citer
@@ -23,20 +23,17 @@ from variants.selectors import Citer
 from .configuration import Configuration, SideWager, Table
 from .rulesets import side_wager_rules
 
-Kept = Callable[[tuple[Any, ...], Callable[[], Any]], Any]
-"""Reads a value once per knowledge-base revision (compliance.basegame.table_base_games' kept)."""
-
 
 def table_side_wagers(
     config: Configuration,
     table: Table,
     citer: Citer,
-    kept: Kept | None = None,
+    kept: kbcache.Kept | None = None,
     path: str = "tables[0]",
 ) -> list[dict[str, Any]]:
     """Each side wager of a parsed table (configuration_parse), in order, with its house edge.
     With `kept`, a catalog paytable's lines are read once per revision of the knowledge base."""
-    kept = kept or (lambda key, read: read())
+    kept = kept or kbcache.read_now
     return [
         _side_wager(config.jurisdiction, table, side, _rules(
             config.jurisdiction, citer, side, f"{path}.side_wagers[{n}]", kept
@@ -46,7 +43,7 @@ def table_side_wagers(
 
 
 def _rules(
-    jurisdiction: str, citer: Citer, side: SideWager, path: str, kept: Kept
+    jurisdiction: str, citer: Citer, side: SideWager, path: str, kept: kbcache.Kept
 ) -> SideWagerRules | DomainError:
     """The side wager as the table's rules read it (compliance.rulesets), or why they cannot."""
 

@@ -125,6 +125,21 @@ def remember(revision: str, key: Any, compute: Callable[[], Any]) -> Any:
         return value
 
 
+Kept = Callable[[Any, Callable[[], Any]], Any]
+"""A value's reader: `kept(key, compute)` gives compute()'s value, once per revision
+(`kept_for(revision)`) or at every call (`read_now`)."""
+
+
+def read_now(key: Any, compute: Callable[[], Any]) -> Any:
+    """compute(), every time: a reader for when the revision is not known."""
+    return compute()
+
+
+def kept_for(revision: str | None) -> Kept:
+    """`remember` at `revision`; without one, `read_now`."""
+    return read_now if revision is None else functools.partial(remember, revision)
+
+
 def forget() -> None:
     """Drop every remembered value (tests, whose rolled-back writes can reuse history ids)."""
     with _memory_lock:

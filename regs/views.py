@@ -378,19 +378,22 @@ def diff_index(request: HttpRequest) -> HttpResponse:
 def impact_url(code: str, slug: str | None, start: dt.date, end: dt.date) -> str:
     """The desk's "Who is affected" by the change of a jurisdiction's rules (or an instrument's)
     from `start` to `end`; "" where the desk is not installed."""
-    try:
-        page = reverse("compliance:impact")
-    except Exception:  # noqa: BLE001 - the desk's pages may not be installed
-        return ""
     rules = f"{code}/{slug}" if slug else code
-    return f"{page}?{urlencode({'rules': rules, 'start': start, 'end': end})}"
+    return _installed_url("compliance:impact", {"rules": rules, "start": start, "end": end})
+
+
+def _installed_url(name: str, query: dict[str, Any] | None = None) -> str:
+    """The address of another app's page (the catalog's, the desk's), with `query`; "" where
+    that app's pages are not installed."""
+    try:
+        page = reverse(name)
+    except Exception:  # noqa: BLE001 - the app's pages may not be installed
+        return ""
+    return f"{page}?{urlencode(query)}" if query else page
 
 
 def _facts_url() -> str:
-    try:
-        return reverse("variants_diff:facts")
-    except Exception:  # noqa: BLE001 - the catalog's pages may not be installed
-        return ""
+    return _installed_url("variants_diff:facts")
 
 
 def diff_provision(request: HttpRequest) -> HttpResponse:
@@ -447,12 +450,10 @@ def diff_provision(request: HttpRequest) -> HttpResponse:
 def proposed_impact_url(code: str, label: str, as_of: str) -> str:
     """The desk's "Who is affected" by a proposed text (its label) against the adopted rules on
     `as_of`; "" where the desk is not installed."""
-    try:
-        page = reverse("compliance:impact")
-    except Exception:  # noqa: BLE001 - the desk's pages may not be installed
-        return ""
     section = label.split("(", 1)[0]
-    return f"{page}?{urlencode({'jurisdiction': code, 'proposed': section, 'as_of': as_of})}"
+    return _installed_url(
+        "compliance:impact", {"jurisdiction": code, "proposed": section, "as_of": as_of}
+    )
 
 
 def _diff_impact_url(diff: diffs.ProvisionDiff) -> str:

@@ -6,11 +6,11 @@ jurisdiction's catalog facts, read in four queries.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from compliance.configuration import Table
+from pitboss import kbcache
 from variants.models import Constraint, Wager
 from variants.selectors import Citer
 
@@ -88,9 +88,7 @@ class Context:
     constraints: list[Constraint]
     findings: list[Finding] = field(default_factory=list)
     # reads a value once per revision of the knowledge base (configuration_validate's), or now
-    kept: Callable[[tuple[Any, ...], Callable[[], Any]], Any] = field(
-        default=lambda key, read: read(), repr=False
-    )
+    kept: kbcache.Kept = field(default=kbcache.read_now, repr=False)
 
     def breach(self, c: Constraint, what: str, table: Table, path: str, note: str = "") -> None:
         """A finding that the table breaks constraint `c`: what the table does, then the rule."""

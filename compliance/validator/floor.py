@@ -12,7 +12,6 @@ This module walks the floor: each table, its game and options, its side wagers
 from __future__ import annotations
 
 import copy
-import functools
 from dataclasses import dataclass
 
 from django.db.models import Q
@@ -71,7 +70,7 @@ def configuration_validate(config: Configuration, *, revision: str | None = None
     elsewhere = catalog.elsewhere
     ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
     if revision is not None:
-        ctx.kept = functools.partial(kbcache.remember, revision)
+        ctx.kept = kbcache.kept_for(revision)
         plan = kbcache.remember(
             revision,
             ("validation plan", jurisdiction, as_of, config.include_proposed),
@@ -92,21 +91,11 @@ def configuration_validate(config: Configuration, *, revision: str | None = None
 
 def _proposed_said(ctx: Context) -> None:
     """Say plainly what include_proposed applied: the proposed texts whose facts the catalog
-    holds (applied as if adopted), and those on file it holds none from."""
-    on_file = dict(
-        Citation.objects.filter(
-            status=Status.PROPOSED, provision__instrument__jurisdiction__code=ctx.jurisdiction
-        ).values_list("provision_id", "label")
+    holds (applied as if adopted), and those on file it holds none from (read once per
+    revision)."""
+    applied, others = ctx.kept(
+        ("proposed texts", ctx.jurisdiction), lambda: _proposed_texts(ctx.jurisdiction)
     )
-    with_facts = {
-        pid
-        for model in (Constraint, PostingRequirement)
-        for pid in model.objects.filter(
-            jurisdiction__code=ctx.jurisdiction, proposed=True, provision_id__in=on_file
-        ).values_list("provision_id", flat=True)
-    }
-    applied = sorted(on_file[pid] for pid in with_facts)
-    others = sorted(label for pid, label in on_file.items() if pid not in with_facts)
     if applied:
         also = f"; no facts are drawn yet from {', '.join(others)}" if others else ""
         ctx.add(
@@ -130,6 +119,25 @@ def _proposed_said(ctx: Context) -> None:
         "include_proposed",
         [],
     )
+
+
+def _proposed_texts(jurisdiction: str) -> tuple[list[str], list[str]]:
+    """The labels of the jurisdiction's proposed texts on file the catalog draws facts from, and
+    of those it draws none from."""
+    on_file = dict(
+        Citation.objects.filter(
+            status=Status.PROPOSED, provision__instrument__jurisdiction__code=jurisdiction
+        ).values_list("provision_id", "label")
+    )
+    with_facts = {
+        pid
+        for model in (Constraint, PostingRequirement)
+        for pid in model.objects.filter(
+            jurisdiction__code=jurisdiction, proposed=True, provision_id__in=on_file
+        ).values_list("provision_id", flat=True)
+    }
+    applied = sorted(on_file[pid] for pid in with_facts)
+    return applied, sorted(label for pid, label in on_file.items() if pid not in with_facts)
 
 
 @dataclass(frozen=True)
