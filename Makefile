@@ -13,7 +13,7 @@ PY := $(VENV)/bin/python
 PG_URL ?= $(if $(filter postgres%,$(DATABASE_URL)),$(DATABASE_URL),postgres://postgres@127.0.0.1:5432/test)
 PG_REQUIRED := $(filter 1 true,$(PG) $(CI))
 
-.PHONY: venv run test suites test-fast lint bench serve soak system-deps
+.PHONY: venv run test suites test-fast test-knowledge-base lint bench serve soak system-deps
 
 # Debian packages: WeasyPrint's Pango and HarfBuzz, the fonts the signs are set in,
 # poppler-utils (pdftoppm) to look at a printed sign, and chromium for the browser tests
@@ -65,11 +65,21 @@ BROWSER_TESTS := tests/browser
 # in __pycache__ after): engine.warm compiles them in two processes started with the lint gates,
 # which leave a core idle, and going on beside the tests (not a gate: a test process that needs a
 # function before it is cached compiles it itself, as it did without them).
+# The test databases' knowledge base is loaded once ahead the same way (tests/knowledge_base.py),
+# not a gate either: a test process that finds no copy loads it itself.
 test: venv
 	@$(PY) -m engine.warm standard & standard=$$!; $(PY) -m engine.warm spanish & spanish=$$!; \
+	$(MAKE) --no-print-directory test-knowledge-base & kb=$$!; \
 	if $(MAKE) --no-print-directory lint; then $(MAKE) --no-print-directory suites; status=$$?; \
-	else status=1; kill $$standard $$spanish 2>/dev/null; fi; \
-	wait $$standard $$spanish; exit $$status
+	else status=1; kill $$standard $$spanish $$kb 2>/dev/null; fi; \
+	wait $$standard $$spanish $$kb; exit $$status
+
+# The knowledge base the test databases are copied from, on SQLite and (when it answers)
+# PostgreSQL.
+test-knowledge-base: venv
+	env -u DATABASE_URL $(PY) -m tests.knowledge_base
+	@if $(PY) -c "import psycopg; psycopg.connect('$(PG_URL)', connect_timeout=3).close()" 2>/dev/null; then \
+		DATABASE_URL='$(PG_URL)' $(PY) -m tests.knowledge_base; fi
 
 # The suites of `make test`, after its gates.
 suites: venv

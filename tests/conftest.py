@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +14,8 @@ from rest_framework.test import APIClient
 
 from jurisdictions.services import api_user_create
 from pitboss import kbcache
+
+from . import knowledge_base
 
 
 def _token_client(user: User) -> APIClient:
@@ -73,13 +74,13 @@ _MAIN_DATABASE = settings.DATABASES["default"]["NAME"]
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
-    """The test database holds the shipped knowledge base, loaded once by the real ingester.
+    """The test database holds the shipped knowledge base, loaded by the real ingester once per
+    state of its inputs and copied after (tests/knowledge_base.py).
 
     pytest-django creates the test database only when a collected test asks for the `db`
     fixture; browser tests alone ask for none (their live server commits), so then it is created
     here: the knowledge base is never loaded into the developer's own database.
     """
-    from django.core.management import call_command
     from django.db import connection
     from django.test.utils import setup_databases, teardown_databases
 
@@ -87,11 +88,25 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
         own = None
         if connection.settings_dict["NAME"] == _MAIN_DATABASE:
             own = setup_databases(verbosity=0, interactive=False, aliases={"default"})
-        call_command("load_knowledge_base", verbosity=0, stdout=open(os.devnull, "w"))
+        knowledge_base.load_into(connection)
     yield
     if own is not None:
         with django_db_blocker.unblock():
             teardown_databases(own, verbosity=0)
+
+
+@pytest.fixture
+def knowledge_base_restored(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """The test database open to the test with every write committed at once, as a separate
+    process (a Celery worker) must see it, and put back as loaded afterwards from
+    tests/knowledge_base.py's copy (what the test wrote, the knowledge base included, goes), so
+    the tests after it read the shipped rules. For a test with no `django_db` mark."""
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        yield
+        knowledge_base.load_into(connection)
+    kbcache.forget()
 
 
 # What each costly module costs, as pytest markers (pyproject.toml lists them; `make test-fast`
@@ -157,6 +172,7 @@ MODULE_MARKS = {
     "test_poison.py": ("fuzz",),
     "compliance/test_simulation_worker.py": ("worker",),
     "compliance/test_simulation_faults.py": ("worker",),
+    "compliance/test_watch_worker.py": ("worker",),
     "test_slow_clients.py": ("worker",),
     "test_throttle_shared.py": ("worker",),
     "test_database_faults.py": ("worker",),
