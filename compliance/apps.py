@@ -12,3 +12,8 @@ class ComplianceConfig(AppConfig):
     def ready(self) -> None:
         # Register the Celery tasks, which compliance.jobs sends by name.
         from compliance import tasks  # noqa: F401
+        from compliance.watch import rules_recorded_receive
+        from regs.signals import rules_recorded
+
+        # A write of the rules recorded: judged for the watch (compliance/watch.py).
+        rules_recorded.connect(rules_recorded_receive, dispatch_uid="compliance.watch")

@@ -7,15 +7,16 @@ is counted, not listed.
 A change is a window of adopted rules (Window: the jurisdiction's rules on one date against its
 rules on a later one, or only one instrument's: then only findings and notices citing that
 instrument count; house edges are the whole rule set's), or a proposed text against the adopted
-rules (Proposed: the catalog's proposed facts applied, include_proposed). Edits of the knowledge
-base by record time are still to come."""
+rules (Proposed: the catalog's proposed facts applied, include_proposed), or the writes of the
+rules recorded between two record times (Recorded, read by compliance.recorded: each amendment
+taking effect on a date, each proposed text written; what that cannot judge, listed)."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,7 +97,7 @@ class Proposed:
         return dataclasses.replace(config, as_of=self.as_of, include_proposed=True)
 
     def sections(self) -> set[str]:
-        return {_section(self.citation)}
+        return {section_of(self.citation)}
 
     def check(self) -> None:
         """:raises DomainError: no proposed text of the jurisdiction bears the label."""
@@ -111,7 +112,71 @@ class Proposed:
             )
 
 
-Change = Window | Proposed
+@dataclass(frozen=True)
+class Amended:
+    """Adopted text taking effect on `on`, as recorded in the knowledge base (an ingested
+    amendment): each floor judged by the rules of the day before against those of `on`; only
+    findings and notices citing the amended sections count."""
+
+    jurisdiction: str
+    on: dt.date
+    amended: frozenset[str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": "amended",
+            "jurisdiction": self.jurisdiction,
+            "on": self.on.isoformat(),
+            "sections": sorted(self.amended),
+        }
+
+    def before(self, config: Configuration) -> Configuration:
+        return dataclasses.replace(config, as_of=self.on - dt.timedelta(days=1))
+
+    def after(self, config: Configuration) -> Configuration:
+        return dataclasses.replace(config, as_of=self.on)
+
+    def sections(self) -> set[str]:
+        return set(self.amended)
+
+    def check(self) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The writes of a jurisdiction's rules recorded between two record times, judged as the
+    changes of the rules they make (`recorded` reads them): each adopted text that takes effect
+    on a date (Amended), each proposed text written (Proposed). What cannot be judged that way
+    (a text corrected within its period, an undated text, a catalog edit) is listed in
+    `not_judged`, not passed over."""
+
+    jurisdiction: str
+    start: dt.datetime
+    end: dt.datetime
+    parts: tuple[Amended | Proposed, ...] = ()
+    not_judged: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": "record",
+            "jurisdiction": self.jurisdiction,
+            "from": self.start.isoformat(),
+            "to": self.end.isoformat(),
+            "parts": [part.as_dict() for part in self.parts],
+            "not_judged": list(self.not_judged),
+        }
+
+    def check(self) -> None:
+        if self.end <= self.start:
+            raise DomainError(
+                "invalid",
+                f"The record window runs from {self.start} to {self.end}: the end must be later.",
+                fields={"change.to": f"a time after {self.start}"},
+            )
+
+
+Change = Window | Proposed | Recorded
 
 
 @dataclass(frozen=True)
@@ -138,7 +203,10 @@ def judged(config: Configuration, heads: Mapping[str, int]) -> Judged:
 
 
 def configuration_impact(
-    config: Configuration, change: Change, heads: Mapping[str, int], cited: set[str] | None
+    config: Configuration,
+    change: Window | Proposed | Amended,
+    heads: Mapping[str, int],
+    cited: set[str] | None,
 ) -> list[dict[str, Any]]:
     """What `change` does to each table of `config` (only the tables it touches; none: the
     configuration is unaffected). `cited`: the section labels the change is limited to (None:
@@ -213,10 +281,10 @@ def _counts(citations: list[dict[str, Any]], cited: set[str] | None) -> bool:
     instrument, one citing it (or citing nothing, as a game not authorised on a date does)."""
     if cited is None or not citations:
         return True
-    return any(_section(c["citation"]) in cited for c in citations)
+    return any(section_of(c["citation"]) in cited for c in citations)
 
 
-def _section(citation: str) -> str:
+def section_of(citation: str) -> str:
     """The section label of a cited unit: 30-899.23(12) → 30-899.23; MA 28(g) → 28."""
     return citation.split("(", 1)[0].strip()
 
@@ -291,7 +359,7 @@ def instrument_sections(jurisdiction: str, instrument: str) -> set[str]:
             f"{jurisdiction} has no instrument {instrument!r} with provisions on file",
             fields={"change.instrument": "an instrument's slug, e.g. rule-8"},
         )
-    return {_section(label) for label in labels}
+    return {section_of(label) for label in labels}
 
 
 @dataclass(frozen=True)
@@ -305,36 +373,51 @@ class Floor:
 
 
 def impact(
-    change: Change, floors: Iterable[Floor], *, heads: Mapping[str, int] | None = None
+    change: Change,
+    floors: Iterable[Floor],
+    *,
+    heads: Mapping[str, int] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """The impact of `change` over `floors`, judged at the knowledge base's state `heads` (read
     now if not given): the configurations it touches, each with what it does to each table, and
     a count of those it does not. Floors of another jurisdiction than the change's are not
-    judged.
+    judged. A recorded change is judged part by part, each table's entry naming its part
+    (`change`). `progress(n)` is called after every floor, with the number judged so far.
 
     :raises DomainError: the window runs backwards; the instrument or the proposed text is
         unknown."""
     change.check()
-    cited = change.sections()
+    parts: tuple[Window | Proposed | Amended, ...]
+    parts = change.parts if isinstance(change, Recorded) else (change,)
+    for part in parts:
+        part.check()
+    limits = [part.sections() for part in parts]
     heads = kbcache.history_heads() if heads is None else heads
     affected, unaffected = [], 0
-    for floor in floors:
+    for done, floor in enumerate(floors, start=1):
         config = floor.configuration
-        if config.jurisdiction != change.jurisdiction:
-            continue
-        tables = configuration_impact(config, change, heads, cited)
-        if not tables:
-            unaffected += 1
-            continue
-        run = floor.run
-        affected.append(
-            {
-                "run": str(run.pk) if run else None,
-                "configuration": floor.name,
-                "licensee": config.licensee,
-                "status": run.status if run else None,
-                "as_of": config.as_of.isoformat(),
-                "tables": tables,
-            }
-        )
+        tables = []
+        if config.jurisdiction == change.jurisdiction:
+            for part, cited in zip(parts, limits, strict=True):
+                found = configuration_impact(config, part, heads, cited)
+                if isinstance(change, Recorded):
+                    found = [{**table, "change": part.as_dict()} for table in found]
+                tables += found
+            if not tables:
+                unaffected += 1
+        if tables:
+            run = floor.run
+            affected.append(
+                {
+                    "run": str(run.pk) if run else None,
+                    "configuration": floor.name,
+                    "licensee": config.licensee,
+                    "status": run.status if run else None,
+                    "as_of": config.as_of.isoformat(),
+                    "tables": tables,
+                }
+            )
+        if progress:
+            progress(done)
     return {"change": change.as_dict(), "affected": affected, "unaffected": unaffected}

@@ -257,3 +257,127 @@ class PaytableSimulationJob(ChunkedJob):
 
     def __str__(self) -> str:
         return f"{self.paytable} {self.rounds} rounds, seed {self.seed}: {self.status}"
+
+
+class Subscription(models.Model):
+    """A user's watch on a jurisdiction (docs/api.md, "Watch"): when a change of its rules is
+    recorded and touches a floor on file the user may see, the user is told once, an officer by
+    e-mail, a vendor by a webhook whose body is signed with the subscription's secret."""
+
+    class Channel(models.TextChoices):
+        EMAIL = "email"
+        """To the user's e-mail address, through Django's e-mail backend."""
+        WEBHOOK = "webhook"
+        """A POST to `url`, signed HMAC-SHA256 with `secret`."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="subscriptions"
+    )
+    jurisdiction = models.CharField(max_length=16)
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    url = models.URLField(max_length=500, blank=True, help_text="Where a webhook is sent.")
+    secret = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The webhook's HMAC-SHA256 key, shown to the user once, when it is made.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "jurisdiction", "channel", "url"], name="subscription_once"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(channel="email", url="")
+                | models.Q(channel="webhook") & ~models.Q(url="") & ~models.Q(secret=""),
+                name="compliance_subscription_channel_complete",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} watches {self.jurisdiction} ({self.channel})"
+
+
+class RecordedChange(models.Model):
+    """A change of a jurisdiction's rules recorded in the knowledge base between two record times
+    (an ingested text, a proposed text added), its impact on every floor on file, judged as a
+    job, and the subscribers told of it (`deliveries`)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    jurisdiction = models.CharField(max_length=16)
+    recorded_from = models.DateTimeField(help_text="Record time the change began.")
+    recorded_to = models.DateTimeField(help_text="Record time the change was committed.")
+    reason = models.TextField(help_text="What recorded it: the file ingested, and by whom.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    change = models.JSONField(
+        default=dict, blank=True, help_text="The change as judged: its parts, what is not judged."
+    )
+    impact = models.JSONField(
+        default=dict, blank=True, help_text="The impact over every floor on file (all vendors)."
+    )
+    floors = models.PositiveIntegerField(default=0, help_text="Floors on file to judge.")
+    floors_done = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=["pending", "running", "done", "failed"]),
+                name="compliance_recordedchange_status_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.jurisdiction} change recorded {self.recorded_to:%Y-%m-%d %H:%M}"
+
+
+class Delivery(models.Model):
+    """A subscriber told of one change: at most one per subscription and change, every attempt
+    logged with its outcome."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        """Not delivered yet; a webhook is retried with exponential backoff."""
+        DELIVERED = "delivered"
+        FAILED = "failed"
+        """Every attempt failed."""
+
+    subscription = models.ForeignKey(
+        Subscription, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    change = models.ForeignKey(RecordedChange, on_delete=models.CASCADE, related_name="deliveries")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    affected = models.JSONField(
+        default=list, help_text="The ids of the subscriber's runs the change touches."
+    )
+    attempts = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Each attempt: {"at", "outcome"} (an HTTP status, or the error).',
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["subscription", "change"], name="delivery_once"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=["pending", "delivered", "failed"]),
+                name="compliance_delivery_status_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.subscription} of {self.change_id}: {self.status}"

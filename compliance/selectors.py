@@ -68,7 +68,17 @@ def floors_on_file(user: User | AnonymousUser, jurisdiction: str) -> list[Valida
     """The latest run of each floor of `jurisdiction` that `user` may see (a vendor its own, an
     officer its jurisdictions'): one per vendor and floor (ValidationRun.floor), approved ones
     first, then submitted, then rejected; newest first within each."""
-    runs = validation_runs_visible_to(user).filter(jurisdiction=jurisdiction)
+    return _latest_of_each_floor(validation_runs_visible_to(user).filter(jurisdiction=jurisdiction))
+
+
+def floors_of(jurisdiction: str) -> list[ValidationRun]:
+    """The latest run of each floor of `jurisdiction`, every vendor's (the watch judges a change
+    over all of them, then tells each subscriber of those it may see), in the order of
+    floors_on_file."""
+    return _latest_of_each_floor(ValidationRun.objects.filter(jurisdiction=jurisdiction))
+
+
+def _latest_of_each_floor(runs: QuerySet[ValidationRun]) -> list[ValidationRun]:
     latest: dict[tuple[Any, str], ValidationRun] = {}
     for run in runs.select_related("created_by").order_by("-created_at"):
         key = (run.created_by_id, run.floor or str(run.pk))

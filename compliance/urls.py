@@ -25,6 +25,10 @@ urlpatterns = [
 
 urlpatterns += [
     path("impact/", views.impact, name="impact"),
+    path("impact/changes/", views.impact_changes, name="impact-changes"),
+    path("impact/changes/<uuid:pk>/", views.impact_change, name="impact-change"),
+    path("watch/", views.watch, name="watch"),
+    path("watch/<int:pk>/end/", views.watch_end, name="watch-end"),
     path("rounds/", views.rounds, name="rounds"),
     path("simulations/", views.simulations, name="simulations"),
     path("simulations/<uuid:pk>/", views.simulation, name="simulation"),

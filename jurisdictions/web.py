@@ -32,6 +32,7 @@ NAVIGATION = [
     ("Configurations", "compliance:configurations"),
     ("Rounds", "compliance:rounds"),
     ("Simulations", "compliance:simulations"),
+    ("Watch", "compliance:watch"),
 ]
 
 

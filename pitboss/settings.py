@@ -18,6 +18,15 @@ LOGIN_FAILURE_LIMIT failed logins, per username and per address, before logins a
                     default 5
 LOGIN_COOLOFF_MINUTES  how long a locked-out username or address is refused; default 15
 LOG_LEVEL           the least level of log record written to stderr; default WARNING
+PITBOSS_URL         the address links in e-mails and webhooks point to; default
+                    http://127.0.0.1:8000
+EMAIL_HOST          an SMTP server for the watch's e-mails (EMAIL_PORT, EMAIL_HOST_USER,
+                    EMAIL_HOST_PASSWORD, EMAIL_USE_TLS beside it); default empty: printed to
+                    the console
+EMAIL_FILE_PATH     a directory to write those e-mails to as files instead; default empty
+DEFAULT_FROM_EMAIL  the sender of those e-mails; default pitboss@localhost
+WEBHOOK_RETRIES     attempts after a webhook's first fails; default 5
+WEBHOOK_BACKOFF     seconds before the first retry, doubled for each after; default 30
 """
 
 from __future__ import annotations
@@ -345,6 +354,27 @@ SERIALIZATION_MODULES = {"json": "pitboss.serializers"}
 
 # Seconds `manage.py ingest` may spend reading one source file before refusing it.
 INGEST_TIME_BUDGET = float(envstr("INGEST_TIME_BUDGET", "120"))
+
+# The watch (compliance/watch.py): links in what it sends, its e-mail, its webhooks.
+PITBOSS_URL = envstr("PITBOSS_URL", "http://127.0.0.1:8000").rstrip("/")
+EMAIL_HOST = envstr("EMAIL_HOST", "")
+EMAIL_FILE_PATH = envstr("EMAIL_FILE_PATH", "")
+if EMAIL_FILE_PATH:  # each message a file in that directory (a worker's, for a test to read)
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+elif EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = envint("EMAIL_PORT", 25, minimum=1)
+    EMAIL_HOST_USER = envstr("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = envstr("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", False)
+    EMAIL_TIMEOUT = 10
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "pitboss@localhost")
+WEBHOOK_RETRIES = envint("WEBHOOK_RETRIES", 5)
+WEBHOOK_BACKOFF = float(envstr("WEBHOOK_BACKOFF", "30"))
+# Seconds a webhook's receiver has to answer.
+WEBHOOK_TIMEOUT = 10
 
 CELERY_BROKER_URL = envstr("CELERY_BROKER_URL", "")
 # No broker: tasks run in-process, and their errors surface where they were called.

@@ -29,7 +29,14 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from compliance.api.configuration import configuration_parse
 from compliance.forms import blank_form_data
-from compliance.models import PaytableSimulationJob, SignSet, SimulationJob, ValidationRun
+from compliance.models import (
+    PaytableSimulationJob,
+    RecordedChange,
+    SignSet,
+    SimulationJob,
+    Subscription,
+    ValidationRun,
+)
 from compliance.services import validation_run_create
 from jurisdictions.models import Instrument
 from jurisdictions.services import api_user_create
@@ -163,6 +170,10 @@ WRITES: dict[str, dict[str, Any]] = {
             "change": {"kind": "window", "from": "2016-01-01", "to": "2022-01-01"},
         },
         "main": ["jurisdiction"],
+    },
+    "subscriptions": {
+        "body": {"jurisdiction": "US-CO", "channel": "webhook", "url": "https://hooks.example/p"},
+        "main": ["url"],
     },
     "auth-token": {
         "as": "anonymous",
@@ -384,6 +395,8 @@ def _fills() -> dict[str, Callable[[], list[dict[str, Any]]]]:
     paytable_jobs = lambda: [  # noqa: E731
         {"pk": pk} for pk in PaytableSimulationJob.objects.values_list("pk", flat=True)
     ]
+    changes = lambda: [{"pk": pk} for pk in RecordedChange.objects.values_list("pk", flat=True)]  # noqa: E731
+    watches = lambda: [{"pk": pk} for pk in Subscription.objects.values_list("pk", flat=True)]  # noqa: E731
     instruments = Instrument.objects.select_related("jurisdiction")
     provision = Provision.objects.filter(instrument__jurisdiction__code="US-CO").first
     return {
@@ -400,6 +413,11 @@ def _fills() -> dict[str, Callable[[], list[dict[str, Any]]]]:
         "paytable-simulation": paytable_jobs,
         "compliance:paytable-simulation": paytable_jobs,
         "compliance:paytable-simulation-progress": paytable_jobs,
+        "impact-change": changes,
+        "compliance:impact-change": changes,
+        "subscription": watches,
+        "subscription-deliveries": watches,
+        "compliance:watch-end": watches,
         "instrument-detail": lambda: [{"pk": i.pk} for i in instruments],
         "regs:instrument": lambda: [
             {"jurisdiction": i.jurisdiction.code.lower(), "instrument": i.slug} for i in instruments

@@ -193,8 +193,10 @@ def test_reads_and_validations_stay_within_their_queries(
     # exact house edge the play rules it deals and the kept value (or analyses and keeps it);
     # then only the token, the user's permissions, the revision, and in one transaction (a
     # savepoint here) its own run, its history row and the vendor's older runs of the same floor
-    # it supersedes (issue #26: the second supersedes the first, an update and a history row).
-    with django_assert_max_num_queries(48):
+    # it supersedes (issue #26: the second supersedes the first, an update and a history row),
+    # and when the wagers and paytables it applies were last recorded against the versions of
+    # their texts (variants.reviews: two queries, issue #26's catalog-text-amended).
+    with django_assert_max_num_queries(50):
         vendor_client.post("/api/v1/validations/", CO_HOUSE_RULES, format="json")
     with django_assert_max_num_queries(10):
         vendor_client.post("/api/v1/validations/", CO_HOUSE_RULES, format="json")

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from compliance import selectors
 from compliance.impact import Change, Floor, Proposed, Window, impact
 from compliance.models import ValidationRun
+from compliance.recorded import recorded
 from pitboss import kbcache
 from pitboss.errors import InvalidInput
 
@@ -55,6 +56,9 @@ def impact_asked(data: Any, user: Any) -> dict[str, Any]:
     if given["kind"] == "proposed":
         as_of = given.get("as_of") or timezone.localdate()
         change = Proposed(jurisdiction, given["citation"], as_of)
+    elif given["kind"] == "record":
+        as_of = given.get("as_of") or timezone.localdate()
+        change = recorded(jurisdiction, given["from"], given["to"], as_of=as_of)
     else:
         change = Window(jurisdiction, given["from"], given["to"], given.get("instrument"))
     heads = kbcache.history_heads()

@@ -213,19 +213,29 @@ class DecisionIn(serializers.Serializer):
 class ChangeIn(serializers.Serializer):
     kind = serializers.ChoiceField(
         choices=["window", "proposed", "record"],
-        help_text="window: the adopted rules on `from` against those on `to`, of the whole "
-        "jurisdiction or of one `instrument`; proposed: the proposed text `citation` against "
-        "the adopted rules on `as_of` (default today). (record: not computed yet; a 400 says "
-        "so.)",
+        help_text="window: the adopted rules on `from` against those on `to` (dates), of the "
+        "whole jurisdiction or of one `instrument`; proposed: the proposed text `citation` "
+        "against the adopted rules on `as_of` (default today); record: the writes of the rules "
+        "recorded between the record times `from` and `to` (ISO 8601 date-times), judged as the "
+        "amendments and proposed texts they record.",
     )
     citation = Text(
         required=False, max_length=40, help_text='A proposed text\'s label, e.g. "47.1-834.23".'
     )
     as_of = serializers.DateField(required=False)
     instrument = Slug(required=False, help_text='An instrument\'s slug, e.g. "rule-8".')
-    # "from" is a Python keyword: declared as start and end, named from and to by get_fields
-    start = serializers.DateField(required=False, help_text="The window's first date.")
-    end = serializers.DateField(required=False, help_text="The window's last date.")
+    # "from" is a Python keyword: declared as start and end, named from and to by get_fields;
+    # a date or a date-time by the kind (validate).
+    start = Text(
+        required=False,
+        max_length=40,
+        help_text="The window's first date (window), or the first record time (record).",
+    )
+    end = Text(
+        required=False,
+        max_length=40,
+        help_text="The window's last date (window), or the last record time (record).",
+    )
 
     def get_fields(self) -> dict[str, Any]:
         fields = super().get_fields()
@@ -233,13 +243,6 @@ class ChangeIn(serializers.Serializer):
         return fields
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["kind"] == "record":
-            raise serializers.ValidationError(
-                {
-                    "kind": "the impact of a record change is not computed yet; a window of "
-                    "adopted rules and a proposed text are"
-                }
-            )
         if attrs["kind"] == "proposed":
             if "citation" not in attrs:
                 raise serializers.ValidationError({"citation": ["This field is required."]})
@@ -249,7 +252,18 @@ class ChangeIn(serializers.Serializer):
         }
         if missing:
             raise serializers.ValidationError(missing)
-        return attrs
+        field: serializers.Field = (
+            serializers.DateTimeField() if attrs["kind"] == "record" else serializers.DateField()
+        )
+        errors, read = {}, {}
+        for name in ("from", "to"):
+            try:
+                read[name] = field.to_internal_value(attrs[name])
+            except serializers.ValidationError as exc:
+                errors[name] = exc.detail
+        if errors:
+            raise serializers.ValidationError(errors)
+        return {**attrs, **read}
 
 
 class ImpactIn(serializers.Serializer):

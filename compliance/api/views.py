@@ -1,6 +1,7 @@
 """The compliance API's views, by area: validations.py, signage.py, rounds.py (rounds and the
-base-game analysis), simulations.py; the answers in serializers.py, who may call in
-permissions.py. compliance/api/urls.py routes to the views named here."""
+base-game analysis), simulations.py, impact.py, watch.py (subscriptions, changes recorded); the
+answers in serializers.py, who may call in permissions.py. compliance/api/urls.py routes to the
+views named here."""
 
 from __future__ import annotations
 
@@ -19,6 +20,13 @@ from .validations import (
     ValidationDetailApi,
     ValidationListApi,
 )
+from .watch import (
+    RecordedChangeDetailApi,
+    RecordedChangeListApi,
+    SubscriptionDeliveriesApi,
+    SubscriptionDetailApi,
+    SubscriptionListApi,
+)
 
 __all__ = [
     "BaseGameAnalysisApi",
@@ -26,12 +34,17 @@ __all__ = [
     "ImpactApi",
     "PaytableSimulationDetailApi",
     "PaytableSimulationListApi",
+    "RecordedChangeDetailApi",
+    "RecordedChangeListApi",
     "RoundReplayApi",
     "RoundsApi",
     "SignSetApi",
     "SignageApi",
     "SimulationDetailApi",
     "SimulationListApi",
+    "SubscriptionDeliveriesApi",
+    "SubscriptionDetailApi",
+    "SubscriptionListApi",
     "ValidationDecisionApi",
     "ValidationDetailApi",
     "ValidationListApi",

@@ -29,6 +29,7 @@ from .desk import (
     SimulationForm,
     SourceForm,
     UploadForm,
+    WatchForm,
 )
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "TableForm",
     "TableFormSet",
     "UploadForm",
+    "WatchForm",
     "blank_form_data",
     "catalog_choices",
     "configuration_from_forms",

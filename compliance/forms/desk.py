@@ -12,7 +12,7 @@ from django import forms
 from compliance import selectors
 from compliance.signage_render import SIZES
 from compliance.simulations import MAX_ROUNDS
-from jurisdictions.models import Instrument
+from jurisdictions.models import Instrument, Jurisdiction
 
 
 class UploadForm(forms.Form):
@@ -46,6 +46,38 @@ class DecisionForm(forms.Form):
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+
+
+class WatchForm(forms.Form):
+    """A watch of a jurisdiction (compliance.watch): by e-mail to the user's address, or by a
+    webhook to a URL."""
+
+    jurisdiction = forms.ChoiceField(label="Jurisdiction")
+    channel = forms.ChoiceField(
+        label="Tell me by",
+        choices=[("email", "E-mail to my address"), ("webhook", "Webhook (a signed POST)")],
+        widget=forms.RadioSelect,
+        initial="email",
+    )
+    url = forms.URLField(
+        label="Webhook URL",
+        required=False,
+        max_length=500,
+        assume_scheme="https",
+        help_text="Only for a webhook: where each delivery is POSTed.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ChoiceField, self.fields["jurisdiction"]).choices = [
+            (j.code, f"{j.code} {j.name}") for j in Jurisdiction.objects.order_by("code")
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = cast(dict[str, Any], super().clean())
+        if data.get("channel") == "webhook" and not data.get("url"):
+            self.add_error("url", "A webhook needs the URL to POST to.")
+        return data
 
 
 class ImpactForm(forms.Form):

@@ -35,6 +35,8 @@ FINDING_CODES = {
     ),
     "paytable-decks": "The paytable is approved for other deck counts.",
     "paytable-soft-17": "The paytable is approved for the other dealer soft-17 rule.",
+    "catalog-text-amended": "The rule text in force that a catalog fact applied here cites was "
+    "recorded after the fact was: the fact has not been reviewed against it.",
     "fact-missing": "A fact the rules need (deck count, limits, odds) is not in the configuration.",
     "paytable-column-unknown": "The side wager names a pay column its paytable does not print.",
     "proposed-not-applied": (

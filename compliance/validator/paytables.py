@@ -11,6 +11,7 @@ from typing import Any
 from compliance.configuration import PaytableLine, SideWager, Table, pays_parse
 from engine.odds import Pays
 from variants.models import Paytable, Severity, Wager
+from variants.reviews import catalog_reviews
 from variants.selectors import Citer
 
 from .checks import SIDE_CHECKS
@@ -58,7 +59,12 @@ def check_side_wager(ctx: Context, table: Table, side: SideWager, path: str) -> 
             [wager],
         )
         return
-    _check_paytable(ctx, wager, table, side, path)
+    _check_read_from_text_in_force(ctx, wager, wager.name, name, f"{path}.wager")
+    paytable = _check_paytable(ctx, wager, table, side, path)
+    if paytable is not None:
+        _check_read_from_text_in_force(
+            ctx, paytable, f"{wager.name}'s {paytable.label}", name, f"{path}.paytable"
+        )
     wager_id = wager.pk
     for constraint in ctx.constraints:
         if constraint.wager_id == wager_id:
@@ -67,7 +73,39 @@ def check_side_wager(ctx: Context, table: Table, side: SideWager, path: str) -> 
                 check(ctx, constraint, table, side, path)
 
 
-def _check_paytable(ctx: Context, wager: Wager, table: Table, side: SideWager, path: str) -> None:
+def _check_read_from_text_in_force(
+    ctx: Context, fact: Any, what: str, table: str, path: str
+) -> None:
+    """A catalog fact applied on a date whose cited text in force then was recorded after the
+    fact was last recorded (variants.reviews): the text was amended since the fact was read,
+    and no officer has reviewed the fact against it. None in the shipped knowledge base; an
+    amended text ingested later trips it until the fact is reviewed (the watch's finding)."""
+    reviews = ctx.kept(
+        ("catalog reviews", ctx.jurisdiction), lambda: catalog_reviews(ctx.jurisdiction)
+    )
+    amended = reviews.amended_after(fact, ctx.as_of)
+    if amended is None:
+        return
+    cited = ctx.citer.cite_fact(fact, ctx.jurisdiction)
+    since = f" in force from {amended.effective_from}" if amended.effective_from else ""
+    ctx.add(
+        Severity.WARNING,
+        "catalog-text-amended",
+        f"The catalog's {what} was read from {cited.citation} before its text{since} was "
+        f"recorded ({amended.recorded_at:%Y-%m-%d %H:%M} UTC; the fact was last reviewed "
+        f"{amended.fact_recorded_at:%Y-%m-%d %H:%M} UTC): what is applied here may no longer "
+        "be the rule's until an officer reviews it.",
+        table,
+        path,
+        [fact],
+    )
+
+
+def _check_paytable(
+    ctx: Context, wager: Wager, table: Table, side: SideWager, path: str
+) -> Paytable | None:
+    """Checks the side wager's paytable; returns the catalog's paytable it is (None: none
+    found or not approved)."""
     name, given = table.name, side.paytable
     approved = [p for p in wager.paytables.all() if ctx.citer.in_force(p)]
     if given is None:
@@ -81,7 +119,7 @@ def _check_paytable(ctx: Context, wager: Wager, table: Table, side: SideWager, p
                 f"{path}.paytable",
                 [wager],
             )
-        return
+        return None
     if isinstance(given, str):
         paytable = next((p for p in wager.paytables.all() if p.key == given), None)
         if paytable is None:
@@ -94,7 +132,7 @@ def _check_paytable(ctx: Context, wager: Wager, table: Table, side: SideWager, p
                 f"{path}.paytable",
                 [wager],
             )
-            return
+            return None
         if paytable not in approved:
             ctx.add(
                 Severity.ERROR,
@@ -105,7 +143,7 @@ def _check_paytable(ctx: Context, wager: Wager, table: Table, side: SideWager, p
                 f"{path}.paytable",
                 [paytable],
             )
-            return
+            return None
         columns = sorted({e.column for e in paytable.entries.all()})
         if side.column is not None and side.column not in columns:
             ctx.add(
@@ -117,7 +155,7 @@ def _check_paytable(ctx: Context, wager: Wager, table: Table, side: SideWager, p
                 f"{path}.column",
                 [paytable],
             )
-            return
+            return None
     elif not wager.paytables.all():
         ctx.add(
             Severity.WARNING,
@@ -129,7 +167,7 @@ def _check_paytable(ctx: Context, wager: Wager, table: Table, side: SideWager, p
             f"{path}.paytable",
             [wager],
         )
-        return
+        return None
     else:
         paytable = _matching(given, approved)
         if paytable is None:
@@ -142,7 +180,7 @@ def _check_paytable(ctx: Context, wager: Wager, table: Table, side: SideWager, p
                 f"{path}.paytable",
                 closest or [wager],
             )
-            return
+            return None
     decks = table.decks
     if paytable.decks and decks is not None and decks not in paytable.decks:
         ctx.add(
@@ -166,6 +204,7 @@ def _check_paytable(ctx: Context, wager: Wager, table: Table, side: SideWager, p
             f"{path}.paytable",
             [paytable],
         )
+    return paytable
 
 
 def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:

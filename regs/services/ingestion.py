@@ -10,6 +10,7 @@ from typing import Any, TypeGuard
 
 from django.conf import settings
 from django.db import models, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from jurisdictions.models import Instrument
@@ -29,6 +30,7 @@ from regs.models import (
     Unit,
     UnitVersion,
 )
+from regs.signals import rules_recorded
 
 from .writer import HistoryWriter, IngestReport, ingest_user
 
@@ -66,6 +68,7 @@ def source_ingest(
     except SourceError as exc:
         raise IngestError(str(exc)) from exc
     report = IngestReport(source=name, kind=source.kind)
+    start = timezone.now()
     report.unplaced = [b.text for b in doc.unplaced]
     writer = HistoryWriter(report, user or ingest_user(), f"ingested from {name}")
     with transaction.atomic():
@@ -94,6 +97,17 @@ def source_ingest(
         if document.report != summary:
             document.report = summary
             writer.save(document, created=False)
+        if report.changed:
+            code = instrument.jurisdiction.code
+            transaction.on_commit(
+                lambda: rules_recorded.send(
+                    sender=source_ingest,
+                    jurisdiction=code,
+                    start=start,
+                    end=timezone.now(),
+                    reason=f"{name} ingested ({status} text)",
+                )
+            )
     return report
 
 

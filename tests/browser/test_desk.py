@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 
 from compliance.api.configuration import configuration_parse
-from compliance.models import SimulationJob
+from compliance.models import SimulationJob, Subscription
 from compliance.services import validation_run_create
 from compliance.simulations import simulation_chunk_run
 from jurisdictions.services import api_user_create
@@ -330,3 +330,44 @@ def test_who_is_affected_is_reached_from_an_instruments_changes(
     assert section.get_by_role("heading", name="Sign to reprint").count() >= 2
     section.scroll_into_view_if_needed()
     screenshot(page, "impact", height=1400)
+
+
+def test_an_officer_watches_colorado_and_a_vendor_sees_its_webhook_secret_once(
+    page: Any, browser_officer: User, browser_vendor: User, django_db_blocker: Any
+) -> None:
+    """Issue #26: Odette watches Colorado by e-mail from the desk; Vera watches it by webhook and
+    reads her secret once, on the page that made it; a reload shows it no more."""
+    with django_db_blocker.unblock():
+        User.objects.filter(pk=browser_officer.pk).update(email="odette@gaming.example")
+        Subscription.objects.filter(user__in=[browser_officer, browser_vendor]).delete()
+    log_in(page, browser_officer)
+    page.get_by_role("link", name="Watch", exact=True).click()
+    page.wait_for_url("**/watch/")
+    page.get_by_label("Jurisdiction").select_option("US-CO")
+    page.get_by_label("E-mail to my address").check()
+    page.get_by_role("button", name="Watch").click()
+    assert (
+        "You now watch US-CO by e-mail, to odette@gaming.example"
+        in page.get_by_role("status").inner_text()
+    )
+    row = page.get_by_role("row", name=re.compile("US-CO"))
+    assert "e-mail to odette@gaming.example" in row.inner_text()
+
+    log_in(page, browser_vendor)
+    page.goto("/watch/")
+    page.get_by_label("Webhook (a signed POST)").check()
+    page.get_by_role("button", name="Watch").click()  # no URL yet
+    assert "A webhook needs the URL to POST to." in page.locator(".field-error").inner_text()
+    page.get_by_label("Webhook URL").fill("https://hooks.vera.example/pitboss")
+    page.get_by_role("button", name="Watch").click()
+    secret = page.locator("code.secret").inner_text()
+    assert len(secret) == 64
+    screenshot(page, "watch", height=1000)
+    page.goto("/watch/")
+    assert page.locator("code.secret").count() == 0 and secret not in page.content()
+    assert (
+        "webhook https://hooks.vera.example/pitboss"
+        in page.get_by_role("row", name=re.compile("US-CO")).inner_text()
+    )
+    page.get_by_role("button", name="Stop watching").click()
+    assert "You watch no jurisdiction yet." in page.content()

@@ -142,7 +142,10 @@ def test_inline_configurations_are_judged_instead_of_the_stored_ones(vendor: Use
     [
         ({"change": dict(RULE_8_WINDOW, to="2015-01-01")}, "change.to"),
         ({"change": dict(RULE_8_WINDOW, instrument="rule-99")}, "change.instrument"),
-        ({"change": {"kind": "record"}}, "change.kind"),
+        ({"change": {"kind": "record", "to": "2026-01-01T00:00:00Z"}}, "change.from"),
+        ({"change": {"kind": "record", "from": "yesterday", "to": "2026-01-01"}}, "change.from"),
+        ({"change": {"kind": "window", "from": "2016-01-01", "to": "2016-13-01"}}, "change.to"),
+        ({"change": {"kind": "teleport"}}, "change.kind"),
         ({"change": {"kind": "proposed"}}, "change.citation"),
         ({"change": {"kind": "window", "from": "2016-01-01"}}, "change.to"),
         (

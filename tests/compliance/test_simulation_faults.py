@@ -24,8 +24,8 @@ from compliance.models import SimulationJob
 from compliance.simulations import simulation_job_create
 from engine.simulate import rule_effects, rules_from_dict
 from pitboss.celery import app
-from tests.compliance.test_simulation_worker import BROKER, ROOT, _use
-from tests.services import redis_emptied, shared_database_url
+from tests.compliance.test_simulation_worker import BROKER, ROOT
+from tests.services import celery_app_use, redis_emptied, shared_database_url
 
 # Chunks big enough that a warm worker takes most of a second over each (with the rule effects):
 # the test must see one or two done, and kill the worker before the rest.
@@ -89,7 +89,7 @@ def test_a_job_whose_worker_is_killed_finishes_on_another_with_the_in_process_re
     monkeypatch.setattr(simulations, "CHUNK_ROUNDS", CHUNK)
     log = Path(tempfile.mkstemp(prefix="celery-workers-", suffix=".log")[1])
     saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
-    _use(broker_url=BROKER, task_always_eager=False)
+    celery_app_use(broker_url=BROKER, task_always_eager=False)
     first = worker_start(log)
     second = None
     try:
@@ -120,7 +120,7 @@ def test_a_job_whose_worker_is_killed_finishes_on_another_with_the_in_process_re
         assert {k: done.result[k] for k in expected.base.as_dict()} == expected.base.as_dict()
         assert done.result["effects"] == [effect.as_dict() for effect in expected.effects]
     finally:
-        _use(**saved)
+        celery_app_use(**saved)
         kill_hard(first)
         if second is not None:
             second.terminate()
@@ -140,7 +140,7 @@ def test_a_simulation_is_refused_with_503_and_not_stored_while_the_broker_is_dow
     vendor_client: APIClient,
 ) -> None:
     saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
-    _use(broker_url=f"redis://127.0.0.1:{_closed_port()}/0", task_always_eager=False)
+    celery_app_use(broker_url=f"redis://127.0.0.1:{_closed_port()}/0", task_always_eager=False)
     try:
         started = time.monotonic()
         response = vendor_client.post(
@@ -150,7 +150,7 @@ def test_a_simulation_is_refused_with_503_and_not_stored_while_the_broker_is_dow
         )
         elapsed = time.monotonic() - started
     finally:
-        _use(**saved)
+        celery_app_use(**saved)
     assert response.status_code == 503
     assert response["Retry-After"] == "30"
     assert response.json() == {

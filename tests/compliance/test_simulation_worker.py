@@ -5,16 +5,11 @@ the SQLite test database is a file for this reason (pitboss/settings.py)."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import kombu.pools
 import pytest
 
 from compliance import paytable_simulations, simulations
@@ -24,8 +19,7 @@ from compliance.paytable_simulations import paytable_simulation_create
 from compliance.simulations import simulation_job_create
 from engine.simulate import rule_effects, rules_from_dict
 from engine.streak import StreakCounts, streak_rules, streak_simulate
-from pitboss.celery import app
-from tests.services import per_worker, redis_emptied, shared_database_url
+from tests.services import celery_worker, per_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKER = per_worker(os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/5"))
@@ -33,54 +27,12 @@ BROKER = per_worker(os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:
 CHUNK = 100_000
 
 
-def _use(**conf: Any) -> None:
-    """Change the Celery app's broker settings, dropping its connection pools: even an eager
-    call takes a producer from them (Celery 5), so they may hold the old broker's connections.
-    kombu keeps a registry of producer pools by broker too, whose pools the first drop closed:
-    it is emptied, or going back to an earlier broker would find a closed pool."""
-    app.conf.update(conf)
-    if app._pool is not None:
-        app._pool.force_close_all()
-    app._pool = None
-    app.amqp._producer_pool = None
-    kombu.pools.reset()
-
-
 @pytest.fixture
 def worker() -> Iterator[Path]:
-    """A Celery worker process consuming from the test broker, two pool processes; the test
-    process sends tasks there instead of running them eagerly. Yields the worker's log."""
-    client = redis_emptied(BROKER)
-    log = Path(tempfile.mkstemp(prefix="celery-worker-", suffix=".log")[1])
-    env = {
-        **os.environ,
-        "DATABASE_URL": shared_database_url(),
-        "CELERY_BROKER_URL": BROKER,
-        "DJANGO_SETTINGS_MODULE": "pitboss.settings",
-    }
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable, "-m", "celery", "-A", "pitboss", "worker",
-                "--concurrency", "2", "--loglevel", "info", "--hostname", f"test-{uuid.uuid4()}@%h",
-                "--without-gossip", "--without-mingle", "--without-heartbeat",
-            ],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
-    _use(broker_url=BROKER, task_always_eager=False)
-    try:
+    """A Celery worker process consuming from the test broker (tests/services.py); yields its
+    log."""
+    with celery_worker(BROKER) as log:
         yield log
-    finally:
-        _use(**saved)
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        client.flushdb()
-        log.unlink()
 
 
 def _wait(job_id: Any, log: Path, seconds: float = 240, model: Any = SimulationJob) -> Any:
