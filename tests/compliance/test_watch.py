@@ -11,6 +11,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import hmac
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -314,3 +315,27 @@ def test_the_warning_holds_until_an_officer_reviews_the_paytable() -> None:
 
 def _amended_warnings(config: Configuration) -> list[str]:
     return [f.message for f in configuration_validate(config) if f.code == "catalog-text-amended"]
+
+
+def test_manage_py_impact_judges_a_record_window(vendor: User) -> None:
+    """`manage.py impact US-CO FROM TO --record`: the writes recorded between two record times,
+    each amendment with its date, the floors it touches (exit status 1: some are)."""
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    floor_of(vendor, with_raise_the_roof(FLOOR_CO), "Victor's Casino")
+    floor_of(vendor, FLOOR_CO, "Other Casino")
+    start = timezone.now()
+    ingest_amended()
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exited:
+        call_command(
+            "impact", "US-CO", start.isoformat(), timezone.now().isoformat(), "--record", stdout=out
+        )
+    assert exited.value.code == 1
+    report = out.getvalue()
+    assert "1 configuration(s) affected, 1 not" in report
+    assert "amended from 2026-06-01: 30-834.23, 30-899.23, 47.1-834.23" in report
+    assert "Victor's Casino" in report and "Other Casino" not in report
+    assert "BJ-01 (amended from 2026-06-01)" in report
+    assert "+ WARNING catalog-text-amended" in report

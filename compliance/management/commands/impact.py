@@ -1,6 +1,7 @@
 """python manage.py impact US-CO 2016-01-01 2022-01-01 [--instrument rule-8] [--user NAME]
-[--configuration FILE …]
-— the impact of a window of adopted rules on the floors on file (or on configuration files)."""
+[--configuration FILE …] [--record]
+— the impact of a window of adopted rules (or, with --record, of the writes of the rules recorded
+between two record times) on the floors on file (or on configuration files)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ class Command(BaseCommand):
         parser.add_argument("jurisdiction", help="US-CO or US-MA")
         parser.add_argument("start", help="The window's first date, YYYY-MM-DD.")
         parser.add_argument("end", help="The window's last date, YYYY-MM-DD.")
+        parser.add_argument(
+            "--record",
+            action="store_true",
+            help="START and END are record times (ISO 8601): judge the writes of the rules "
+            "recorded between them (amendments by the date each takes effect, proposed texts).",
+        )
         parser.add_argument("--instrument", help='Only this instrument\'s changes ("rule-8").')
         parser.add_argument(
             "--user",
@@ -43,7 +50,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="Print the answer as JSON.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        change = {"kind": "window", "from": options["start"], "to": options["end"]}
+        kind = "record" if options["record"] else "window"
+        change = {"kind": kind, "from": options["start"], "to": options["end"]}
         if options["instrument"]:
             change["instrument"] = options["instrument"]
         body: dict[str, Any] = {"jurisdiction": options["jurisdiction"], "change": change}
@@ -76,17 +84,29 @@ class Command(BaseCommand):
 
     def _report(self, answer: dict[str, Any]) -> None:
         change = answer["change"]
-        scope = change["instrument"] or "all its rules"
+        scope = change.get("instrument") or (
+            "as recorded" if change["kind"] == "record" else "all its rules"
+        )
         self.stdout.write(
             f"{change['jurisdiction']} ({scope}) from {change['from']} to {change['to']}: "
             f"{len(answer['affected'])} configuration(s) affected, {answer['unaffected']} not"
         )
+        for part in change.get("parts", []):
+            if part["kind"] == "amended":
+                sections = ", ".join(part["sections"])
+                self.stdout.write(f"  amended from {part['on']}: {sections}")
+            else:
+                self.stdout.write(f"  proposed {part['citation']} against {part['as_of']}")
+        for what in change.get("not_judged", []):
+            self.stdout.write(f"  not judged: {what}")
         for floor in answer["affected"]:
             what = f"run {floor['run']}" if floor["run"] else floor["configuration"]
             status = f", {floor['status']}" if floor["status"] else ""
             self.stdout.write(f"\n{floor['licensee'] or '(no licensee)'}: {what}{status}")
             for table in floor["tables"]:
-                self.stdout.write(f"  {table['table'] or 'wall sign'}")
+                part = table.get("change")
+                on = f" (amended from {part['on']})" if part and part["kind"] == "amended" else ""
+                self.stdout.write(f"  {table['table'] or 'wall sign'}{on}")
                 for f in table["new_findings"]:
                     self.stdout.write(f"    + {f['severity'].upper()} {f['code']}: {f['message']}")
                 for f in table["cleared_findings"]:
