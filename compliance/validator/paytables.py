@@ -92,7 +92,7 @@ def _check_read_from_text_in_force(
         Severity.WARNING,
         "catalog-text-amended",
         f"The catalog's {what} was read from {cited.citation} before its text{since} was "
-        f"recorded ({amended.recorded_at:%Y-%m-%d %H:%M} UTC; the fact was last reviewed "
+        f"recorded ({amended.recorded_at:%Y-%m-%d %H:%M} UTC; the fact was last recorded "
         f"{amended.fact_recorded_at:%Y-%m-%d %H:%M} UTC): what is applied here may no longer "
         "be the rule's until an officer reviews it.",
         table,
