@@ -17,9 +17,11 @@ import datetime as dt
 import functools
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import secrets
+import socket
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -80,9 +82,18 @@ def subscription_create(
             )
         url = ""
     else:
-        if urlsplit(url).scheme not in ("http", "https") or not urlsplit(url).netloc:
+        try:
+            parts = urlsplit(url)
+            usable = parts.scheme in ("http", "https") and bool(parts.hostname)
+        except ValueError:  # "http://[::1" and the like
+            usable = False
+        if not usable:
             raise DomainError(
                 "invalid", "A webhook needs an http or https URL.", fields={"url": "required"}
+            )
+        if problem := private_address(url):
+            raise DomainError(
+                "invalid", f"A webhook cannot go to {problem}.", fields={"url": problem}
             )
         secret = secrets.token_hex(32)
     if Subscription.objects.filter(
@@ -305,6 +316,9 @@ def delivery_attempt(*, delivery_id: int) -> bool:
     if delivery.status != Delivery.Status.PENDING:
         return delivery.status == Delivery.Status.DELIVERED
     body = webhook_body(delivery)
+    if problem := private_address(delivery.subscription.url):
+        _attempt(delivery_id, f"refused: {problem}", ok=False)
+        return False
     try:
         response = requests.post(
             delivery.subscription.url,
@@ -323,6 +337,25 @@ def delivery_attempt(*, delivery_id: int) -> bool:
     ok = 200 <= response.status_code < 300
     _attempt(delivery_id, f"HTTP {response.status_code}", ok=ok)
     return ok
+
+
+def private_address(url: str) -> str:
+    """Why the server must not POST to `url`: its host is, or resolves to, a loopback, private,
+    link-local or otherwise reserved address ("" when it may, or when WEBHOOK_PRIVATE_ADDRESSES
+    allows them). A name that does not resolve now passes: its delivery fails and is retried.
+    Checked when the watch is made and again before each attempt (a name may resolve anew)."""
+    if settings.WEBHOOK_PRIVATE_ADDRESSES:
+        return ""
+    try:
+        host = urlsplit(url).hostname or ""
+        found = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
+    except (OSError, ValueError):  # not resolved now (UnicodeError is a ValueError)
+        return ""
+    for address in sorted(found):
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if not ip.is_global or ip.is_multicast:
+            return f"{host}, a private or reserved address ({ip})"
+    return ""
 
 
 def delivery_fail(*, delivery_id: int) -> None:

@@ -27,6 +27,8 @@ EMAIL_FILE_PATH     a directory to write those e-mails to as files instead; defa
 DEFAULT_FROM_EMAIL  the sender of those e-mails; default pitboss@localhost
 WEBHOOK_RETRIES     attempts after a webhook's first fails; default 5
 WEBHOOK_BACKOFF     seconds before the first retry, doubled for each after; default 30
+WEBHOOK_PRIVATE_ADDRESSES  true to let webhooks go to loopback, private and link-local
+                    addresses (a receiver on the server's own network); default false
 """
 
 from __future__ import annotations
@@ -373,6 +375,8 @@ else:
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "pitboss@localhost")
 WEBHOOK_RETRIES = envint("WEBHOOK_RETRIES", 5)
 WEBHOOK_BACKOFF = float(envstr("WEBHOOK_BACKOFF", "30"))
+# A vendor's URL must not make the server POST into its own network unless this says so.
+WEBHOOK_PRIVATE_ADDRESSES = envbool("WEBHOOK_PRIVATE_ADDRESSES", False)
 # Seconds a webhook's receiver has to answer.
 WEBHOOK_TIMEOUT = 10
 

@@ -98,7 +98,9 @@ def signed(secret: str, body: bytes) -> str:
 
 @pytest.fixture
 def fast_retries(settings: Settings) -> None:
+    """Retries a hundredth of a second apart, to a receiver on this machine (127.0.0.1)."""
     settings.WEBHOOK_BACKOFF = 0.01
+    settings.WEBHOOK_PRIVATE_ADDRESSES = True
 
 
 @pytest.mark.usefixtures("fast_retries")
@@ -339,3 +341,51 @@ def test_manage_py_impact_judges_a_record_window(vendor: User) -> None:
     assert "Victor's Casino" in report and "Other Casino" not in report
     assert "BJ-01 (amended from 2026-06-01)" in report
     assert "+ WARNING catalog-text-amended" in report
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/hook",
+        "http://localhost/hook",
+        "https://10.1.2.3/hook",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://[::1]/hook",
+    ],
+)
+def test_a_webhook_into_the_server_s_own_network_is_refused(
+    vendor_client: APIClient, url: str
+) -> None:
+    answer = vendor_client.post(
+        "/api/v1/subscriptions/",
+        {"jurisdiction": "US-CO", "channel": "webhook", "url": url},
+        format="json",
+    )
+    assert answer.status_code == 400
+    assert "private or reserved address" in answer.json()["error"]["fields"]["url"]
+    assert not Subscription.objects.exists()
+
+
+def test_a_delivery_to_a_name_that_now_resolves_privately_is_refused_and_logged(
+    vendor: User, settings: Settings
+) -> None:
+    """The address is checked again before each attempt: a name may resolve anew."""
+    from compliance.watch import delivery_attempt
+
+    settings.WEBHOOK_PRIVATE_ADDRESSES = True
+    watch = subscription_create(
+        user=vendor, jurisdiction="US-CO", channel="webhook", url="http://localhost:9/hook"
+    )
+    change = RecordedChange.objects.create(
+        jurisdiction="US-CO",
+        recorded_from=dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
+        recorded_to=dt.datetime(2026, 1, 2, tzinfo=dt.UTC),
+        reason="a test",
+    )
+    delivery = Delivery.objects.create(subscription=watch, change=change, affected=[])
+    settings.WEBHOOK_PRIVATE_ADDRESSES = False
+    assert not delivery_attempt(delivery_id=delivery.pk)
+    delivery.refresh_from_db()
+    assert [a["outcome"] for a in delivery.attempts] == [
+        "refused: localhost, a private or reserved address (127.0.0.1)"
+    ]

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pytest_django import Settings
 
 from compliance.models import Delivery, RecordedChange
 from compliance.services import validation_run_decide
@@ -49,7 +50,8 @@ def _delivered(count: int, log: Path, seconds: float = 90) -> list[Delivery]:
 # The worker sees only what is committed: every write commits at once, and the test database,
 # the knowledge base the ingest changed included, is put back as loaded after the test.
 @pytest.mark.usefixtures("knowledge_base_restored")
-def test_a_worker_judges_the_change_and_tells_its_subscribers() -> None:
+def test_a_worker_judges_the_change_and_tells_its_subscribers(settings: Settings) -> None:
+    settings.WEBHOOK_PRIVATE_ADDRESSES = True  # here too: the subscriptions are made here
     cora = user("cora", officer_of="US-CO", email="cora@gaming.example")
     victor, wendy = user("victor"), user("wendy")
     victors = floor_of(victor, with_raise_the_roof(FLOOR_CO), "Victor's Casino")
@@ -59,7 +61,12 @@ def test_a_worker_judges_the_change_and_tells_its_subscribers() -> None:
     with (
         WebhookReceiver(failures=2) as victor_hook,
         WebhookReceiver() as wendy_hook,
-        celery_worker(BROKER, WEBHOOK_BACKOFF="0.3", EMAIL_FILE_PATH=str(mailbox)) as log,
+        celery_worker(
+            BROKER,
+            WEBHOOK_BACKOFF="0.3",
+            WEBHOOK_PRIVATE_ADDRESSES="true",  # the receivers are on 127.0.0.1
+            EMAIL_FILE_PATH=str(mailbox),
+        ) as log,
     ):
         hook = subscription_create(
             user=victor, jurisdiction="US-CO", channel="webhook", url=victor_hook.url
