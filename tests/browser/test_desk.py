@@ -21,6 +21,7 @@ from compliance.simulations import simulation_chunk_run
 from jurisdictions.services import api_user_create
 from jurisdictions.web import citation_url
 from tests.browser.conftest import PASSWORD, log_in, screenshot
+from tests.compliance.test_impact import with_raise_the_roof
 
 SAMPLE = json.loads(
     (Path(settings.BASE_DIR) / "fixtures" / "configs" / "casino-house-rules-co.json").read_text()
@@ -306,15 +307,7 @@ def test_who_is_affected_is_reached_from_an_instruments_changes(
         (Path(__file__).parents[1] / "compliance" / "data" / "signage-floor-co.json").read_text()
     )
     licensee = f"Impact casino {uuid.uuid4().hex[:8]}"
-    table = floor["tables"][0]
-    table["layouts"].append("raise-the-roof")
-    table["side_wagers"].append(
-        {
-            "wager": "raise-the-roof",
-            "paytable": "us-co/raise-the-roof/6d-s17-pay-table-1",
-            "limits": {"min": "10", "max": "100"},
-        }  # fmt: skip
-    )
+    floor = with_raise_the_roof(floor)
     with django_db_blocker.unblock():
         validation_run_create(
             configuration=configuration_parse(dict(floor, licensee=licensee, as_of="2016-11-01")),

@@ -41,7 +41,7 @@ def _impact(user: User, **body: Any) -> Any:
     return _client(user).post("/api/v1/impact/", {"jurisdiction": "US-CO", **body}, format="json")
 
 
-def _with_raise_the_roof(data: dict[str, Any]) -> dict[str, Any]:
+def with_raise_the_roof(data: dict[str, Any]) -> dict[str, Any]:
     """FLOOR_CO's BJ-01 with Raise The Roof (30-834.23, effective 10/30/16; now 30-899.23)."""
     data = copy.deepcopy(data)
     table = data["tables"][0]
@@ -61,7 +61,7 @@ def test_rule_8_from_2016_to_2022_over_a_floor_approved_in_2016(vendor: User) ->
     and 2022-01-01 its Raise The Roof finding clears, and its signs are to be reprinted where a
     notice's rule was amended (30-804 and 30-813 on 12/15/17) or a notice is new."""
     officer, _ = api_user_create(username="cora", officer=True, jurisdictions=["US-CO"])
-    floor = dict(_with_raise_the_roof(FLOOR_CO), as_of="2016-11-01")
+    floor = dict(with_raise_the_roof(FLOOR_CO), as_of="2016-11-01")
     run = _run(floor, vendor)
     assert run.compliant, run.findings
     validation_run_decide(run=run, status="approved", on=run.created_at.date(), user=officer)
@@ -95,7 +95,7 @@ def test_a_floor_the_change_does_not_touch_is_counted_and_anothers_never_seen(
 ) -> None:
     mine = _run(FLOOR_CO, vendor)
     other, _ = api_user_create(username="wanda")
-    theirs = _run(dict(_with_raise_the_roof(FLOOR_CO), licensee="Wanda's casino"), other)
+    theirs = _run(dict(with_raise_the_roof(FLOOR_CO), licensee="Wanda's casino"), other)
     quiet = {"kind": "window", "from": "2023-01-01", "to": "2024-01-01"}
 
     body = _impact(vendor, change=quiet).json()
@@ -131,7 +131,7 @@ def test_an_instruments_window_counts_only_what_cites_it(vendor: User) -> None:
 def test_inline_configurations_are_judged_instead_of_the_stored_ones(vendor: User) -> None:
     _run(FLOOR_CO, vendor)
     body = _impact(
-        vendor, change=RULE_8_WINDOW, configurations=[_with_raise_the_roof(FLOOR_CO)]
+        vendor, change=RULE_8_WINDOW, configurations=[with_raise_the_roof(FLOOR_CO)]
     ).json()
     [affected] = body["affected"]
     assert (affected["run"], affected["configuration"]) == (None, "configurations[0]")
@@ -170,7 +170,7 @@ def test_a_malformed_change_is_a_400_naming_the_field(
 def test_the_desk_shows_who_is_affected_and_the_diff_pages_link_to_it(
     vendor: User, client: Any
 ) -> None:
-    run = _run(dict(_with_raise_the_roof(FLOOR_CO), as_of="2016-11-01"), vendor)
+    run = _run(dict(with_raise_the_roof(FLOOR_CO), as_of="2016-11-01"), vendor)
     client.force_login(vendor)
     diff = client.get(
         "/diff/instrument/?instrument=US-CO/rule-8&start=2016-01-01&end=2022-01-01"
@@ -205,7 +205,7 @@ def test_the_proposed_raise_the_roof_cap_over_an_approved_floor(vendor: User) ->
     cap, cited to 47.1-834.23(3); a floor without Raise The Roof is counted unaffected; another
     vendor's floors never appear."""
     officer, _ = api_user_create(username="cora", officer=True, jurisdictions=["US-CO"])
-    floor = _with_raise_the_roof(FLOOR_CO)
+    floor = with_raise_the_roof(FLOOR_CO)
     floor["tables"][0]["side_wagers"][-1]["limits"] = {"min": "10", "max": "500"}
     with_rtr = _run(floor, vendor)
     assert with_rtr.compliant, with_rtr.findings  # the adopted 30-899.23(3) sets no cap
@@ -243,7 +243,7 @@ def test_a_proposed_text_must_be_on_file(vendor: User) -> None:
 
 
 def test_validating_with_include_proposed_applies_the_proposed_cap(vendor: User) -> None:
-    floor = _with_raise_the_roof(FLOOR_CO)
+    floor = with_raise_the_roof(FLOOR_CO)
     floor["tables"][0]["side_wagers"][-1]["limits"] = {"min": "10", "max": "500"}
     adopted = _run(floor, vendor)
     proposed = _run(dict(floor, include_proposed=True), vendor)
@@ -257,7 +257,7 @@ def test_validating_with_include_proposed_applies_the_proposed_cap(vendor: User)
 def test_the_proposed_against_adopted_diff_links_to_who_is_affected(
     vendor: User, client: Any
 ) -> None:
-    floor = _with_raise_the_roof(FLOOR_CO)
+    floor = with_raise_the_roof(FLOOR_CO)
     floor["tables"][0]["side_wagers"][-1]["limits"] = {"min": "10", "max": "500"}
     _run(floor, vendor)
     client.force_login(vendor)

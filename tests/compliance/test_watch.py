@@ -6,7 +6,6 @@ broker); tests/compliance/test_watch_worker.py runs the same through Celery on R
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import datetime as dt
 import hashlib
@@ -32,6 +31,7 @@ from compliance.validator import configuration_validate
 from compliance.watch import subscription_create
 from jurisdictions.services import api_user_create
 from regs.services import instrument_for, source_ingest
+from tests.compliance.test_impact import with_raise_the_roof
 from tests.services import WebhookReceiver
 from variants.models import PaytableEntry
 
@@ -61,20 +61,6 @@ def ingest_amended() -> Any:
         name="co-rule-8-blackjack-amended.md",
         data=amended_rule_8(),
     )
-
-
-def with_raise_the_roof(data: dict[str, Any]) -> dict[str, Any]:
-    data = copy.deepcopy(data)
-    table = data["tables"][0]
-    table["layouts"].append("raise-the-roof")
-    table["side_wagers"].append(
-        {
-            "wager": "raise-the-roof",
-            "paytable": "us-co/raise-the-roof/6d-s17-pay-table-1",
-            "limits": {"min": "10", "max": "100"},
-        }  # fmt: skip
-    )
-    return data
 
 
 def user(name: str, *, officer_of: str = "", email: str = "") -> User:

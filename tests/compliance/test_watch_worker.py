@@ -19,13 +19,13 @@ from pytest_django import Settings
 from compliance.models import Delivery, RecordedChange
 from compliance.services import validation_run_decide
 from compliance.watch import subscription_create
+from tests.compliance.test_impact import with_raise_the_roof
 from tests.compliance.test_watch import (
     FLOOR_CO,
     floor_of,
     ingest_amended,
     signed,
     user,
-    with_raise_the_roof,
 )
 from tests.services import WebhookReceiver, celery_worker, per_worker
 
