@@ -23,6 +23,7 @@ from typing import Any
 from pitboss import kbcache
 from pitboss.errors import DomainError
 from regs.models import Citation, Status
+from variants.recording import CatalogNotRestorable, catalog_as_recorded
 
 from .basegame import table_base_games
 from .configuration import Configuration
@@ -144,17 +145,57 @@ class Amended:
 
 
 @dataclass(frozen=True)
-class Recorded:
-    """The writes of a jurisdiction's rules recorded between two record times, judged as the
-    changes of the rules they make (`recorded` reads them): each adopted text that takes effect
-    on a date (Amended), each proposed text written (Proposed). What cannot be judged that way
-    (a text corrected within its period, an undated text, a catalog edit) is listed in
-    `not_judged`, not passed over."""
+class CatalogEdited:
+    """The catalog's facts of a jurisdiction written between two record times (an officer's
+    edit, a catalog file loaded again): each floor judged on `as_of` by the catalog as recorded
+    at `start` (put back from the record history: variants.recording.catalog_as_recorded)
+    against the catalog as recorded at `end`. The rule text is the same on both sides, so every
+    difference is the edit's. `edits`: what was written, said in words."""
 
     jurisdiction: str
     start: dt.datetime
     end: dt.datetime
-    parts: tuple[Amended | Proposed, ...] = ()
+    as_of: dt.date
+    edits: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": "catalog",
+            "jurisdiction": self.jurisdiction,
+            "from": self.start.isoformat(),
+            "to": self.end.isoformat(),
+            "as_of": self.as_of.isoformat(),
+            "edits": list(self.edits),
+        }
+
+    def before(self, config: Configuration) -> Configuration:
+        return dataclasses.replace(config, as_of=self.as_of)
+
+    def after(self, config: Configuration) -> Configuration:
+        return dataclasses.replace(config, as_of=self.as_of)
+
+    def sections(self) -> None:
+        return None
+
+    def check(self) -> None:
+        pass
+
+
+Part = Window | Proposed | Amended | CatalogEdited
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The writes of a jurisdiction's rules recorded between two record times, judged as the
+    changes of the rules they make (`recorded` reads them): each adopted text that takes effect
+    on a date (Amended), each proposed text written (Proposed), the catalog's facts written
+    (CatalogEdited). What cannot be judged that way (a text corrected within its period, an
+    undated text) is listed in `not_judged`, not passed over."""
+
+    jurisdiction: str
+    start: dt.datetime
+    end: dt.datetime
+    parts: tuple[Amended | Proposed | CatalogEdited, ...] = ()
     not_judged: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
@@ -189,10 +230,13 @@ class Judged:
     signs: list[dict[str, Any]]
 
 
-def judged(config: Configuration, heads: Mapping[str, int]) -> Judged:
+def judged(
+    config: Configuration, heads: Mapping[str, int], *, revision: str | None = None
+) -> Judged:
     """`config` judged by the rules on its as-of date, at the knowledge base's state `heads`
-    (what it reads is kept per revision, as a validation run's is)."""
-    revision = kbcache.revision_of(dict(heads))
+    (what it reads is kept per revision, as a validation run's is; `revision` names another
+    state than `heads`', as the catalog put back as it was recorded)."""
+    revision = revision or kbcache.revision_of(dict(heads))
     signs = signs_build(
         config, knowledge_base=knowledge_base_revision(dict(heads)), revision=revision
     )
@@ -213,6 +257,32 @@ def configuration_impact(
     the whole jurisdiction)."""
     before = judged(change.before(config), heads)
     after = judged(change.after(config), heads)
+    return judged_impact(config, before, after, cited)
+
+
+def catalog_judged(
+    change: CatalogEdited, configs: list[Configuration], heads: Mapping[str, int]
+) -> list[tuple[Judged, Judged]]:
+    """Each of `configs` judged by the catalog as recorded at the change's start and at its
+    end (all of them under one put-back state at a time: variants.recording keeps it in a
+    savepoint, and the values read are kept under a revision of that state's own).
+
+    :raises CatalogNotRestorable: the catalog of the start cannot be put back."""
+    revision = kbcache.revision_of(dict(heads))
+
+    def all_judged(at: dt.datetime) -> list[Judged]:
+        with catalog_as_recorded(change.jurisdiction, at) as put_back:
+            state = f"{revision}@{at.isoformat()}" if put_back else revision
+            return [judged(change.before(c), heads, revision=state) for c in configs]
+
+    return list(zip(all_judged(change.start), all_judged(change.end), strict=True))
+
+
+def judged_impact(
+    config: Configuration, before: Judged, after: Judged, cited: set[str] | None
+) -> list[dict[str, Any]]:
+    """What differs between `config` judged `before` and `after` a change, by table (see
+    configuration_impact)."""
     affected = []
     for index, table in enumerate(config.tables):
         entry = _table_impact(table.name, index, before, after, cited)
@@ -388,22 +458,45 @@ def impact(
     :raises DomainError: the window runs backwards; the instrument or the proposed text is
         unknown."""
     change.check()
-    parts: tuple[Window | Proposed | Amended, ...]
+    parts: tuple[Part, ...]
     parts = change.parts if isinstance(change, Recorded) else (change,)
     for part in parts:
         part.check()
-    limits = [part.sections() for part in parts]
     heads = kbcache.history_heads() if heads is None else heads
-    affected, unaffected = [], 0
+    floors = list(floors)
+    mine = [f.configuration for f in floors if f.configuration.jurisdiction == change.jurisdiction]
+    said = change.as_dict()
+    # The catalog's edits: every floor judged under one put-back catalog at a time, first.
+    catalog_states: dict[int, list[tuple[Judged, Judged]]] = {}
+    for index, part in enumerate(parts):
+        if isinstance(part, CatalogEdited):
+            try:
+                catalog_states[index] = catalog_judged(part, mine, heads)
+            except CatalogNotRestorable as exc:
+                said["not_judged"].append(
+                    f"the catalog's edits between {part.start} and {part.end}: its state "
+                    f"before them cannot be put back ({exc})"
+                )
+    judgeable = [
+        (index, part, part.sections())
+        for index, part in enumerate(parts)
+        if not isinstance(part, CatalogEdited) or index in catalog_states
+    ]
+    affected, unaffected, seen = [], 0, 0
     for done, floor in enumerate(floors, start=1):
         config = floor.configuration
         tables = []
         if config.jurisdiction == change.jurisdiction:
-            for part, cited in zip(parts, limits, strict=True):
-                found = configuration_impact(config, part, heads, cited)
+            for index, part, cited in judgeable:
+                if isinstance(part, CatalogEdited):
+                    before, after = catalog_states[index][seen]
+                    found = judged_impact(config, before, after, cited)
+                else:
+                    found = configuration_impact(config, part, heads, cited)
                 if isinstance(change, Recorded):
                     found = [{**table, "change": part.as_dict()} for table in found]
                 tables += found
+            seen += 1
             if not tables:
                 unaffected += 1
         if tables:
@@ -420,4 +513,4 @@ def impact(
             )
         if progress:
             progress(done)
-    return {"change": change.as_dict(), "affected": affected, "unaffected": unaffected}
+    return {"change": said, "affected": affected, "unaffected": unaffected}

@@ -6,9 +6,11 @@ and catalog, as the changes of the rules compliance.impact judges.
   day before that date against the date, over the provision's sections.
 - A proposed text's label or version written: the proposed text against the adopted rules
   (Proposed), on `as_of`.
+- The catalog's facts written (an officer's edit, a catalog file loaded again): the catalog as
+  recorded at the window's start against the catalog as recorded at its end (CatalogEdited), on
+  `as_of`.
 - What those cannot judge, said in words: a version's text corrected within its period (the
-  rules before the correction are not kept to judge by), an undated version, a deleted one, an
-  edit of the catalog.
+  rules before the correction are not kept to judge by), an undated version, a deleted one.
 """
 
 from __future__ import annotations
@@ -18,19 +20,9 @@ from collections import defaultdict
 from typing import Any
 
 from regs.models import Citation, Status, UnitVersion
-from variants.models import Constraint, Paytable, PaytableEntry, PlayRule, PostingRequirement, Wager
+from variants.recording import catalog_written
 
-from .impact import Amended, Proposed, Recorded, section_of
-
-# Catalog models and the path from each to its jurisdiction's code.
-_CATALOG = (
-    (Wager, "provision__instrument__jurisdiction__code"),
-    (Paytable, "provision__instrument__jurisdiction__code"),
-    (PaytableEntry, "paytable__provision__instrument__jurisdiction__code"),
-    (Constraint, "provision__instrument__jurisdiction__code"),
-    (PlayRule, "provision__instrument__jurisdiction__code"),
-    (PostingRequirement, "provision__instrument__jurisdiction__code"),
-)
+from .impact import Amended, CatalogEdited, Proposed, Recorded, section_of
 
 
 def recorded(
@@ -73,7 +65,7 @@ def recorded(
             **window,
         ).values_list("provision_id", flat=True)
     )
-    parts: list[Amended | Proposed] = [
+    parts: list[Amended | Proposed | CatalogEdited] = [
         Amended(jurisdiction, on, frozenset(s for p in provisions for s in sections[p]))
         for on, provisions in sorted(amended.items())
     ]
@@ -83,7 +75,9 @@ def recorded(
         )
     )
     parts += [Proposed(jurisdiction, labels[p], as_of) for p in sorted(proposed) if p in labels]
-    not_judged += _catalog_edits(jurisdiction, window)
+    if edits := catalog_written(jurisdiction, start, end):
+        said = tuple(f"{count} {name} record{'s' if count > 1 else ''}" for name, count in edits)
+        parts.append(CatalogEdited(jurisdiction, start, end, as_of, said))
     return Recorded(jurisdiction, start, end, tuple(parts), tuple(not_judged))
 
 
@@ -105,15 +99,3 @@ def _text_changed(row: Any) -> bool:
     """Whether a changed version's text differs from its record before (not only its dates)."""
     before = row.prev_record
     return before is None or before.text != row.text
-
-
-def _catalog_edits(jurisdiction: str, window: dict[str, Any]) -> list[str]:
-    said = []
-    for model, path in _CATALOG:
-        count = model.history.filter(**{path: jurisdiction}, **window).count()
-        if count:
-            said.append(
-                f"{count} {model._meta.verbose_name} edit{'s' if count > 1 else ''} of the "
-                "catalog (judging catalog edits by record time is still to come)"
-            )
-    return said

@@ -1,7 +1,8 @@
 """The watch (issue #26; docs/architecture.md, "The watch"; docs/api.md, "Watch").
 
 A user subscribes to a jurisdiction. When a write of its rules is recorded (regs.signals
-rules_recorded: an amended text ingested, a proposed text added) and someone watches it, the
+rules_recorded: an amended text ingested, a proposed text added, a catalog fact edited) and
+someone watches it, the
 change is stored (RecordedChange) and judged as a job (compliance.tasks, on Celery where a broker
 is configured): read from the record history (compliance.recorded), its impact over every floor
 on file of the jurisdiction (compliance.impact). Then each subscriber who may see a floor it

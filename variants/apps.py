@@ -16,3 +16,8 @@ class VariantsConfig(AppConfig):
         from .provision_facts import catalog_facts_citing
 
         register(catalog_facts_citing)
+
+        # A catalog fact written: told to the watch once its transaction commits.
+        from .recording import catalog_writes_connect
+
+        catalog_writes_connect()

@@ -31,9 +31,10 @@ from compliance.validator import configuration_validate
 from compliance.watch import subscription_create
 from jurisdictions.services import api_user_create
 from regs.services import instrument_for, source_ingest
+from tests.admin_forms import loaded_change_form
 from tests.compliance.test_impact import with_raise_the_roof
 from tests.services import WebhookReceiver
-from variants.models import PaytableEntry
+from variants.models import Paytable, PaytableEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -216,19 +217,117 @@ def test_a_record_window_is_judged_through_the_api_as_the_watch_judges_it(
     assert RecordedChange.objects.count() == before  # asked, not recorded: nobody watches
 
 
-def test_what_a_record_window_cannot_judge_is_said(officer: User) -> None:
+def test_a_catalog_save_in_a_record_window_is_judged_as_a_catalog_edit(officer: User) -> None:
     from django.utils import timezone
 
+    from compliance.impact import CatalogEdited
     from variants.models import Constraint
 
     start = timezone.now()
     constraint = Constraint.objects.filter(provision__instrument__jurisdiction__code="US-CO")[0]
-    constraint.save()  # an officer's edit of the catalog, as the admin saves one
-    found = recorded("US-CO", start, timezone.now(), as_of=timezone.localdate())
-    assert found.parts == ()
-    assert found.not_judged == (
-        "1 constraint edit of the catalog (judging catalog edits by record time is still to come)",
+    constraint.save()  # an officer's save of the catalog, as the admin saves one
+    end = timezone.now()
+    found = recorded("US-CO", start, end, as_of=dt.date(2026, 11, 29))
+    assert found.parts == (
+        CatalogEdited("US-CO", start, end, dt.date(2026, 11, 29), ("1 constraint record",)),
     )
+    assert found.not_judged == ()
+
+
+RTR_PAY_TABLE_1 = "us-co/raise-the-roof/6d-s17-pay-table-1"
+
+
+@pytest.mark.usefixtures("fast_retries")
+def test_an_officers_catalog_edit_in_the_admin_tells_exactly_those_it_touches(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    """Cora corrects Raise The Roof's Pay Table 1 in the admin (suited 4-5-6-7: 200 to 1 →
+    150 to 1). Victor, whose table offers it, is told by webhook and Cora by e-mail, with the
+    side wager's house edge before and after; Wendy's floor, without it, is counted unaffected
+    and she hears nothing. The catalog judged "before" was put back only for the judging."""
+    cora = user("cora", officer_of="US-CO", email="cora@gaming.example")
+    victor, wendy = user("victor"), user("wendy")
+    victors = floor_of(victor, with_raise_the_roof(FLOOR_CO), "Victor's Casino")
+    floor_of(wendy, FLOOR_CO, "Wendy's Casino")
+    [side_before] = [s for s in victors.tables[0]["side_wagers"] if s["wager"] == "raise-the-roof"]
+    paytable = Paytable.objects.get(key=RTR_PAY_TABLE_1)
+    line = paytable.entries.get(pays="200 to 1")
+    history_rows = PaytableEntry.history.count()
+    admin = Client()
+    admin.force_login(cora)
+    url = f"/admin/variants/paytable/{paytable.pk}/change/"
+    form = loaded_change_form(admin, url)
+    row = next(k for k, v in form.items() if k.endswith("-id") and v == str(line.pk))
+    with WebhookReceiver() as victor_hook, WebhookReceiver() as wendy_hook:
+        victor_watch = subscription_create(
+            user=victor, jurisdiction="US-CO", channel="webhook", url=victor_hook.url
+        )
+        subscription_create(user=wendy, jurisdiction="US-CO", channel="webhook", url=wendy_hook.url)
+        subscription_create(user=cora, jurisdiction="US-CO", channel="email")
+        with django_capture_on_commit_callbacks(execute=True):
+            saved = admin.post(url, {**form, row.replace("-id", "-pays"): "150 to 1"})
+        assert saved.status_code == 302
+
+        [change] = RecordedChange.objects.all()
+        assert change.status == "done", change.error
+        assert change.reason.startswith("the catalog edited by cora")
+        [part] = change.change["parts"]
+        assert part["kind"] == "catalog" and "1 paytable entry record" in part["edits"]
+        assert change.change["not_judged"] == []
+        [floor] = change.impact["affected"]
+        assert floor["run"] == str(victors.pk) and change.impact["unaffected"] == 1
+        [table] = floor["tables"]
+        assert table["table"] == "BJ-01" and table["change"]["kind"] == "catalog"
+        [side] = table["side_wagers"]
+        assert side["wager"] == "raise-the-roof"
+        # before: the figures the run stored when filed, under the catalog of then
+        assert side["before"] == [[a["column"], a["house_edge"]] for a in side_before["analyses"]]
+        assert side["after"] != side["before"]
+        assert [status for _, _, status in victor_hook.received] == [200]
+        [(headers, body, _)] = victor_hook.received
+        assert headers["X-Pitboss-Signature"] == signed(victor_watch.secret, body)
+        assert json.loads(body)["affected"] == [str(victors.pk)]
+        assert wendy_hook.received == []
+
+    [message] = mail.outbox
+    assert message.to == ["cora@gaming.example"]
+    assert "Victor's Casino" in message.body and "table BJ-01" in message.body
+    assert "Wendy" not in message.body
+    # the catalog as edited, and its history as written: the put-back left no trace
+    line.refresh_from_db()
+    assert line.pays == "150 to 1"
+    assert PaytableEntry.history.count() == history_rows + 1
+
+
+def test_the_catalog_as_recorded_is_put_back_only_inside_the_block() -> None:
+    from django.utils import timezone
+
+    from variants.models import Constraint, PlayRule
+    from variants.recording import catalog_as_recorded
+
+    entry = PaytableEntry.objects.filter(paytable__key=RTR_PAY_TABLE_1, pays="200 to 1").get()
+    play_rule = PlayRule.objects.filter(provision__instrument__jurisdiction__code="US-CO")[0]
+    template = Constraint.objects.filter(provision__instrument__jurisdiction__code="US-CO")[0]
+    rows = {m: m.history.count() for m in (PaytableEntry, PlayRule, Constraint)}
+    at = timezone.now()
+    entry.pays = "150 to 1"
+    entry.save()
+    play_rule_pk = play_rule.pk
+    play_rule.delete()
+    template.pk, template.code = None, "us-co/test/new-since"
+    template.save()
+
+    with catalog_as_recorded("US-CO", at) as put_back:
+        assert put_back
+        assert PaytableEntry.objects.get(pk=entry.pk).pays == "200 to 1"
+        assert PlayRule.objects.filter(pk=play_rule_pk).exists()
+        assert not Constraint.objects.filter(code="us-co/test/new-since").exists()
+    assert {m: m.history.count() for m in rows} == {m: n + 1 for m, n in rows.items()}
+    assert PaytableEntry.objects.get(pk=entry.pk).pays == "150 to 1"
+    assert not PlayRule.objects.filter(pk=play_rule_pk).exists()
+    assert Constraint.objects.filter(code="us-co/test/new-since").exists()
+    with catalog_as_recorded("US-MA", at) as put_back:  # nothing of Massachusetts written
+        assert not put_back
 
 
 def test_subscriptions_through_the_api(vendor_client: APIClient, officer_client: APIClient) -> None:
