@@ -442,6 +442,18 @@ class Floor:
     name: str | None = None
 
 
+def change_check(change: Change) -> tuple[Part, ...]:
+    """The change's parts (a recorded change's, or the change itself), each checked.
+
+    :raises DomainError: the window runs backwards; the instrument or the proposed text is
+        unknown."""
+    change.check()
+    parts: tuple[Part, ...] = change.parts if isinstance(change, Recorded) else (change,)
+    for part in parts:
+        part.check()
+    return parts
+
+
 def impact(
     change: Change,
     floors: Iterable[Floor],
@@ -457,11 +469,7 @@ def impact(
 
     :raises DomainError: the window runs backwards; the instrument or the proposed text is
         unknown."""
-    change.check()
-    parts: tuple[Part, ...]
-    parts = change.parts if isinstance(change, Recorded) else (change,)
-    for part in parts:
-        part.check()
+    parts = change_check(change)
     heads = kbcache.history_heads() if heads is None else heads
     floors = list(floors)
     mine = [f.configuration for f in floors if f.configuration.jurisdiction == change.jurisdiction]

@@ -342,6 +342,55 @@ class RecordedChange(models.Model):
         return f"{self.jurisdiction} change recorded {self.recorded_to:%Y-%m-%d %H:%M}"
 
 
+class ImpactJob(models.Model):
+    """An impact asked for over more floors than a request judges at once
+    (settings.IMPACT_INLINE_FLOORS), judged as a job with its progress (compliance.impact_jobs;
+    docs/api.md, "Impact of a change"). Only the user who asked sees it; the floors are those
+    that user may see when the job runs."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="impact_jobs"
+    )
+    jurisdiction = models.CharField(max_length=16)
+    asked = models.JSONField(help_text="The request as asked (POST impact/'s body).")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    floors = models.PositiveIntegerField(default=0, help_text="Floors to judge.")
+    floors_done = models.PositiveIntegerField(default=0)
+    result = models.JSONField(
+        default=dict, blank=True, help_text="The impact, as POST impact/ answers it, once done."
+    )
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=["queued", "running", "done", "failed"]),
+                name="compliance_impactjob_status_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"impact over {self.jurisdiction}, asked {self.created_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def over(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.floors_done / self.floors) if self.floors else 100
+
+
 class Delivery(models.Model):
     """A subscriber told of one change: at most one per subscription and change, every attempt
     logged with its outcome."""

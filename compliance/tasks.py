@@ -10,6 +10,8 @@ from celery import shared_task
 from django.conf import settings
 
 from .api.configuration import configuration_parse
+from .api.impact import impact_asked
+from .impact_jobs import IMPACT_JOB_TASK, impact_job_fail, impact_job_run
 from .paytable_simulations import (
     PAYTABLE_SIMULATION_CHUNK_TASK,
     paytable_simulation_chunk_run,
@@ -60,6 +62,21 @@ def watch_change_task(change_id: str) -> None:
     except Exception as exc:
         change_fail(change_id=change_id, error=f"{type(exc).__name__}: {exc}")
         raise
+
+
+@shared_task(name=IMPACT_JOB_TASK, acks_late=True, reject_on_worker_lost=True)
+def impact_run_task(job_id: str) -> None:
+    """Judge an impact job (the request read again by the API's reader, as the user who asked).
+    One that raises fails its job, with why."""
+    try:
+        impact_job_run(job_id=job_id, judge=_impact)
+    except Exception as exc:
+        impact_job_fail(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+        raise
+
+
+def _impact(asked: dict[str, Any], user: Any, progress: Any) -> dict[str, Any]:
+    return impact_asked(asked, user, progress=progress)
 
 
 def _parse(data: dict[str, Any], heads: dict[str, int]) -> Any:

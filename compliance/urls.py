@@ -25,6 +25,8 @@ urlpatterns = [
 
 urlpatterns += [
     path("impact/", views.impact, name="impact"),
+    path("impact/jobs/<uuid:pk>/", views.impact_job, name="impact-job"),
+    path("impact/jobs/<uuid:pk>/progress/", views.impact_job_progress, name="impact-job-progress"),
     path("impact/changes/", views.impact_changes, name="impact-changes"),
     path("impact/changes/<uuid:pk>/", views.impact_change, name="impact-change"),
     path("watch/", views.watch, name="watch"),

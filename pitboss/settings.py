@@ -29,6 +29,8 @@ WEBHOOK_RETRIES     attempts after a webhook's first fails; default 5
 WEBHOOK_BACKOFF     seconds before the first retry, doubled for each after; default 30
 WEBHOOK_PRIVATE_ADDRESSES  true to let webhooks go to loopback, private and link-local
                     addresses (a receiver on the server's own network); default false
+IMPACT_INLINE_FLOORS  the most floors an impact is judged over within its request; more are
+                    judged as a job with its progress shown; default 200
 """
 
 from __future__ import annotations
@@ -379,6 +381,8 @@ WEBHOOK_BACKOFF = float(envstr("WEBHOOK_BACKOFF", "30"))
 WEBHOOK_PRIVATE_ADDRESSES = envbool("WEBHOOK_PRIVATE_ADDRESSES", False)
 # Seconds a webhook's receiver has to answer.
 WEBHOOK_TIMEOUT = 10
+# Beyond this many floors, an impact is a job (compliance/impact_jobs.py).
+IMPACT_INLINE_FLOORS = envint("IMPACT_INLINE_FLOORS", 200, minimum=0)
 
 CELERY_BROKER_URL = envstr("CELERY_BROKER_URL", "")
 # No broker: tasks run in-process, and their errors surface where they were called.

@@ -30,6 +30,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from compliance.api.configuration import configuration_parse
 from compliance.forms import blank_form_data
 from compliance.models import (
+    ImpactJob,
     PaytableSimulationJob,
     RecordedChange,
     SignSet,
@@ -164,10 +165,12 @@ WRITES: dict[str, dict[str, Any]] = {
         "body": {"status": "approved", "note": "Checked against Rule 8."},
         "main": ["note"],
     },
+    # as a job: the request is stored, and its pages read below
     "impact": {
         "body": {
             "jurisdiction": "US-CO",
             "change": {"kind": "window", "from": "2016-01-01", "to": "2022-01-01"},
+            "job": True,
         },
         "main": ["jurisdiction"],
     },
@@ -269,7 +272,7 @@ def _poisoned(body: dict[str, Any], main: list[Any] | None) -> Iterator[Any]:
 
 
 def _stored() -> tuple[int, ...]:
-    models = [ValidationRun, SignSet, SimulationJob, PaytableSimulationJob, Instrument]
+    models = [ValidationRun, SignSet, SimulationJob, PaytableSimulationJob, Instrument, ImpactJob]
     return tuple(model.objects.count() for model in models)
 
 
@@ -396,6 +399,7 @@ def _fills() -> dict[str, Callable[[], list[dict[str, Any]]]]:
         {"pk": pk} for pk in PaytableSimulationJob.objects.values_list("pk", flat=True)
     ]
     changes = lambda: [{"pk": pk} for pk in RecordedChange.objects.values_list("pk", flat=True)]  # noqa: E731
+    impact_jobs = lambda: [{"pk": pk} for pk in ImpactJob.objects.values_list("pk", flat=True)]  # noqa: E731
     watches = lambda: [{"pk": pk} for pk in Subscription.objects.values_list("pk", flat=True)]  # noqa: E731
     instruments = Instrument.objects.select_related("jurisdiction")
     provision = Provision.objects.filter(instrument__jurisdiction__code="US-CO").first
@@ -414,6 +418,9 @@ def _fills() -> dict[str, Callable[[], list[dict[str, Any]]]]:
         "compliance:paytable-simulation": paytable_jobs,
         "compliance:paytable-simulation-progress": paytable_jobs,
         "impact-change": changes,
+        "impact-job": impact_jobs,
+        "compliance:impact-job": impact_jobs,
+        "compliance:impact-job-progress": impact_jobs,
         "compliance:impact-change": changes,
         "subscription": watches,
         "subscription-deliveries": watches,

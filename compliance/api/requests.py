@@ -275,6 +275,11 @@ class ImpactIn(serializers.Serializer):
         max_length=MAX_INLINE_CONFIGURATIONS,
         help_text="Configurations to judge instead of the stored ones the caller may see.",
     )
+    job = serializers.BooleanField(
+        default=False,
+        help_text="Judge it as a job (202, then GET impact/jobs/{id}/) however few the floors; "
+        "more than IMPACT_INLINE_FLOORS floors are always judged as a job.",
+    )
 
 
 class BaseGameIn(serializers.Serializer):

@@ -18,6 +18,7 @@ urlpatterns = [
     path("signage/", views.SignageApi.as_view(), name="signage"),
     path("signage/<uuid:pk>/", views.SignSetApi.as_view(), name="sign-set"),
     path("impact/", views.ImpactApi.as_view(), name="impact"),
+    path("impact/jobs/<uuid:pk>/", views.ImpactJobApi.as_view(), name="impact-job"),
     path("impact/changes/", views.RecordedChangeListApi.as_view(), name="impact-changes"),
     path(
         "impact/changes/<uuid:pk>/",

@@ -5,7 +5,7 @@ views named here."""
 
 from __future__ import annotations
 
-from .impact import ImpactApi
+from .impact import ImpactApi, ImpactJobApi
 from .rounds import BaseGameAnalysisApi, RoundReplayApi, RoundsApi
 from .signage import SignageApi, SignSetApi
 from .simulations import (
@@ -32,6 +32,7 @@ __all__ = [
     "BaseGameAnalysisApi",
     "FindingCodesApi",
     "ImpactApi",
+    "ImpactJobApi",
     "PaytableSimulationDetailApi",
     "PaytableSimulationListApi",
     "RecordedChangeDetailApi",

@@ -7,7 +7,7 @@ their progress). compliance/urls.py routes to the views named here."""
 from __future__ import annotations
 
 from .configurations import configurations
-from .impact import impact
+from .impact import impact, impact_job, impact_job_progress
 from .paytable_simulations import (
     paytable_simulation,
     paytable_simulation_progress,
@@ -24,6 +24,8 @@ __all__ = [
     "paytable_simulation_progress",
     "paytable_simulations",
     "impact",
+    "impact_job",
+    "impact_job_progress",
     "impact_change",
     "impact_changes",
     "rounds",

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.test import override_settings
 
 from compliance.api.configuration import configuration_parse
 from compliance.models import SimulationJob, Subscription
@@ -323,6 +324,39 @@ def test_who_is_affected_is_reached_from_an_instruments_changes(
     assert section.get_by_role("heading", name="Sign to reprint").count() >= 2
     section.scroll_into_view_if_needed()
     screenshot(page, "impact", height=1400)
+
+
+def test_who_is_affected_over_many_floors_is_a_job_whose_page_shows_progress_then_report(
+    page: Any, browser_vendor: User, django_db_blocker: Any
+) -> None:
+    """Issue #26: over more floors than a page judges at once, Vera's question becomes a job;
+    she lands on its page, whose progress bar reaches all her floors, then reads the report."""
+    floor = json.loads(
+        (Path(__file__).parents[1] / "compliance" / "data" / "signage-floor-co.json").read_text()
+    )
+    licensee = f"Job casino {uuid.uuid4().hex[:8]}"
+    with django_db_blocker.unblock():
+        validation_run_create(
+            configuration=configuration_parse(
+                dict(with_raise_the_roof(floor), licensee=licensee, as_of="2016-11-01")
+            ),
+            user=browser_vendor,
+        )
+    log_in(page, browser_vendor)
+    with override_settings(IMPACT_INLINE_FLOORS=0):  # the live server runs in this process
+        page.goto("/impact/?rules=US-CO/rule-8&start=2016-01-01&end=2022-01-01")
+        page.wait_for_url("**/impact/jobs/*/")
+    progress = page.locator("#impact-job-progress")
+    said = progress.get_by_role("status").inner_text()  # Vera's floors of the other tests too
+    assert re.fullmatch(r"\d+ configurations? affected; \d+ not affected\.", said), said
+    label = progress.locator("label").inner_text()
+    assert re.search(r"(\d+) of \1 floors? judged \(100%\) · done", label), label
+    assert progress.locator("progress").get_attribute("value") == progress.locator(
+        "progress"
+    ).get_attribute("max")
+    section = page.locator("section.impact", has=page.get_by_role("heading", name=licensee))
+    assert "Raise The Roof is not in force" in section.inner_text()
+    screenshot(page, "impact-job", height=1000)
 
 
 def test_an_officer_watches_colorado_and_a_vendor_sees_its_webhook_secret_once(

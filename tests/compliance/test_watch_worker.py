@@ -98,3 +98,33 @@ def test_a_worker_judges_the_change_and_tells_its_subscribers(settings: Settings
     assert "To: cora@gaming.example" in message
     assert "Victor's Casino" in message and "table BJ-01" in message
     assert "Wendy" not in message
+
+
+@pytest.mark.usefixtures("knowledge_base_restored")
+def test_an_impact_job_is_judged_by_a_worker_while_the_request_returns() -> None:
+    """POST impact/ over more floors than a request judges answers 202 at once, the job still
+    queued; a Celery worker judges it; GET shows it done with the answer an inline request
+    gives."""
+    from rest_framework.test import APIClient
+
+    from compliance.api.impact import impact_asked
+    from tests.compliance.test_impact import RULE_8_WINDOW
+
+    vendor = user("victor")
+    floor_of(vendor, with_raise_the_roof(FLOOR_CO), "Victor's Casino")
+    floor_of(vendor, FLOOR_CO, "Victor's Other Casino")
+    body = {"jurisdiction": "US-CO", "change": RULE_8_WINDOW, "job": True}
+    expected = impact_asked(body, vendor)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {vendor.auth_token.key}")
+    with celery_worker(BROKER) as log:
+        asked = client.post("/api/v1/impact/", body, format="json")
+        assert asked.status_code == 202, asked.json()
+        assert asked.json()["status"] in ("queued", "running")
+        deadline = time.monotonic() + 90
+        while (shown := client.get(asked["Location"]).json())["status"] not in ("done", "failed"):
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        assert shown["status"] == "done", shown["error"]
+        assert shown["result"] == expected
+        assert "compliance.impact_run" in log.read_text()
