@@ -11,7 +11,6 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from jurisdictions import web
 from pitboss.api_router import router
 
 api_v1: list[URLPattern | URLResolver] = [
@@ -30,7 +29,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("catalog/", include("variants.urls")),
     path("", include("compliance.urls")),
-    path("", web.home, name="home"),
+    path("", include("jurisdictions.urls")),
     path("", include("variants.diff_urls")),
     path("", include("regs.urls")),  # last: its /<jurisdiction>/… addresses catch the rest
 ]

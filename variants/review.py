@@ -16,13 +16,9 @@ cards do not decide (STREAK and Burnout Bonus, simulated as jobs; Dead Man's Han
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
-
-from django.conf import settings
 
 from engine.analysis import Analysis
 from engine.odds import Pays, decimal_string
@@ -33,7 +29,7 @@ from regs.models import Annotation
 
 from .analysed import Analysed, edge_explained, fraction_text, player_edge
 from .analysis import allowed_decks, cited, paytable_analysed, paytable_lines
-from .models import Paytable, Wager
+from .models import Paytable
 
 STAKE = Decimal(5)
 METER = Decimal(0)
@@ -101,8 +97,21 @@ def review(paytables: Iterable[Paytable] | None = None, *, base_games: bool = Tr
     for paytable in paytables:
         _review_paytable(paytable, found)
     if base_games:
-        _review_base_games(found)
+        for reviewer in _base_game_reviewers:
+            reviewer(found)
     return found
+
+
+# The base games the validator values are judged above the catalog (compliance): a reviewer of
+# them registers here when its app starts (compliance/apps.py), so this module imports nothing
+# above it.
+_base_game_reviewers: list[Callable[[Review], None]] = []
+
+
+def base_game_reviewer_register(reviewer: Callable[[Review], None]) -> None:
+    """Add a reviewer of the sample configurations' base games to every `review`."""
+    if reviewer not in _base_game_reviewers:
+        _base_game_reviewers.append(reviewer)
 
 
 def _review_paytable(paytable: Paytable, found: Review) -> None:
@@ -201,47 +210,4 @@ def _annotations(paytable: Paytable) -> list[str]:
         for a in Annotation.objects.filter(
             unit__provision=paytable.provision, unit__path=paytable.unit_path
         )
-    ]
-
-
-def _review_base_games(found: Review) -> None:
-    """The base games the validator values for the sample configurations: any whose exact value
-    gives the player the edge, explained where an annotation on the game's rule records that
-    edge (as a percentage to three places)."""
-    from compliance.api.configuration import configuration_parse
-    from compliance.basegame import table_base_games
-
-    for name in CONFIGURATIONS:
-        path = Path(settings.BASE_DIR) / "fixtures" / "configs" / name
-        config = configuration_parse(json.loads(path.read_text()))
-        for table, entry in zip(config.tables, table_base_games(config), strict=True):
-            if entry["house_edge"] is None:
-                continue
-            found.analysed += 1
-            if Decimal(entry["house_edge"]) >= 0:
-                continue
-            edge = -Decimal(entry["house_edge_percent"])
-            annotations = _game_annotations(config.jurisdiction, table.game)
-            recorded = [text for text in annotations if f"{edge:.3f}%" in text]
-            found.readings.append(
-                Reading(
-                    f"base game: {name} {entry['table']}",
-                    "",
-                    int(table.decks or 0),
-                    entry["house_edge"],
-                    (f"gives the player an edge of {edge}%",),
-                    f"{entry['method']}; " + "; ".join(entry["conventions"]),
-                    "\n".join(recorded or annotations),
-                    f"an annotation on {table.game}'s rule records it" if recorded else "",
-                )
-            )
-
-
-def _game_annotations(jurisdiction: str, game: str) -> list[str]:
-    """The annotations on every unit of the rule that authorises the game, each with its kind."""
-    wager = Wager.objects.filter(jurisdiction__code=jurisdiction, slug=game).first()
-    if wager is None:
-        return []
-    return [
-        f"[{a.kind}] {a.text}" for a in Annotation.objects.filter(unit__provision=wager.provision)
     ]

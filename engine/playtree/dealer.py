@@ -114,8 +114,8 @@ def dealer_finals(
     if stands:
         left = [n - (i == a) - (i == b) for i, n in enumerate(shoe)]
         cards = sum(left)
-        pair = [(VALUES[ranks[up]], VALUES[r]) for r in ranks]  # aces as one
-        holes = sum(n for n, v in zip(left, pair, strict=True) if v in ((1, 10), (10, 1)))
+        with_up = [(VALUES[ranks[up]], VALUES[r]) for r in ranks]  # aces as one
+        holes = sum(n for n, v in zip(left, with_up, strict=True) if v in ((1, 10), (10, 1)))
         ways = falling(cards, DEALER_DRAWN) - holes * falling(cards - 1, DEALER_DRAWN - 1)
         ways -= sum(n for _, n in out)
         if ways:

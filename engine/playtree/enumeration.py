@@ -123,16 +123,16 @@ class Enumeration(FirstHand):
         ended = self._blind_play(starts, tuple(shoe), up)
         # the dealer's hand totalling the first hand's 17 to 21, from the shoe it leaves
         ties = iter(self._ties(up, [(left, head[0]) for head, left in ended if len(left) > 2]))
-        for (head, left), (cards, card, n) in ended.items():
-            if len(left) == 2:  # a total no dealer's final hand has: no blackjack is read
-                left_cards, blackjacks = left
+        for (head, remaining), (cards, card, n) in ended.items():
+            if len(remaining) == 2:  # a total no dealer's final hand has: no blackjack is read
+                left_cards, blackjacks = remaining
                 same = 0
             else:  # a total of 17 to 21
-                left_cards = sum(left)
-                blackjacks = sum(map(left.__getitem__, holes))
+                left_cards = sum(remaining)
+                blackjacks = sum(map(remaining.__getitem__, holes))
                 same = next(ties)
-            rest = self._rest(left_cards)
-            rest = rest[0] - blackjacks * rest[1] - same
+            falls = self._rest(left_cards)
+            rest = falls[0] - blackjacks * falls[1] - same
             n *= scale[in_shoe - left_cards]
             for tie, numerator in ((True, same), (False, rest)):
                 if not numerator:

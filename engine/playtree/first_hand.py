@@ -133,17 +133,17 @@ class FirstHand(EnumerationState):
         acting: dict[tuple, int] = {}
         kept: dict[tuple, tuple] = {}
         for first, ways in starts.items():
-            after = list(shoe)
-            after[first[0]] -= 1
-            after[first[1]] -= 1
+            shoe_left = list(shoe)
+            shoe_left[first[0]] -= 1
+            shoe_left[first[1]] -= 1
             total, soft = self._points(first)
             acted = action(first, False, False, 1, total, soft)
             if acted in stops:
-                give(first, False, ways * scale[0], total, tuple(after))
+                give(first, False, ways * scale[0], total, tuple(shoe_left))
                 continue
             start = (first, False, False, 1, ())
             acting[start] = ways
-            kept[start] = (tuple(after), sum(values[c] for c in first), ace in first, acted, 0)
+            kept[start] = (tuple(shoe_left), sum(values[c] for c in first), ace in first, acted, 0)
         while acting:
             following: dict[tuple, int] = {}
             for hand, n in acting.items():
@@ -159,9 +159,12 @@ class FirstHand(EnumerationState):
                     for card, q in enumerate(rest):
                         if not q:
                             continue
+                        child: tuple[tuple[int, ...], bool, bool, int, tuple[int, ...]]
                         child = ((cards[0], card), True, split_aces, spot + 1, moved)
                         total, soft = self._points(child[0])
+                        acts: Action | bool | None
                         acts = ends or action(child[0], True, split_aces, spot + 1, total, soft)
+                        after: tuple[int, ...] | None
                         after = (*rest[:card], q - 1, *rest[card + 1 :])
                         if ends or acts in stops:
                             give(child[0], True, n * q * scale[drawn + 1], total, after)
@@ -184,6 +187,7 @@ class FirstHand(EnumerationState):
                     q = rest[card]
                     if not q:
                         continue
+                    key: tuple[tuple[int, int, bool], tuple[int, ...]]
                     key = ((22, held, split), (cards_left, blackjacks - (card in holes)))
                     entry = hands.get(key)
                     if entry is not None:

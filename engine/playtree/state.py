@@ -76,7 +76,7 @@ class EnumerationState:
         self.decisions = _decisions(ranks, rules)
         self.points: dict[tuple[int, ...], tuple[int, bool]] = {}
         self.stops: dict[tuple, bool] = {}
-        self.assignments: dict[tuple[int, ...], list] = {}
+        self.assignments: dict[tuple[tuple[int, ...], tuple[int, ...]], list] = {}
         self.dealer_hands: dict[tuple, list[tuple[tuple[int, ...], int]]] = {}
         left = sum(self.shoe) - 3
         self.play_scale = [falling(left - d, MOST_DRAWN - d) for d in range(MOST_DRAWN + 1)]
@@ -270,10 +270,13 @@ class EnumerationState:
         cards left, at the j some r of them reads."""
         moments = self.moments.get(up)
         if moments is None:
-            shoe = list(self.shoe)
-            shoe[up] -= 1
+            shoe_left = list(self.shoe)
+            shoe_left[up] -= 1
             hits_soft_17 = self.rules.dealer_hits_soft_17
-            moments = (tuple(shoe), total_moments(self.ranks, up, tuple(shoe), hits_soft_17))
+            moments = (
+                tuple(shoe_left),
+                total_moments(self.ranks, up, tuple(shoe_left), hits_soft_17),
+            )
             self.moments[up] = moments
         shoe, by_total = moments
         # the cards a hand of `total` draws after the up card hold at most total − the up card's
