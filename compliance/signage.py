@@ -229,7 +229,9 @@ def _notices(
     cite = _Cites(citer)
     per_table: list[list[Notice]] = []
     for index, table in enumerate(config.tables):
-        builder = _TableNotices(table, f"tables[{index}]", wagers, citer, cite, findings)
+        builder = _TableNotices(
+            table, f"tables[{index}]", wagers, citer, cite, findings, include_proposed
+        )
         for requirement in requirements:
             builder.apply(requirement)
         per_table.append(builder.merged())
@@ -326,9 +328,11 @@ class _TableNotices:
         citer: Citer,
         cite: _Cites,
         findings: list[Finding],
+        include_proposed: bool = False,
     ) -> None:
         self.table, self.path, self.wagers = table, path, wagers
         self.citer, self.cite, self.findings = citer, cite, findings
+        self.include_proposed = include_proposed
         self.notices: list[Notice] = []
 
     def apply(self, r: PostingRequirement) -> None:
@@ -405,7 +409,7 @@ class _TableNotices:
 
     def _paytable(self, r: PostingRequirement, index: int, side: SideWager) -> None:
         wager = self.wagers[side.wager]
-        paytable = paytable_offered(wager, side, self.citer)
+        paytable = paytable_offered(wager, side, self.citer, self.include_proposed)
         outcome_labels = {o["key"]: o["label"] for o in wager.outcomes}
         lines: list[dict[str, str]]
         if paytable is not None:

@@ -215,6 +215,7 @@ def _catalog_save(
                         "dealer_soft_17": table.get("dealer_soft_17", "any"),
                         "base_wager": table.get("base_wager"),
                         "footnotes": [note["text"] for note in table.get("footnotes", [])],
+                        "proposed": table.get("proposed", False),
                         "provision": cite.provision,
                         "unit_path": cite.unit_path,
                         "effective_from": _date(

@@ -117,6 +117,11 @@ class Paytable(Cited):
         help_text="The notes printed under the table that its marks refer to, as printed: "
         '"*Dealer Bust total hand. The order in which cards are received does not matter."',
     )
+    proposed = models.BooleanField(
+        default=False,
+        help_text="Drawn from a proposed text: never in force; with include_proposed, a floor's "
+        "pay table of the wager must be one of its proposed tables; cited by the proposed label.",
+    )
     history = HistoricalRecords()
 
     class Meta(Cited.Meta):

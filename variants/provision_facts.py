@@ -46,15 +46,17 @@ def catalog_facts_citing(provision_id: int, as_of: dt.date) -> list[CitingFact]:
         url = wager_url(w["jurisdiction__code"], w["slug"])
         found.append(_fact("wager", w, w["name"], kinds.get(w["kind"], w["kind"]), url, as_of))
     for p in Paytable.objects.filter(provision_id=provision_id).values(
-        *_CITED, "key", "label", "wager__name"
+        *_CITED, "key", "label", "wager__name", "proposed"
     ):
         name = f"{p['wager__name']}: {p['label']}"
-        found.append(_fact("paytable", p, name, p["key"], paytable_url(p["key"]), as_of))
+        detail = p["key"] + (" (proposed)" if p["proposed"] else "")
+        found.append(_fact("paytable", p, name, detail, paytable_url(p["key"]), as_of))
     related = (*_CITED, "jurisdiction__code", "wager__slug")
     for c in Constraint.objects.filter(provision_id=provision_id).values(
-        *related, "code", "message"
+        *related, "code", "message", "proposed"
     ):
-        found.append(_fact("constraint", c, c["code"], c["message"], _wager_link(c), as_of))
+        detail = c["message"] + (" (proposed)" if c["proposed"] else "")
+        found.append(_fact("constraint", c, c["code"], detail, _wager_link(c), as_of))
     for r in PlayRule.objects.filter(provision_id=provision_id).values(
         *related, "wager__name", "key", "summary"
     ):

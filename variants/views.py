@@ -66,8 +66,11 @@ def _wager_row(wager: Wager, citer: selectors.Citer) -> dict[str, Any]:
 
 
 def _cited(citer: selectors.Citer, fact: Any) -> dict[str, Any]:
-    """A fact's rule as of the citer's date, with the link to that provision on that date."""
+    """A fact's rule as of the citer's date, with the link to that provision on that date; a
+    proposed text's fact by its proposed label."""
     ref = citer.cite(fact.provision_id, fact.unit_path)
+    if getattr(fact, "proposed", False):
+        ref = citer.cite_fact(fact, ref.jurisdiction)
     return {"ref": ref, "url": citation_url(ref.jurisdiction, ref.citation, citer.as_of)}
 
 
@@ -97,7 +100,7 @@ def wager(request: HttpRequest, jurisdiction: str, slug: str) -> HttpResponse:
         {
             "paytable": p,
             "url": paytable_url(p.key),
-            "in_force": citer.in_force(p),
+            "in_force": citer.in_force(p) and not p.proposed,
             "cited": _cited(citer, p),
         }
         for p in found.paytables.all()
@@ -153,7 +156,7 @@ def paytable(request: HttpRequest, key: str) -> HttpResponse:
             "meter": request.GET.get("meter", ""),
             "paytable": found,
             "wager_url": wager_url(found.wager.jurisdiction.code, found.wager.slug),
-            "in_force": citer.in_force(found),
+            "in_force": citer.in_force(found) and not found.proposed,
             "cited": _cited(citer, found),
             "columns": columns,
             "rows": rows,

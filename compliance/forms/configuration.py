@@ -80,7 +80,11 @@ def catalog_choices(jurisdiction: str) -> Catalog:
             catalog.side_wagers.append(choice)
         for paytable in wager.paytables.all():
             grouped.setdefault(wager.name, []).append(
-                (paytable.key, f"{paytable.label} ({paytable.key})")
+                (
+                    paytable.key,
+                    f"{paytable.label} ({paytable.key})"
+                    + (" — a proposed text's, not in force" if paytable.proposed else ""),
+                )
             )
     catalog.paytables = [("", "Inline: the lines below"), *grouped.items()]
     return catalog

@@ -34,6 +34,10 @@ FINDING_CODES = {
         "The catalog holds no paytable of the wager in the jurisdiction to compare with."
     ),
     "paytable-decks": "The paytable is approved for other deck counts.",
+    "paytable-not-in-proposed": (
+        "With include_proposed: the paytable is not among the wager's pay tables in the proposed "
+        "text, so it would not be approved were the text adopted."
+    ),
     "paytable-soft-17": "The paytable is approved for the other dealer soft-17 rule.",
     "catalog-text-amended": "The rule text in force that a catalog fact applied here cites was "
     "recorded after the fact was: the fact has not been reviewed against it.",
@@ -88,6 +92,8 @@ class Context:
     wagers: dict[str, Wager]
     elsewhere: dict[str, list[str]]
     constraints: list[Constraint]
+    include_proposed: bool = False
+    """The floor is judged as if the proposed texts were adopted: their facts apply."""
     findings: list[Finding] = field(default_factory=list)
     # reads a value once per revision of the knowledge base (configuration_validate's), or now
     kept: kbcache.Kept = field(default=kbcache.read_now, repr=False)

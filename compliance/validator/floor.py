@@ -23,6 +23,7 @@ from regs.models import Citation, Status
 from variants.models import (
     Constraint,
     ConstraintKind,
+    Paytable,
     PlayRule,
     PostingRequirement,
     Severity,
@@ -68,7 +69,9 @@ def configuration_validate(config: Configuration, *, revision: str | None = None
     # The games and wagers the floor offers.
     wagers = {slug: w for slug, w in catalog.wagers.items() if slug in offered}
     elsewhere = catalog.elsewhere
-    ctx = Context(jurisdiction, as_of, citer, wagers, elsewhere, constraints)
+    ctx = Context(
+        jurisdiction, as_of, citer, wagers, elsewhere, constraints, config.include_proposed
+    )
     if revision is not None:
         ctx.kept = kbcache.kept_for(revision)
         plan = kbcache.remember(
@@ -131,9 +134,13 @@ def _proposed_texts(jurisdiction: str) -> tuple[list[str], list[str]]:
     )
     with_facts = {
         pid
-        for model in (Constraint, PostingRequirement)
+        for model, path in (
+            (Constraint, "jurisdiction__code"),
+            (PostingRequirement, "jurisdiction__code"),
+            (Paytable, "wager__jurisdiction__code"),
+        )
         for pid in model.objects.filter(
-            jurisdiction__code=jurisdiction, proposed=True, provision_id__in=on_file
+            **{path: jurisdiction}, proposed=True, provision_id__in=on_file
         ).values_list("provision_id", flat=True)
     }
     applied = sorted(on_file[pid] for pid in with_facts)

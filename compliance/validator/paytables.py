@@ -20,6 +20,8 @@ from .findings import Context
 
 def _period_note(fact: Any, as_of: dt.date) -> str:
     """Why a dated fact does not hold on the date, where its own dates say so."""
+    if getattr(fact, "proposed", False):
+        return " (it is a proposed text's, in force on no date; include_proposed applies it)"
     if fact.effective_from and as_of < fact.effective_from:
         return f" (the rule dates it from {fact.effective_from})"
     if fact.effective_to and as_of >= fact.effective_to:
@@ -107,7 +109,10 @@ def _check_paytable(
     """Checks the side wager's paytable; returns the catalog's paytable it is (None: none
     found or not approved)."""
     name, given = table.name, side.paytable
-    approved = [p for p in wager.paytables.all() if ctx.citer.in_force(p)]
+    proposed = [p for p in wager.paytables.all() if p.proposed]
+    approved = [p for p in wager.paytables.all() if not p.proposed and ctx.citer.in_force(p)]
+    if ctx.include_proposed:  # as if adopted
+        approved += proposed
     if given is None:
         if wager.paytables.all():  # prefetched
             ctx.add(
@@ -204,7 +209,46 @@ def _check_paytable(
             f"{path}.paytable",
             [paytable],
         )
+    if ctx.include_proposed and proposed and not paytable.proposed:
+        _check_kept_by_proposed(ctx, wager, table, paytable, proposed, path)
     return paytable
+
+
+def _check_kept_by_proposed(
+    ctx: Context,
+    wager: Wager,
+    table: Table,
+    paytable: Paytable,
+    proposed: list[Paytable],
+    path: str,
+) -> None:
+    """As if the proposed text were adopted: an adopted paytable stays approved only where the
+    proposed text prints the same pays for the same deck counts and soft-17 rule."""
+    same_game = [
+        p
+        for p in proposed
+        if p.decks == paytable.decks and p.dealer_soft_17 == paytable.dealer_soft_17
+    ]
+    if any(not _differ(_lines(p), _lines(paytable)) for p in same_game):
+        return
+    label = ctx.citer.cite_fact(proposed[0], ctx.jurisdiction).citation
+    printed = ", ".join(p.label for p in same_game) or "none"
+    decks = _decks(paytable.decks) if paytable.decks else "any deck count"
+    dealer = (
+        "either soft-17 rule"
+        if paytable.dealer_soft_17 == "any"
+        else f"a dealer who {_soft17(paytable.dealer_soft_17)}"
+    )
+    ctx.add(
+        Severity.ERROR,
+        "paytable-not-in-proposed",
+        f"{paytable.label} of {wager.name} is not among the pay tables of the proposed {label} "
+        f"(its tables for {decks} and {dealer}: {printed}): were the text adopted, it would no "
+        "longer be approved.",
+        table.name,
+        f"{path}.paytable",
+        (same_game or proposed)[:1],
+    )
 
 
 def _lines(paytable: Paytable) -> dict[tuple[str, str], Pays]:
@@ -222,6 +266,11 @@ def _given_lines(
     """Inline lines keyed like the paytable's; a line without a column means the first column."""
     first = next((e.column for e in paytable.entries.all()), "")
     return {(g.outcome, g.column or first): pays_parse(g.pays) for g in given}
+
+
+def _differ(a: dict[tuple[str, str], Pays], b: dict[tuple[str, str], Pays]) -> bool:
+    """Whether two paytables' lines differ: a line only one has, or another payout."""
+    return a.keys() != b.keys() or any(not a[key].same_payout(b[key]) for key in a)
 
 
 def _differences(given: tuple[PaytableLine, ...], paytable: Paytable) -> list[str]:
@@ -244,12 +293,20 @@ def _matching(given: tuple[PaytableLine, ...], approved: list[Paytable]) -> Payt
     return next((p for p in approved if not _differences(given, p)), None)
 
 
-def paytable_offered(wager: Wager, side: SideWager, citer: Citer) -> Paytable | None:
+def paytable_offered(
+    wager: Wager, side: SideWager, citer: Citer, include_proposed: bool = False
+) -> Paytable | None:
     """The approved paytable a side wager offers on the citer's date: the catalog id it names,
     or the approved table its inline lines match (of tables printed again with the same lines,
-    the one with the shortest id, as `_closest` picks); None where it is neither."""
+    the one with the shortest id, as `_closest` picks); None where it is neither. A proposed
+    text's paytable is approved only `include_proposed`."""
     approved = sorted(
-        (p for p in wager.paytables.all() if citer.in_force(p)), key=lambda p: (len(p.key), p.key)
+        (
+            p
+            for p in wager.paytables.all()
+            if citer.in_force(p) and (include_proposed or not p.proposed)
+        ),
+        key=lambda p: (len(p.key), p.key),
     )
     given = side.paytable
     if isinstance(given, str):

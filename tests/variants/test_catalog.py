@@ -29,6 +29,9 @@ FILES = {
     ("US-CO", "30-8"): "co-rule-8-blackjack.md",
     ("US-MA", ""): "ma-205-cmr-blackjack.md",
 }
+PROPOSED = "co-raise-the-roof-proposed.md"
+"""The source of the catalog's proposed facts (`proposed: true`): the proposed Raise The Roof
+text, 47.1-834.23."""
 
 
 def source_rows(
@@ -39,13 +42,15 @@ def source_rows(
     cells: list[int] | None = None,
     wrapped: list[int] | None = None,
     blank_cells: bool = False,
+    name: str | None = None,
 ) -> list[list[str]]:
     """`count` table rows of the source text form from `line`, as cells (blank lines skipped);
     with `cells` [start, end], only those cells of each row (one of tables printed side by side);
     with `wrapped`, the number of printed lines of each row, a cell wrapped over them joined
     (MA 19(k): "Royal Flush (Any other" / "suit)"); with `blank_cells`, a blank cell between
-    printed ones is kept as "" so each pay stays in its column (30-899.15(9))."""
-    name = next(
+    printed ones is kept as "" so each pay stays in its column (30-899.15(9)); `name`: the
+    source file, where not the jurisdiction's adopted text the citation names."""
+    name = name or next(
         f
         for (code, prefix), f in FILES.items()
         if code == jurisdiction and citation.startswith(prefix)
@@ -108,6 +113,7 @@ def test_every_paytable_row_equals_the_source_row_and_column(table: dict[str, An
         table.get("cells"),
         table.get("wrapped"),
         table.get("blank_cells", False),
+        PROPOSED if table.get("proposed") else None,
     )
     if "label_cells" in table:  # a label printed broken over cells of one line ("Mini-Roy" |
         # "al (Spades) - AK/Q", 30-2115¶7): its cells joined as printed
@@ -162,6 +168,8 @@ def _pay_cells(table: dict[str, Any]) -> list[list[str]]:
 
 
 def _source_name(table: dict[str, Any]) -> str:
+    if table.get("proposed"):
+        return PROPOSED
     return next(
         f
         for (c, prefix), f in FILES.items()

@@ -42,13 +42,16 @@ class PaytableSerializer(serializers.ModelSerializer[Paytable]):
             "dealer_soft_17",
             "effective_from",
             "effective_to",
+            "proposed",
             "entries",
             "citations",
         ]
 
     def get_citations(self, paytable: Paytable) -> list[dict[str, Any]]:
+        """The rule that prints it; a proposed text's paytable by its proposed label."""
         citer = self.context["citer"]
-        return [citer.cite(paytable.provision_id, paytable.unit_path).as_dict()]
+        ref = citer.cite(paytable.provision_id, paytable.unit_path)
+        return [citer.cite_fact(paytable, ref.jurisdiction).as_dict()]
 
 
 class WagerSerializer(serializers.ModelSerializer[Wager]):
