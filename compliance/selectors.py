@@ -109,6 +109,21 @@ def validation_runs_listed_for(user: User | AnonymousUser) -> QuerySet[Validatio
     return validation_runs_visible_to(user).select_related("created_by")
 
 
+LATEST_FLOORS_READ = 500
+"""The newest runs a run picker reads its floors from."""
+
+
+def latest_floors_for(user: User | AnonymousUser) -> list[ValidationRun]:
+    """The latest run of each floor `user` may see (one per vendor and floor:
+    ValidationRun.floor), newest first, from the newest LATEST_FLOORS_READ runs: a run picker's
+    choices, a floor filed twenty times being one choice."""
+    runs = validation_runs_listed_for(user).order_by("-created_at")[:LATEST_FLOORS_READ]
+    latest: dict[tuple[Any, str], ValidationRun] = {}
+    for run in runs:
+        latest.setdefault((run.created_by_id, run.floor or str(run.pk)), run)
+    return list(latest.values())
+
+
 def validation_run_or_404(user: User | AnonymousUser, pk: Any) -> ValidationRun:
     """The validation run `pk` if `user` may see it.
 

@@ -94,6 +94,8 @@ def shown_analysed(
         "lines_left_out": analysed.lines_left_out,
         "catalog_findings": [player_edge_finding(r, why) for r, why in edges if why],
         "readings_under_review": [player_edge_finding(r) for r, why in edges if not why],
+        # the analyses giving the player the edge, line by line, apart: never a house edge
+        "player_edge_analyses": [analysis_dict(r) for r, _ in edges],
         "alternative_readings": alternative_readings(analysed),
         "at_stake": stake_terms(stake, meters),
     }

@@ -4,6 +4,7 @@ fact."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -169,6 +170,22 @@ def paytables(
     if owner:
         qs = qs.filter(wager__owner__icontains=owner)
     return qs.order_by("key")
+
+
+def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A text's order as a person reads it: its numbers by value (Pay Table 2 before Pay Table
+    11), its words case-blind."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part.lower())
+        for part in re.split(r"(\d+)", text)
+        if part
+    )
+
+
+def in_label_order(paytables: Iterable[Paytable]) -> list[Paytable]:
+    """Paytables in the order of their labels as a person reads them (KB2 before KB11), the
+    adopted before the proposed."""
+    return sorted(paytables, key=lambda p: (p.proposed, _natural(p.label), _natural(p.key)))
 
 
 def constraints(*, jurisdiction: str) -> QuerySet[Constraint]:

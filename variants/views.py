@@ -103,7 +103,7 @@ def wager(request: HttpRequest, jurisdiction: str, slug: str) -> HttpResponse:
             "in_force": citer.in_force(p) and not p.proposed,
             "cited": _cited(citer, p),
         }
-        for p in found.paytables.all()
+        for p in selectors.in_label_order(found.paytables.all())
     ]
     return render(
         request,
@@ -143,6 +143,7 @@ def paytable(request: HttpRequest, key: str) -> HttpResponse:
             query = urlencode({"paytable": found.key})
             simulate_url = f"{reverse('compliance:paytable-simulations')}?{query}"
     charts = [_chart(a) for a in analysis["analyses"]] if analysis else []
+    edge_charts = [_chart(a) for a in analysis["player_edge_analyses"]] if analysis else []
     columns, rows = _grid(found)
     return render(
         request,
@@ -164,10 +165,20 @@ def paytable(request: HttpRequest, key: str) -> HttpResponse:
             "decks": decks,
             "analysis": analysis,
             "charts": charts,
+            "edge_charts": edge_charts,
             "refused": refused,
             "simulate_url": simulate_url,
+            "par_sheet_url": _par_sheet_url(found.key, decks, request),
         },
     )
+
+
+def _par_sheet_url(key: str, decks: int, request: HttpRequest) -> str:
+    """The par sheet of the paytable at `decks` (and the stake and meter asked), less its format."""
+    query = {"decks": decks} | {
+        name: request.GET[name] for name in ("stake", "meter") if request.GET.get(name)
+    }
+    return f"{reverse('paytable-par-sheet', kwargs={'pk': key})}?{urlencode(query)}"
 
 
 def _decks(request: HttpRequest, allowed: list[int]) -> tuple[int, str]:

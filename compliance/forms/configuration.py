@@ -65,6 +65,8 @@ class Catalog:
     side_wagers: list[tuple[str, str]] = field(default_factory=list)
     layouts: list[tuple[str, str]] = field(default_factory=list)
     paytables: list[Any] = field(default_factory=list)
+    paytables_of: dict[str, tuple[str, list[tuple[str, str]]]] = field(default_factory=dict)
+    """By wager slug: its group's label (as the wager list names it) and its paytables."""
 
 
 def catalog_choices(jurisdiction: str) -> Catalog:
@@ -78,16 +80,23 @@ def catalog_choices(jurisdiction: str) -> Catalog:
             catalog.games.append(choice)
         else:
             catalog.side_wagers.append(choice)
-        for paytable in wager.paytables.all():
-            grouped.setdefault(wager.name, []).append(
+        for paytable in selectors.in_label_order(wager.paytables.all()):
+            # each group labelled as the wager list names its wager: the page's script shows a
+            # side wager's own group only (pitboss/static/pitboss/configuration.js)
+            grouped.setdefault(choice[1], []).append(
                 (
                     paytable.key,
                     f"{paytable.label} ({paytable.key})"
                     + (" — a proposed text's, not in force" if paytable.proposed else ""),
                 )
             )
-    catalog.paytables = [("", "Inline: the lines below"), *grouped.items()]
+        if choice[1] in grouped:
+            catalog.paytables_of[wager.slug] = (choice[1], grouped[choice[1]])
+    catalog.paytables = [INLINE, *grouped.items()]
     return catalog
+
+
+INLINE = ("", "Inline: the lines below")
 
 
 def _boolean(value: str) -> bool | None:
@@ -257,7 +266,10 @@ class SideWagerForm(forms.Form):
 
     def __init__(self, *args: Any, catalog: Catalog, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.catalog = catalog
         cast(forms.ChoiceField, self.fields["wager"]).choices = BLANK + catalog.side_wagers
+        # Every wager's paytables, a group each: the page's script shows the chosen wager's
+        # group only; one of another wager, sent anyway, gets this form's own error (clean).
         cast(forms.ChoiceField, self.fields["paytable"]).choices = catalog.paytables
 
     def clean_lines(self) -> list[dict[str, str]]:
@@ -282,6 +294,15 @@ class SideWagerForm(forms.Form):
             self.add_error("wager", "Choose the side wager these pays are for.")
         if data.get("paytable") and data.get("lines"):
             self.add_error("lines", "Choose a catalog paytable or give inline lines, not both.")
+        wager, paytable = data.get("wager"), data.get("paytable")
+        if wager and paytable:
+            group, own = self.catalog.paytables_of.get(wager, ("", []))
+            if paytable not in {key for key, _ in own}:
+                self.add_error(
+                    "paytable",
+                    f"{paytable} is no paytable of {group or wager}: choose one of its own, or "
+                    "give its lines inline.",
+                )
         return data
 
 

@@ -122,21 +122,35 @@ class ImpactForm(forms.Form):
         return {"jurisdiction": code, "change": change}
 
 
+RUNS_OFFERED = 30
+"""The floors a run picker offers, newest first."""
+
+
 def _sources(user: Any) -> list[tuple[str, Any]]:
-    """The configurations a round or a simulation may use: the samples, and the user's latest
-    runs."""
+    """The configurations a round or a simulation may use: the samples, and the latest run of
+    each floor the user may see (a floor filed again is one choice, its latest run)."""
     runs = [
-        (
-            f"run:{r.pk}",
-            f"{r.configuration.get('licensee') or '(no licensee)'} · {r.jurisdiction} as of "
-            f"{r.as_of:%Y-%m-%d} · run of {r.created_at:%Y-%m-%d %H:%M}",
-        )
-        for r in selectors.validation_runs_listed_for(user)[:30]
+        (f"run:{r.pk}", run_label(r, user))
+        for r in selectors.latest_floors_for(user)[:RUNS_OFFERED]
     ]
     choices: list[tuple[str, Any]] = [
         ("Samples", [(f"sample:{name}", name) for name in selectors.samples()])
     ]
-    return choices + ([("Your latest validation runs", runs)] if runs else [])
+    return choices + ([("Your floors on file (each its latest run)", runs)] if runs else [])
+
+
+def run_label(run: Any, user: Any) -> str:
+    """A run as a picker names it: the licensee, the jurisdiction, its tables, the date it is
+    judged at, its status and when it was filed (and by whom, where not the user)."""
+    tables = [t.get("name", "") for t in run.configuration.get("tables", [])]
+    shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
+    by = "" if run.created_by_id == user.pk else f" by {run.created_by or 'a deleted user'}"
+    return (
+        f"{run.configuration.get('licensee') or '(no licensee)'} · {run.jurisdiction} · "
+        f"{len(tables)} table{'s' if len(tables) != 1 else ''} ({shown}) · as of "
+        f"{run.as_of:%Y-%m-%d} · {run.get_status_display().lower()} · filed "
+        f"{run.created_at:%Y-%m-%d %H:%M}{by}"
+    )
 
 
 def _source(user: Any, value: str) -> dict[str, Any]:

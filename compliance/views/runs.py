@@ -136,6 +136,8 @@ def _base_game_view(
             "analyses": [
                 {**a, "percent": f"{Decimal(a['house_edge']) * 100:.4f}"} for a in side["analyses"]
             ],
+            # the same par sheet as a spreadsheet (the run stores the PDF's address)
+            "par_sheet_csv": (side.get("par_sheet") or "").replace("format=pdf", "format=csv"),
         }
         for side in entry.get("side_wagers", [])
     ]

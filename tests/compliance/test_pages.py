@@ -317,3 +317,27 @@ def test_the_history_lists_runs_that_name_no_licensee_under_their_own_filter(
     assert "(no licensee given)</h2>" in page and '<option value="">(none given)</option>' in page
     only = vendor_page.get("/configurations/runs/?licensee=").content.decode()
     assert str(nameless.pk) in only and str(named.pk) not in only
+
+
+def test_a_paytable_of_another_side_wager_is_refused_in_the_form_s_words(
+    vendor_page: Client,
+) -> None:
+    """Issue #27: the paytable list groups each wager's paytables under the wager's name as the
+    wager list gives it (the page's script shows the chosen wager's group only:
+    tests/browser/test_catalog_desk.py); one of another wager, sent anyway, is this form's error
+    beside the paytable, naming both."""
+    floor = json.loads(json.dumps(FLOOR))
+    floor["tables"][0]["side_wagers"] = [
+        {"wager": "kings-bounty", "paytable": "us-co/kings-bounty/kb03"}
+    ]
+    page = vendor_page.get(URL).content.decode()
+    assert '<optgroup label="King&#x27;s Bounty Dealer Envy (kings-bounty)">' in page
+    refused = _post_form(
+        vendor_page, floor, **{"tables-0-sides-0-paytable": "us-co/royal-match-21/pay-table-1"}
+    )
+    assert refused.status_code == 400
+    beside = refused.content.decode().split('for="id_tables-0-sides-0-paytable"')[1][:1500]
+    assert (
+        "us-co/royal-match-21/pay-table-1 is no paytable of King&#x27;s Bounty Dealer Envy "
+        "(kings-bounty): choose one of its own, or give its lines inline." in beside
+    )
