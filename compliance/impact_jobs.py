@@ -3,8 +3,9 @@
 POST impact/ and the desk's "Who is affected" judge a change within the request while the floors
 are few (settings.IMPACT_INLINE_FLOORS); beyond that, or when asked, the request is stored as an
 ImpactJob and judged by the task `compliance.impact_run` (on Celery where a broker is configured,
-else in-process), its floors counted as they are judged, so the API (GET impact/jobs/{id}/) and
-the desk's job page show its progress, then the same answer the request would have given.
+else in the server's worker thread: pitboss/background.py), its floors counted as they are
+judged, so the API (GET impact/jobs/{id}/) and the desk's job page show its progress, then the
+same answer the request would have given.
 
 The task is given the API's reading of the request (compliance.tasks passes it down), so nothing
 here imports DRF.
@@ -18,7 +19,7 @@ from typing import Any
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
-from pitboss.celery import app
+from pitboss.background import task_send
 from pitboss.errors import DomainError
 
 from .jobs import QUEUE_UNAVAILABLE, queue_check
@@ -37,8 +38,9 @@ impact, as POST impact/ answers it."""
 def impact_job_create(
     *, user: Any, jurisdiction: str, asked: dict[str, Any], floors: int
 ) -> ImpactJob:
-    """Store the request as a job and queue it (run here when tasks run in-process: the job
-    comes back done, or failed with why).
+    """Store the request as a job and queue it (pitboss.background.task_send: to Celery, to the
+    server's worker thread, or run here with BACKGROUND_TASKS=false, when the job comes back
+    done, or failed with why).
 
     :raises DomainError: queue_unavailable (503), the broker cannot be reached (nothing is
         stored)."""
@@ -47,7 +49,7 @@ def impact_job_create(
         created_by=user, jurisdiction=jurisdiction, asked=asked, floors=floors
     )
     try:
-        app.signature(IMPACT_JOB_TASK, args=(str(job.pk),)).delay()
+        task_send(IMPACT_JOB_TASK, str(job.pk))
     except (KombuOperationalError, OSError) as exc:
         job.delete()
         raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
+from pitboss.background import task_send
 from pitboss.celery import app
 from pitboss.errors import DomainError
 
@@ -43,14 +44,15 @@ def queue_check() -> None:
 
 def chunks_dispatch(job: ChunkedJob, task: str) -> None:
     """One Celery task per chunk of a job: the task named `task` (registered by compliance.tasks)
-    sent (job id, chunk index), or run here when tasks run in-process. The broker lost
+    sent (job id, chunk index) by pitboss.background.task_send (to Celery, to the server's
+    worker thread, or run here with BACKGROUND_TASKS=false). The broker lost
     meanwhile: the job is deleted, not left queued with chunks that no worker will run.
 
     :raises pitboss.errors.DomainError: queue_unavailable, status 503.
     """
     try:
         for index in range(job.chunks):
-            app.signature(task, args=(str(job.pk), index)).delay()
+            task_send(task, str(job.pk), index)
     except (KombuOperationalError, OSError) as exc:
         type(job)._default_manager.filter(pk=job.pk).delete()
         raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc

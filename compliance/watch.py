@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from jurisdictions.models import Jurisdiction
 from pitboss import kbcache
-from pitboss.celery import app
+from pitboss.background import task_send
 from pitboss.errors import DomainError
 
 from .configuration import Configuration
@@ -53,8 +53,8 @@ DELIVERY_TASK = "compliance.delivery_send"
 """The Celery task that sends one webhook, retried with backoff."""
 SIGNATURE_HEADER = "X-Pitboss-Signature"
 EAGER_WAIT_LIMIT = 2.0
-"""Seconds a retry waits at most when tasks run in-process (no broker): the write that recorded
-the change is held meanwhile."""
+"""Seconds a retry waits at most when tasks run in-process (no broker): the server's worker
+thread is held meanwhile (with BACKGROUND_TASKS=false, the write that recorded the change)."""
 
 
 # Subscriptions
@@ -117,7 +117,7 @@ def rules_recorded_receive(
     sender: Any, *, jurisdiction: str, start: dt.datetime, end: dt.datetime, reason: str, **_: Any
 ) -> RecordedChange | None:
     """regs.signals.rules_recorded: where someone watches the jurisdiction, the change is stored
-    and its job queued (run here when tasks run in-process). A queue that cannot be reached
+    and its job queued (pitboss.background.task_send). A queue that cannot be reached
     fails the change, with why; the write that recorded it stands."""
     if not Subscription.objects.filter(jurisdiction=jurisdiction).exists():
         return None
@@ -125,7 +125,7 @@ def rules_recorded_receive(
         jurisdiction=jurisdiction, recorded_from=start, recorded_to=end, reason=reason
     )
     try:
-        app.signature(WATCH_CHANGE_TASK, args=(str(change.pk),)).delay()
+        task_send(WATCH_CHANGE_TASK, str(change.pk))
     except Exception as exc:  # the broker lost, or the job failed in-process
         log.exception("the watch's job for change %s failed", change.pk)
         change_fail(change_id=str(change.pk), error=f"{type(exc).__name__}: {exc}")
@@ -219,7 +219,7 @@ def subscribers_tell(change: RecordedChange) -> list[Delivery]:
 
 
 def _webhook_queue(delivery_id: int) -> None:
-    app.signature(DELIVERY_TASK, args=(delivery_id,)).delay()
+    task_send(DELIVERY_TASK, delivery_id)
 
 
 # Delivering

@@ -29,6 +29,9 @@ WEBHOOK_RETRIES     attempts after a webhook's first fails; default 5
 WEBHOOK_BACKOFF     seconds before the first retry, doubled for each after; default 30
 WEBHOOK_PRIVATE_ADDRESSES  true to let webhooks go to loopback, private and link-local
                     addresses (a receiver on the server's own network); default false
+BACKGROUND_TASKS    with no broker: true to run a job's tasks in a worker thread of the server,
+                    so the request that starts a long job returns at once and its page shows
+                    its progress; false to run them in the request; default true
 IMPACT_INLINE_FLOORS  the most floors an impact is judged over within its request; more are
                     judged as a job with its progress shown; default 200
 """
@@ -385,6 +388,8 @@ WEBHOOK_TIMEOUT = 10
 IMPACT_INLINE_FLOORS = envint("IMPACT_INLINE_FLOORS", 200, minimum=0)
 
 CELERY_BROKER_URL = envstr("CELERY_BROKER_URL", "")
+# No broker: a job's tasks run in a worker thread of the server (pitboss/background.py).
+BACKGROUND_TASKS = envbool("BACKGROUND_TASKS", True)
 # No broker: tasks run in-process, and their errors surface where they were called.
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True

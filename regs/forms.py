@@ -66,6 +66,20 @@ class ProvisionDiffForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["jurisdiction"]).choices = _jurisdictions()
+        # A side that is a date is picked from a calendar; "proposed" stays a word to type
+        for side in ("left", "right"):
+            value = (
+                self.data.get(self.add_prefix(side))
+                if self.is_bound
+                else self.initial.get(side, "")
+            )
+            if str(value or "").strip().lower() != PROPOSED:
+                self.fields[side].widget = DateInput()
+                self.fields[side].help_text = (
+                    "The text in force that day."
+                    if side == "left"
+                    else "The text in force that day; today if empty."
+                )
 
     def clean(self) -> dict[str, Any]:
         data = cast(dict[str, Any], super().clean())  # Form's: its cleaned_data

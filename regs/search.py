@@ -27,6 +27,24 @@ from .models import Provision, Status, UnitVersion
 _START, _STOP = "\x02", "\x03"
 _WORD = re.compile(r"\w+", re.UNICODE)
 SNIPPETS = 3
+STOP_WORDS = frozenset(
+    "a an and are as at be but by for from has have if in into is it its no not of on or such "
+    "that the their then there these they this to was were which will with".split()
+)
+"""Words too common to search for or to highlight (a subset of PostgreSQL's English stop words,
+which its full-text search leaves out itself): "the surrender" searches "surrender"."""
+SYNTAX = {
+    "postgresql": (
+        "Words are matched by their stem (“doubling” finds “double”), all of them; "
+        "“quoted words” match as a phrase, “or” between two words matches either, and "
+        "-word leaves out what holds it. Common words (the, of, and…) are not searched."
+    ),
+    "sqlite": (
+        "Every word must appear, as written or at the start of a longer word (“doubl” finds "
+        "“double” and “doubling”), in any case. Common words (the, of, and…) are not searched."
+    ),
+}
+"""What a query may say, by database (PostgreSQL's websearch syntax; the plain fallback)."""
 
 
 @dataclass(frozen=True)
@@ -46,8 +64,14 @@ class SearchHit:
 
 
 def words_of(q: str) -> list[str]:
-    """The words of a query, as the fallback matches them."""
-    return _WORD.findall(q.casefold())
+    """The words of a query, as the fallback matches them and the page highlights them: its
+    common words (STOP_WORDS) left out."""
+    return [w for w in _WORD.findall(q.casefold()) if w not in STOP_WORDS]
+
+
+def words_left_out(q: str) -> list[str]:
+    """The query's common words, not searched (each once, in order)."""
+    return list(dict.fromkeys(w for w in _WORD.findall(q.casefold()) if w in STOP_WORDS))
 
 
 def highlight(text: str, words: list[str]) -> SafeString:

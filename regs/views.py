@@ -14,6 +14,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,10 +29,10 @@ from pitboss.kbcache import cached_read
 
 from . import reading, selectors, services
 from .diff import selectors as diffs
-from .diff.redline import html_redline
+from .diff.redline import html_redline, with_tables
 from .forms import AnnotationForm, InstrumentDiffForm, ProvisionDiffForm, SearchForm
 from .models import Annotation, Status
-from .search import rule_text_search
+from .search import SYNTAX, rule_text_search, words_left_out
 
 _DATED = re.compile(r"^(?P<label>.*?)@(?P<date>[^@]*)$")
 
@@ -326,6 +327,8 @@ def search(request: HttpRequest) -> HttpResponse:
             "message": message,
             "results": results,
             "total": total,
+            "left_out": words_left_out(q),
+            "syntax": SYNTAX.get(connection.vendor, SYNTAX["sqlite"]),
         },
     )
 
@@ -437,7 +440,7 @@ def diff_provision(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"form": form, "diff": diff, "error": error}
     if diff is not None:
         context.update(
-            redline=html_redline(diff.text, changed_only=True),
+            redline=with_tables(html_redline(diff.text, changed_only=True)),
             substantive=[c for c in diff.changes if c.substantive],
             editorial=[c for c in diff.changes if not c.substantive],
             left_url=_side_url(diff, diff.left),

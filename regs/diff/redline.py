@@ -3,6 +3,7 @@ terminal form with [-deleted-]{+inserted+} markers."""
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from .text import TextDiff, UnitDiff
@@ -75,3 +76,65 @@ def terminal_redline(diff: TextDiff, *, color: bool = False, changed_only: bool 
             body.append(_trailing(span.right or span.left))
         lines.append(f"{head}\n  " + "".join(body).rstrip().replace("\n", "\n  "))
     return "\n".join(lines)
+
+
+_TAG = re.compile(r"(</?(?:ins|del)\b[^>]*>)")
+_UNIT = re.compile(r'(<div class="unit [^"]*"><span class="cite">.*?</span> )(.*?)(</div>)', re.S)
+
+
+def with_tables(redline: str) -> str:
+    """An HTML redline (html_redline) with each run of a unit's lines holding " | " cells (a
+    printed table, as the rule text stores it) laid out as a table, its insertions and deletions
+    kept cell by cell; for the pages (the API gives the redline as it is)."""
+    return _UNIT.sub(lambda m: m[1] + _unit_tables(m[2]) + m[3], redline)
+
+
+def _split(html: str, separator: str) -> list[str]:
+    """`html` split at `separator` in its text, an <ins> or <del> open across a split closed
+    before it and opened again after, so each piece is whole."""
+    pieces, current, open_tag = [], "", ""
+    for token in _TAG.split(html):
+        if _TAG.fullmatch(token):
+            open_tag = "" if token.startswith("</") else token
+            current += token
+            continue
+        parts = token.split(separator)
+        for n, part in enumerate(parts):
+            if n:
+                closing = f"</{open_tag[1:4]}>" if open_tag else ""
+                pieces.append(current + closing)
+                current = open_tag
+            current += part
+    pieces.append(current)
+    return pieces
+
+
+def _text(html: str) -> str:
+    return _TAG.sub("", html)
+
+
+def _unit_tables(body: str) -> str:
+    out: list[str] = []
+    rows: list[str] = []
+
+    def flush() -> None:
+        if rows:
+            cells = [[c.strip() for c in _split(row.strip(), "|")] for row in rows]
+            cells = [row[1:-1] if len(row) > 2 and not _text(row[0]) else row for row in cells]
+            out.append(
+                '<table class="data rule-table">'
+                + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in cells)
+                + "</table>"
+            )
+            rows.clear()
+
+    for line in _split(body, "\n"):
+        text = _text(line).strip()
+        if "|" in text:
+            if set(text) - set("|-: "):  # not a markdown separator row
+                rows.append(line)
+            continue
+        flush()
+        out.append(line)
+    flush()
+    return "\n".join(piece for piece in out if piece)

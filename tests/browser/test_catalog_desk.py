@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.test import override_settings
 
 from compliance.api.configuration import configuration_parse
 from compliance.services import validation_run_create
@@ -117,3 +118,26 @@ def test_a_side_wager_s_paytable_list_follows_the_wager_chosen(
     paytable.select_option("us-co/royal-match-21/pay-table-2")
     side = page.locator("fieldset", has=paytable).last
     side.screenshot(path=str(SCREENSHOTS / "configuration-side-wager-paytables.png"))
+
+
+def test_a_long_simulation_returns_at_once_and_its_progress_is_seen(
+    page: Any, browser_vendor: User
+) -> None:
+    """Issue #27: with no broker and the worker thread on (the embedded default), starting a
+    simulation lands on its page at once; the progress bar is seen below its end, then the
+    result."""
+    log_in(page, browser_vendor)
+    page.get_by_role("link", name="Simulations").click()
+    page.get_by_label("Configuration").select_option("sample:casino-house-rules-co")
+    page.get_by_label("Rounds").fill("6000000")
+    page.get_by_label("Seed").fill("12")
+    with override_settings(BACKGROUND_TASKS=True):  # the live server runs in this process
+        page.get_by_role("button", name="Start the simulation").click()
+        page.wait_for_url("**/simulations/*/")
+        bar = page.locator("progress#progress-bar")
+        assert int(bar.get_attribute("value")) < int(bar.get_attribute("max"))
+        assert page.locator("#simulation-progress").get_attribute("hx-get")  # polling
+        screenshot(page, "simulation-running", height=700)
+        page.locator("dl.result").wait_for(timeout=300_000)
+    assert bar.get_attribute("value") == bar.get_attribute("max")
+    assert page.locator("#simulation-progress").get_attribute("hx-get") is None

@@ -68,7 +68,8 @@ def test_a_reader_compares_the_proposed_raise_the_roof_with_the_adopted_text(pag
     proposed = page.locator(
         "section", has=page.get_by_role("heading", name="Proposed against adopted")
     )
-    proposed.get_by_label("To").fill("2025-01-01")
+    assert proposed.get_by_label("Adopted text as of").get_attribute("type") == "date"
+    proposed.get_by_label("Adopted text as of").fill("2025-01-01")
     proposed.get_by_role("button", name="Compare").click()
     assert (
         page.get_by_role("heading", level=1)
@@ -76,6 +77,10 @@ def test_a_reader_compares_the_proposed_raise_the_roof_with_the_adopted_text(pag
         .endswith("47.1-834.23 (proposed) → 30-899.23 (2025-01-01)")
     )
     assert "$100" in page.locator(".redline del").all_inner_texts()
+    # the pay tables of (12) keep their rows and columns inside the redline (issue #27)
+    pay_table = page.locator(".redline table.rule-table").first
+    assert pay_table.locator("tr").count() >= 7
+    assert pay_table.locator("tr").nth(1).locator("td").count() == 3
     assert "Amended 5/1/21" in page.locator("#subst-h + table").inner_text()
     screenshot(page, "diff")
 

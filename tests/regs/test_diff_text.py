@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from regs.diff.redline import html_redline, terminal_redline
+from regs.diff.redline import html_redline, terminal_redline, with_tables
 from regs.diff.text import Change, UnitText, diff_units
 
 
@@ -131,6 +131,25 @@ def test_the_html_redline_escapes_rule_text() -> None:
 
     assert "<script>" not in html
     assert "Pays <del>3</del><ins>6</ins> &amp; 2 &lt;script&gt;x&lt;/script&gt; here" in html
+
+
+def test_a_table_in_a_redline_keeps_its_cells_and_its_marks() -> None:
+    """Issue #27: a unit's " | " lines are a table on the page, a deletion or insertion that
+    crosses a cell boundary closed and opened again in each cell."""
+    diff = diff_units(
+        units("X", "Pay table:\nBust | Ante\n--- | ---\n4567 suited | 200 to 1\n9 | 1 to 1"),
+        units("X", "Pay table:\nBust | Ante\n--- | ---\n4567 suited | 150 to 1\n8 | 2 to 1"),
+    )
+
+    html = with_tables(html_redline(diff))
+
+    assert '<table class="data rule-table">' in html and " | " not in html
+    assert "<tr><td>Bust</td><td>Ante</td></tr>" in html
+    assert "<td><del>200</del><ins>150</ins> to 1</td>" in html
+    rows = html.split("<tr>")
+    assert len(rows) == 4  # before the table, then three rows: the separator row is no row
+    assert all(row.count("<del") == row.count("</del>") for row in rows)
+    assert all(row.count("<ins") == row.count("</ins>") for row in rows)
 
 
 def test_the_terminal_redline_marks_deletions_and_insertions() -> None:

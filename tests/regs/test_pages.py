@@ -258,6 +258,35 @@ def test_search_finds_only_the_text_in_force_on_the_date(client: Client) -> None
     assert 'href="/us-ma/' in results and 'href="/us-co/' not in results
 
 
+def test_search_leaves_common_words_out_and_says_so(client: Client) -> None:
+    """Issue #27: "the surrender" searches and highlights "surrender", not "the", and the page
+    says which words it left out and what a query may say."""
+    page = client.get("/search/?q=the+surrender&as_of=2024-06-01").content.decode()
+    results = page.split('class="results"')[1]
+    assert "<mark>surrender" in results.lower() and "<mark>the</mark>" not in results.lower()
+    assert "Not searched, being common: the." in page
+    assert "Common words (the, of, and…) are not searched." in page
+    only_common = text_of(client.get("/search/?q=the+of&as_of=2024-06-01"))
+    assert "Not searched, being common: the, of." in only_common
+    assert "No provision in force on 2024-06-01 matches" in only_common
+
+
+def test_search_on_a_date_before_any_rule_says_why_undated_rules_are_listed(
+    client: Client,
+) -> None:
+    """Issue #27: on 1800-01-01 the rules that match are those whose text on file bears no
+    date (Massachusetts's, undated; Colorado sections whose text before the first dated note is
+    not on file): each hit says why, rather than seeming in force in 1800."""
+    page = client.get("/search/?q=surrender&as_of=1800-01-01").content.decode()
+    hits = page.split('class="results"')[1].split("</ol>")[0].split("<li>")[1:]
+    assert hits and any('href="/us-ma/' in hit for hit in hits)
+    for hit in hits:
+        assert (
+            "The source on file gives no date this text took effect" in hit
+            or "the text in force on 1800-01-01 is not on file" in hit
+        ), hit
+
+
 @pytest.mark.postgres
 @pytest.mark.skipif(
     connection.vendor != "postgresql", reason="full-text search runs on PostgreSQL only"
