@@ -14,7 +14,13 @@ import tempfile
 
 from benchmarks import fresh_database
 from benchmarks.exact import bench_analysis, bench_basegame, bench_review
-from benchmarks.floors import bench_impact, bench_pages_desk, bench_signage, bench_validation
+from benchmarks.floors import (
+    bench_impact,
+    bench_packet,
+    bench_pages_desk,
+    bench_signage,
+    bench_validation,
+)
 from benchmarks.rules_text import (
     bench_date_notes,
     bench_diff,
@@ -48,6 +54,7 @@ BENCHMARKS = {
     "pages_rules": bench_pages_rules,
     "pages_desk": bench_pages_desk,
     "impact": bench_impact,
+    "packet": bench_packet,
 }
 
 

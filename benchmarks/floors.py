@@ -218,3 +218,36 @@ def bench_impact(floors: int = 1000) -> None:
         f"{seconds:.2f} s, CPU {cpu:.2f} s ({1000 * seconds / len(on_file):.1f} ms a floor; "
         f"{len(answer['affected'])} affected, {answer['unaffected']} not)  (target < 10 s)"
     )
+
+
+def bench_packet(runs: int = 3) -> None:
+    """The submission packet of a 12-table floor (issue #27; target < 5 s): the sample Colorado
+    floor's two tables alternately, validated and stored, then its packet built (rule effects,
+    par sheets, cited provisions, signs) and written as a PDF and a ZIP. The first build (its
+    rule effects and par sheets analysed) and the median of `runs` more."""
+    import json
+
+    from compliance.api.configuration import configuration_parse
+    from compliance.packet import packet_build
+    from compliance.services import validation_run_create
+
+    floor = json.loads((ROOT / "tests/compliance/data/signage-floor-co.json").read_text())
+    twelve = dict(
+        floor,
+        tables=[dict(floor["tables"][n % 2], name=f"BJ-{n + 1:02d}") for n in range(12)],
+    )
+    run = validation_run_create(configuration=configuration_parse(twelve))
+
+    def timed() -> tuple[float, int, int]:
+        start = time.perf_counter()
+        packet = packet_build(run, configuration_parse(run.configuration))
+        pdf, archive = packet.pdf(), packet.zip()
+        return time.perf_counter() - start, len(pdf), len(archive)
+
+    first = timed()
+    samples = [timed() for _ in range(runs)]
+    print(
+        f"submission packet of a 12-table floor (PDF and ZIP): first {first[0]:.2f} s, then p50 "
+        f"{statistics.median(s for s, _, _ in samples):.2f} s over {runs} runs; PDF "
+        f"{first[1] // 1024} KB, ZIP {first[2] // 1024} KB  (target < 5 s)"
+    )

@@ -443,6 +443,8 @@ def _fills() -> dict[str, Callable[[], list[dict[str, Any]]]]:
         "paytable-detail": lambda: [{"pk": "us-co/kings-bounty/kb03"}],
         "paytable-analysis": lambda: [{"pk": "us-co/kings-bounty/kb03"}],
         "paytable-par-sheet": lambda: [{"pk": "us-co/kings-bounty/kb03"}],
+        # one run's packet (a PDF) by every role; every run's (a ZIP) by its owner, below
+        "validation-packet": lambda: runs()[:1],
         "variants:paytable": lambda: [{"key": "us-co/kings-bounty/kb03"}],
         "variants:wager": lambda: [{"jurisdiction": "us-co", "slug": "kings-bounty"}],
     }
@@ -499,4 +501,7 @@ def test_nothing_hostile_one_vendor_sends_breaks_what_anyone_reads(
         url = reverse("sign-set", kwargs={"pk": sign_set.pk})
         for query in OWNER_ONLY["sign-set"]:
             _checked(problems, f"GET {url}{query} as owner", roles["owner"].get(url + query))
+    for pk in ValidationRun.objects.values_list("pk", flat=True):
+        url = reverse("validation-packet", kwargs={"pk": pk}) + "?format=zip"
+        _checked(problems, f"GET {url} as owner", roles["owner"].get(url))
     assert problems == [], "\n".join(problems)

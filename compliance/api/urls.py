@@ -11,6 +11,11 @@ urlpatterns = [
     path("validations/codes/", views.FindingCodesApi.as_view(), name="finding-codes"),
     path("validations/<uuid:pk>/", views.ValidationDetailApi.as_view(), name="validation"),
     path(
+        "validations/<uuid:pk>/packet/",
+        views.ValidationPacketApi.as_view(),
+        name="validation-packet",
+    ),
+    path(
         "validations/<uuid:pk>/decision/",
         views.ValidationDecisionApi.as_view(),
         name="validation-decision",

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.utils import timezone
-from drf_spectacular.utils import (
-    extend_schema,
-)
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,9 +16,11 @@ from rest_framework.views import APIView
 
 from compliance import selectors
 from compliance.models import ValidationRun
+from compliance.packet import packet_build
 from compliance.services import validation_run_create, validation_run_decide
 from compliance.validator import FINDING_CODES
-from pitboss.api import paged_schema, shared_serializer
+from pitboss.api import FormatIsTheView, paged_schema, shared_serializer
+from pitboss.errors import InvalidInput
 
 from .configuration import ConfigurationSerializer, configuration_parse
 from .requests import DecisionIn, request_parse
@@ -87,3 +88,33 @@ class FindingCodesApi(APIView):
     @extend_schema(responses=dict[str, str])
     def get(self, request: Request) -> Response:
         return Response(FINDING_CODES)
+
+
+PACKET_FORMATS = {"pdf": "application/pdf", "zip": "application/zip"}
+
+
+class ValidationPacketApi(ValidationRuns):
+    """The run's submission packet, as a vendor files it with the regulator and a testing lab
+    reviews it: the report and its findings, each table's base game and rule effects, each side
+    wager's par sheet, every cited provision's text as of the run's date, the signs and the
+    provenance (the knowledge base's revision, the run, a SHA-256 of each part). ?format=pdf
+    (default) or zip (the same content as JSON and CSV). The same run gives the same packet, byte
+    for byte, but for the generation time it states."""
+
+    content_negotiation_class = FormatIsTheView
+
+    @extend_schema(
+        parameters=[OpenApiParameter("format", str, enum=list(PACKET_FORMATS))],
+        responses={(200, "application/pdf"): bytes, (200, "application/zip"): bytes},
+    )
+    def get(self, request: Request, pk: Any) -> HttpResponse:
+        chosen = request.query_params.get("format", "pdf")
+        if chosen not in PACKET_FORMATS:
+            raise InvalidInput({"format": [f"one of {', '.join(PACKET_FORMATS)}"]})
+        run = self.found(request, pk)
+        assert isinstance(run, ValidationRun)
+        packet = packet_build(run, configuration_parse(run.configuration))
+        content = packet.pdf() if chosen == "pdf" else packet.zip()
+        response = HttpResponse(content, content_type=PACKET_FORMATS[chosen])
+        response["Content-Disposition"] = f'attachment; filename="packet-{run.pk}.{chosen}"'
+        return response

@@ -19,6 +19,7 @@ from .validations import (
     ValidationDecisionApi,
     ValidationDetailApi,
     ValidationListApi,
+    ValidationPacketApi,
 )
 from .watch import (
     RecordedChangeDetailApi,
@@ -49,4 +50,5 @@ __all__ = [
     "ValidationDecisionApi",
     "ValidationDetailApi",
     "ValidationListApi",
+    "ValidationPacketApi",
 ]

@@ -141,3 +141,23 @@ def test_a_long_simulation_returns_at_once_and_its_progress_is_seen(
         page.locator("dl.result").wait_for(timeout=300_000)
     assert bar.get_attribute("value") == bar.get_attribute("max")
     assert page.locator("#simulation-progress").get_attribute("hx-get") is None
+
+
+def test_the_report_page_gives_the_submission_packet(
+    page: Any, browser_vendor: User, django_db_blocker: Any
+) -> None:
+    """Issue #27: from a run's report, Vera downloads its submission packet as a PDF and a ZIP."""
+    with django_db_blocker.unblock():
+        run = validation_run_create(
+            configuration=configuration_parse(dict(SAMPLE, licensee="Packet Casino")),
+            user=browser_vendor,
+        )
+    log_in(page, browser_vendor)
+    page.goto(f"/configurations/runs/{run.pk}/")
+    offer = page.locator("p.packet")
+    assert offer.inner_text().startswith("Submission packet, for the regulator and a testing lab")
+    for name, suffix, magic in (("PDF", ".pdf", b"%PDF"), ("ZIP (JSON and CSV)", ".zip", b"PK")):
+        with page.expect_download() as download:
+            offer.get_by_role("link", name=name).click()
+        assert download.value.suggested_filename == f"packet-{run.pk}{suffix}"
+        assert Path(download.value.path()).read_bytes()[:4].startswith(magic)
