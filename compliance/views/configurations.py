@@ -8,6 +8,7 @@ import json
 import re
 from typing import Any
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.forms.utils import ErrorDict, ErrorList
 from django.http import Http404, HttpRequest, HttpResponse
@@ -152,6 +153,7 @@ def _validate(bound: dict[str, Any], user: Any) -> ValidationRun | None:
     valid = config.is_valid() & tables.is_valid()
     valid = all([valid, *(s.is_valid() for s in sides)])
     if not valid:
+        _contract_errors_too(bound)
         return None
     body, rows = configuration_from_forms(config, tables.forms, [s.forms for s in sides])
     try:
@@ -164,15 +166,54 @@ def _validate(bound: dict[str, Any], user: Any) -> ValidationRun | None:
     return None
 
 
+def _contract_errors_too(bound: dict[str, Any]) -> None:
+    """The forms refused some fields: the contract's errors of the others beside them too, so
+    every error shows at once ("banana" in one field and a 13-digit amount in another). The
+    refused fields are read as left blank; an error on a field already refused is not added."""
+    config, tables, sides = bound["config"], bound["tables"], bound["sides"]
+    every = [config, *tables.forms, *(f for s in sides for f in s.forms)]
+    if any(not hasattr(form, "cleaned_data") for form in every):
+        return  # a formset's own management data refused: nothing to read
+    for form in every:
+        for name, field in form.fields.items():
+            if name in form.errors or name not in form.cleaned_data:
+                form.cleaned_data[name] = _blank(field)
+    if not config.cleaned_data["jurisdiction"]:
+        return
+    if config.cleaned_data["as_of"] is None:
+        config.cleaned_data["as_of"] = timezone.localdate()
+    try:
+        body, rows = configuration_from_forms(config, tables.forms, [s.forms for s in sides])
+        configuration_parse(body)
+    except InvalidInput as exc:
+        for path, message in error_paths(exc.detail):
+            _attach(path, message, bound, rows, only_free=True)
+    except (DomainError, KeyError, TypeError, ValueError):
+        pass  # what the forms refused leaves nothing the contract can read
+
+
+def _blank(field: Any) -> Any:
+    """What a refused field is read as: left blank."""
+    if isinstance(field, forms.BooleanField):
+        return False
+    if isinstance(field, forms.MultipleChoiceField):
+        return []
+    if isinstance(field, forms.CharField | forms.ChoiceField):
+        return ""
+    return None
+
+
 _SIDE = re.compile(r"tables\[(\d+)\]\.side_wagers\[(\d+)\]\.(\w+)(?:\.(\w+))?")
 
 
 _TABLE = re.compile(r"tables\[(\d+)\]\.(\w+)(?:\.(\w+))?")
 
 
-def _attach(path: str, message: str, bound: dict[str, Any], rows: dict[Any, int]) -> None:
+def _attach(
+    path: str, message: str, bound: dict[str, Any], rows: dict[Any, int], *, only_free: bool = False
+) -> None:
     """Put a service error beside the form field its path names; else on the form, with the
-    path."""
+    path. `only_free`: not beside a field that has an error already, nor on the form."""
     forms_, name = None, ""
     if m := _SIDE.match(path):
         t, s = int(m.group(1)), int(m.group(2))
@@ -183,6 +224,8 @@ def _attach(path: str, message: str, bound: dict[str, Any], rows: dict[Any, int]
         name = _field_name(*m.group(2, 3))
     else:
         forms_, name = bound["config"], path
+    if only_free and (name in forms_.errors or name not in forms_.fields):
+        return
     if name in forms_.fields:
         forms_.add_error(name, message)
     else:

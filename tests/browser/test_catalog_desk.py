@@ -161,3 +161,66 @@ def test_the_report_page_gives_the_submission_packet(
             offer.get_by_role("link", name=name).click()
         assert download.value.suggested_filename == f"packet-{run.pk}{suffix}"
         assert Path(download.value.path()).read_bytes()[:4].startswith(magic)
+
+
+def _choose_massachusetts_and(script: str) -> str:
+    """A script that chooses Massachusetts (htmx reloads the form with its catalog) and then, at
+    once, before the reload is back, does `script`."""
+    return (
+        """() => {
+            const form = document.querySelector("form.configuration");
+            form.elements["jurisdiction"].value = "US-MA";
+            form.elements["jurisdiction"].dispatchEvent(new Event("change", {bubbles: true}));
+        """
+        + script
+        + "}"
+    )
+
+
+MA_CATALOG = (
+    "document.querySelector('[name=\"tables-0-sides-0-paytable\"]').innerHTML.includes('us-ma/')"
+)
+
+
+def test_what_is_typed_while_the_form_reloads_is_kept(page: Any, browser_vendor: User) -> None:
+    """Issue #27: a value typed while the form reloads after a list change (the same moment, in
+    one script, so the race is certain) is in the reloaded form, not lost with the old one."""
+    log_in(page, browser_vendor)
+    page.goto("/configurations/?sample=casino-house-rules-co")
+    page.evaluate(
+        _choose_massachusetts_and(
+            'form.elements["licensee"].value = "Typed while it reloads";'
+            'form.elements["tables-0-name"].value = "BJ typed too";'
+        )
+    )
+    page.wait_for_function(MA_CATALOG)
+    assert page.locator('[name="licensee"]').input_value() == "Typed while it reloads"
+    assert page.locator('[name="tables-0-name"]').input_value() == "BJ typed too"
+
+
+def test_a_click_on_validate_while_the_form_reloads_is_not_lost(
+    page: Any, browser_vendor: User
+) -> None:
+    """Issue #27: the reload after a list change comes back while the officer's click on
+    Validate is under way (the button pressed, not yet released): the click still validates."""
+    log_in(page, browser_vendor)
+    page.goto("/configurations/?sample=casino-house-rules-co")
+    validate = page.locator('form.configuration button[value="validate"]:not(.default-submit)')
+    validate.scroll_into_view_if_needed()
+    box = validate.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    with page.expect_response(
+        lambda r: r.request.method == "POST" and "hx-request" in r.request.headers
+    ):
+        page.evaluate(_choose_massachusetts_and(""))
+    page.wait_for_timeout(300)  # htmx has the new form, and holds it while the button is down
+    assert page.locator(".errorlist").count() == 0  # nothing validated yet
+    page.mouse.up()
+    # validated: the run's report, or (Colorado's side wagers are not Massachusetts's) the form
+    # again with what the validation found
+    page.wait_for_function(
+        "location.pathname.includes('/configurations/runs/') || "
+        "document.querySelector('.errorlist')"
+    )
+    assert page.locator('[name="jurisdiction"]').input_value() == "US-MA" or "/runs/" in page.url

@@ -341,3 +341,24 @@ def test_a_paytable_of_another_side_wager_is_refused_in_the_form_s_words(
         "us-co/royal-match-21/pay-table-1 is no paytable of King&#x27;s Bounty Dealer Envy "
         "(kings-bounty): choose one of its own, or give its lines inline." in beside
     )
+
+
+def test_every_error_of_the_form_shows_at_once_beside_its_field(vendor_page: Client) -> None:
+    """Issue #27: a word in a money field (the form's own check) and a 13-digit table maximum
+    (the contract's) are both reported on the first submit, each beside its field."""
+    floor = json.loads(json.dumps(FLOOR))
+    refused = _post_form(
+        vendor_page,
+        floor,
+        **{"tables-0-tips_max": "banana", "tables-0-limits_max": "1234567890123"},
+    )
+    assert refused.status_code == 400
+    page = refused.content.decode()
+
+    def beside(field: str) -> str:
+        return page.split(f'for="id_{field}"')[1][:1200]
+
+    assert "Enter a number." in beside("tables-0-tips_max")
+    too_big = beside("tables-0-limits_max")
+    assert "errorlist" in too_big and "digits" in too_big.lower()
+    assert ValidationRun.objects.count() == 0
