@@ -78,3 +78,64 @@ def test_the_desk_s_pages_hold_no_serious_violation(
         if grave := _grave(page):
             problems[name] = grave
     assert problems == {}
+
+
+def _tab_through(page: Any, form: str, last: str, most: int = 400) -> set[str]:
+    """Press Tab from the top of the page until `last` (a selector) has the focus; the names of
+    the fields of `form` the focus went through."""
+    page.locator("body").focus()
+    visited: set[str] = set()
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        name = page.evaluate(
+            f"document.activeElement.closest({form!r}) ? document.activeElement.name : null"
+        )
+        if name:
+            visited.add(name)
+        if page.evaluate(f"document.activeElement.matches({last!r})"):
+            return visited
+    raise AssertionError(f"{last} never had the focus; went through {sorted(visited)}")
+
+
+def _fields(page: Any, form: str) -> set[str]:
+    """The named fields of `form` a person can use: not hidden, not taken out of the tab order."""
+    return set(
+        page.evaluate(
+            f"""() => Array.from(document.querySelectorAll({form!r} + " [name]"))
+                .filter(e => e.type !== "hidden" && e.tabIndex >= 0 && !e.disabled
+                             && e.getClientRects().length)
+                .map(e => e.name)"""
+        )
+    )
+
+
+def test_the_configuration_form_is_used_by_keyboard_alone(page: Any, browser_vendor: User) -> None:
+    """Issue #27: every field of the configuration form is reached with Tab, in order, and
+    Enter on Validate validates."""
+    log_in(page, browser_vendor)
+    page.goto("/configurations/?sample=casino-house-rules-co")
+    validate = 'form.configuration button[value="validate"]:not(.default-submit)'
+    visited = _tab_through(page, "form.configuration", validate)
+    assert _fields(page, "form.configuration") - visited <= {"action"}  # the buttons' name
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "location.pathname.includes('/configurations/runs/') || "
+        "document.querySelector('.errorlist')"
+    )
+
+
+def test_the_rounds_and_search_forms_are_used_by_keyboard_alone(
+    page: Any, browser_vendor: User
+) -> None:
+    log_in(page, browser_vendor)
+    page.goto("/rounds/")
+    play = "form:has([name=play-configuration])"
+    visited = _tab_through(page, play, f"{play} button[type=submit]")
+    assert _fields(page, play) - visited <= {"action"}
+    page.goto("/search/")
+    _tab_through(page, "form[role=search]", "form[role=search] [name=q]")
+    page.keyboard.type("surrender")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**q=surrender**")
+    visited = _tab_through(page, "form[role=search]", "form[role=search] button")
+    assert _fields(page, "form[role=search]") <= visited

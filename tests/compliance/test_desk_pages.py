@@ -120,6 +120,8 @@ def test_a_replay_names_each_payment_that_differs_from_the_rules(
     page = desk.get("/rounds/", query).content.decode()
     assert "payments differ" in page and "payment-differs" in page
     assert "paid +15.00, the approved rules pay +10.00" in page
+    # where, in the form's words (issue #27): the seat and its field, not the API's path
+    assert "Seat 1: paid, main" in page and "seats[0].paid.main" not in page
     assert f'href="{citation_url("US-CO", "30-807(1)", AS_OF)}"' in page
     query["replay-seat1_paid"] = "main=10"
     assert "paid as the rules pay" in desk.get("/rounds/", query).content.decode()
@@ -233,4 +235,8 @@ def test_a_seat_names_its_over_or_under_13_side_on_the_rounds_page(
     missing = _play(desk, f"run:{run.pk}", shoe="AH 5C KD TS 6C",
                     seat1_wagers="main=10 over-under-13=1")  # fmt: skip
     assert missing.status_code == 400
-    assert "seats[0].wagers.over-under-13.side" in missing.content.decode()
+    page = missing.content.decode()
+    # beside the field, in the form's words (issue #27), not as the API's path
+    beside = page.split('for="id_play-seat1_wagers"')[1][:1500]
+    assert "errorlist" in beside and "over-under-13 side:" in beside
+    assert "seats[0]" not in page
