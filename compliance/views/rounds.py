@@ -5,7 +5,6 @@ each settlement's rule.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -19,9 +18,9 @@ from compliance.forms import (
 )
 from compliance.rounds import round_replay, rounds_play
 from jurisdictions.web import citation_url
-from pitboss.errors import DomainError, InvalidInput
+from pitboss.errors import DomainError
 
-from .refusals import error_paths
+from .refusals import errors_beside, seat_words
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -69,7 +68,7 @@ def rounds(request: HttpRequest) -> HttpResponse:
                 else:
                     answer = round_replay(**request_parse(ReplayIn, body))
             except DomainError as exc:
-                problems, status = _beside_fields(form, exc), 400
+                problems, status = errors_beside(form, exc), 400
             else:
                 as_of = body["configuration"].get("as_of")
                 logs = answer["rounds"] if action == "play" else [answer["round"]]
@@ -94,52 +93,11 @@ def rounds(request: HttpRequest) -> HttpResponse:
     )
 
 
-_SEAT = re.compile(r"^seats\[(\d+)\]\.(wagers|actions|paid)(?:\.(.+))?$")
-
-
-def _beside_fields(form: Any, exc: DomainError) -> list[str]:
-    """A refused round's errors, each beside the form's field its path names, in the form's
-    words (seats[0].paid.main → "Seat 1: paid", for main); what names no field of the form,
-    returned to be said above it, its path said in words."""
-    pairs = (
-        error_paths(exc.detail)
-        if isinstance(exc, InvalidInput)
-        else list((exc.fields or {}).items()) or [("", exc.message)]
-    )
-    said = [exc.message] if not isinstance(exc, InvalidInput) and exc.fields else []
-    for path, message in pairs:
-        if m := _SEAT.match(path):
-            name = f"seat{int(m[1]) + 1}_{m[2]}"
-            if name in form.fields:
-                what = m[3].replace(".", " ") if m[3] else ""
-                form.add_error(name, f"{what}: {message}" if what else message)
-                continue
-        head = path.split(".", 1)[0].split("[", 1)[0]
-        if head in form.fields and head != "configuration":
-            form.add_error(head, message)
-            continue
-        if head == "configuration":
-            said.append(
-                f"The configuration chosen ({path.removeprefix('configuration.')}): {message}"
-            )
-            continue
-        said.append(f"{path}: {message}" if path else message)
-    return said
-
-
 def _date(value: Any) -> dt.date | None:
     try:
         return dt.date.fromisoformat(str(value))
     except ValueError:
         return None
-
-
-def seat_words(path: str) -> str:
-    """A round's path as the form says it: seats[0].paid.main → "Seat 1: paid, main"."""
-    if m := _SEAT.match(path):
-        rest = f", {m[3].replace('.', ' ')}" if m[3] else ""
-        return f"Seat {int(m[1]) + 1}: {m[2]}{rest}"
-    return path
 
 
 def _linked(findings: list[dict[str, Any]], as_of: dt.date | None) -> list[dict[str, Any]]:

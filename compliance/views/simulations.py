@@ -22,7 +22,7 @@ from compliance.models import SimulationJob
 from compliance.simulations import simulation_job_create
 from pitboss.errors import DomainError
 
-from .refusals import refusal_messages
+from .refusals import errors_beside
 
 
 @login_required
@@ -59,7 +59,7 @@ def job_form_page(
         try:
             job = create(**parse(form.request_body()), user=request.user)
         except DomainError as exc:
-            problems = refusal_messages(exc)
+            problems = errors_beside(form, exc)
         else:
             return redirect(job_page, pk=job.pk)
     return render(

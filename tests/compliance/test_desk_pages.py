@@ -240,3 +240,17 @@ def test_a_seat_names_its_over_or_under_13_side_on_the_rounds_page(
     beside = page.split('for="id_play-seat1_wagers"')[1][:1500]
     assert "errorlist" in beside and "over-under-13 side:" in beside
     assert "seats[0]" not in page
+
+
+def test_a_simulation_the_service_refuses_says_so_beside_the_field(
+    desk: Client, run: ValidationRun
+) -> None:
+    """Issue #27: a table the configuration does not have is the service's refusal; it is
+    shown beside the form's Table field, in the form, not as a list of API paths above it."""
+    page = desk.post(
+        "/simulations/",
+        {"configuration": f"run:{run.pk}", "table": "No such table", "rounds": "10000"},
+    )
+    assert page.status_code == 400
+    beside = page.content.decode().split('for="id_table"')[1][:1500]
+    assert "errorlist" in beside and "No such table" in beside
