@@ -17,12 +17,10 @@ from collections.abc import Callable
 from typing import Any
 
 from django.utils import timezone
-from kombu.exceptions import OperationalError as KombuOperationalError
 
-from pitboss.background import task_send
 from pitboss.errors import DomainError
 
-from .jobs import QUEUE_UNAVAILABLE, queue_check
+from .jobs import queue_check, tasks_send
 from .models import ImpactJob
 
 IMPACT_JOB_TASK = "compliance.impact_run"
@@ -44,17 +42,15 @@ def impact_job_create(
 
     :raises DomainError: queue_unavailable (503), the broker cannot be reached (nothing is
         stored)."""
-    queue_check()
+    queue_check("impact")
     job = ImpactJob.objects.create(
         created_by=user, jurisdiction=jurisdiction, asked=asked, floors=floors
     )
     try:
-        task_send(IMPACT_JOB_TASK, str(job.pk))
-    except (KombuOperationalError, OSError) as exc:
-        job.delete()
-        raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
-    except Exception:  # failed in-process: the task marked the job failed, with why
-        pass
+        tasks_send(job, IMPACT_JOB_TASK, [(str(job.pk),)], "impact")
+    except Exception as exc:  # failed in-process: the task marked the job failed, with why
+        if isinstance(exc, DomainError) and exc.code == "queue_unavailable":
+            raise
     job.refresh_from_db()
     return job
 

@@ -6,10 +6,11 @@ tasks (compliance.tasks) call the job kinds; nothing here imports either, so the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Model
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
@@ -22,13 +23,18 @@ from .models import ChunkedJob
 MAX_SEED = 2**63 - 1
 """The largest seed a job takes (a signed 64-bit integer, as the kernels draw from it)."""
 
-QUEUE_UNAVAILABLE = (
-    "The job queue is unavailable, so the simulation was not queued (nothing was stored). "
-    "Try again in a minute."
-)
+
+def queue_unavailable(what: str = "simulation") -> DomainError:
+    """The refusal of a job (`what`: a simulation, an impact) while the broker is down."""
+    return DomainError(
+        "queue_unavailable",
+        f"The job queue is unavailable, so the {what} was not queued (nothing was stored). "
+        "Try again in a minute.",
+        status=503,
+    )
 
 
-def queue_check() -> None:
+def queue_check(what: str = "simulation") -> None:
     """Refuse a job while the broker cannot be reached (nothing to check when tasks run here).
 
     :raises pitboss.errors.DomainError: queue_unavailable, status 503.
@@ -39,23 +45,33 @@ def queue_check() -> None:
         with app.connection_for_write() as connection:
             connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
     except (KombuOperationalError, OSError) as exc:
-        raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
+        raise queue_unavailable(what) from exc
 
 
-def chunks_dispatch(job: ChunkedJob, task: str) -> None:
-    """One Celery task per chunk of a job: the task named `task` (registered by compliance.tasks)
-    sent (job id, chunk index) by pitboss.background.task_send (to Celery, to the server's
-    worker thread, or run here with BACKGROUND_TASKS=false). The broker lost
-    meanwhile: the job is deleted, not left queued with chunks that no worker will run.
+def tasks_send(
+    job: Model, task: str, arguments: Iterable[tuple[Any, ...]], what: str = "simulation"
+) -> None:
+    """The task named `task` (registered by compliance.tasks) sent with each of `arguments`
+    by pitboss.background.task_send (to Celery, to the server's worker thread, or run here with
+    BACKGROUND_TASKS=false). The broker lost meanwhile: the job is deleted, not left queued
+    with tasks that no worker will run.
 
     :raises pitboss.errors.DomainError: queue_unavailable, status 503.
     """
     try:
-        for index in range(job.chunks):
-            task_send(task, str(job.pk), index)
+        for args in arguments:
+            task_send(task, *args)
     except (KombuOperationalError, OSError) as exc:
         type(job)._default_manager.filter(pk=job.pk).delete()
-        raise DomainError("queue_unavailable", QUEUE_UNAVAILABLE, status=503) from exc
+        raise queue_unavailable(what) from exc
+
+
+def chunks_dispatch(job: ChunkedJob, task: str) -> None:
+    """One task per chunk of a job, sent (job id, chunk index) (tasks_send).
+
+    :raises pitboss.errors.DomainError: queue_unavailable, status 503.
+    """
+    tasks_send(job, task, ((str(job.pk), index) for index in range(job.chunks)))
 
 
 def chunk_run_once(

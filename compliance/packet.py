@@ -176,9 +176,10 @@ def _par_sheets(run: ValidationRun, configuration: Configuration) -> list[dict[s
     citer = Citer(run.as_of)
     wagers = {
         w.slug: w
-        for w in Wager.objects.filter(jurisdiction__code=run.jurisdiction).prefetch_related(
-            "paytables__entries"
-        )
+        for w in Wager.objects.filter(
+            jurisdiction__code=run.jurisdiction,
+            slug__in={side.wager for table in configuration.tables for side in table.side_wagers},
+        ).prefetch_related("paytables__entries")
     }
     sheets = []
     for table in configuration.tables:
@@ -230,6 +231,7 @@ def _provisions(
 ) -> list[dict[str, Any]]:
     """Each cited unit's text as it stood on the run's date, with its state and notes."""
     today = timezone.localdate()
+    records: dict[int, Any] = {}  # each provision read once, however many of its units cited
     out = []
     for jurisdiction, citation, proposed in sorted(_cited(run, tables, signs)):
         entry: dict[str, Any] = {"jurisdiction": jurisdiction, "citation": citation}
@@ -237,7 +239,10 @@ def _provisions(
             found = regs.citation_resolve(
                 jurisdiction=jurisdiction, citation=citation, as_of=run.as_of, today=today
             )
-            record = regs.provision_records([found.provision.pk])[0]
+            pk = found.provision.pk
+            if pk not in records:
+                records[pk] = regs.provision_records([pk])[0]
+            record = records[pk]
             state = regs.provision_state(
                 record, as_of=run.as_of, path=found.path, include_proposed=proposed
             )

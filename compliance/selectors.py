@@ -17,6 +17,7 @@ read here too.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -79,11 +80,17 @@ def floors_of(jurisdiction: str) -> list[ValidationRun]:
 
 
 def _latest_of_each_floor(runs: QuerySet[ValidationRun]) -> list[ValidationRun]:
+    newest = _latest_by_floor(runs.select_related("created_by").order_by("-created_at"))
+    return sorted(newest, key=lambda r: STATUS_ORDER.index(r.status))
+
+
+def _latest_by_floor(newest_first: Iterable[ValidationRun]) -> list[ValidationRun]:
+    """The first run of each floor (one per vendor and ValidationRun.floor) of runs given
+    newest first, in that order."""
     latest: dict[tuple[Any, str], ValidationRun] = {}
-    for run in runs.select_related("created_by").order_by("-created_at"):
-        key = (run.created_by_id, run.floor or str(run.pk))
-        latest.setdefault(key, run)
-    return sorted(latest.values(), key=lambda r: STATUS_ORDER.index(r.status))
+    for run in newest_first:
+        latest.setdefault((run.created_by_id, run.floor or str(run.pk)), run)
+    return list(latest.values())
 
 
 def sign_sets_visible_to(user: User | AnonymousUser) -> QuerySet[SignSet]:
@@ -118,10 +125,7 @@ def latest_floors_for(user: User | AnonymousUser) -> list[ValidationRun]:
     ValidationRun.floor), newest first, from the newest LATEST_FLOORS_READ runs: a run picker's
     choices, a floor filed twenty times being one choice."""
     runs = validation_runs_listed_for(user).order_by("-created_at")[:LATEST_FLOORS_READ]
-    latest: dict[tuple[Any, str], ValidationRun] = {}
-    for run in runs:
-        latest.setdefault((run.created_by_id, run.floor or str(run.pk)), run)
-    return list(latest.values())
+    return _latest_by_floor(runs)
 
 
 def validation_run_or_404(user: User | AnonymousUser, pk: Any) -> ValidationRun:

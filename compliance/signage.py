@@ -212,7 +212,7 @@ def _notices(
     if every_requirement is None:
         every_requirement = _requirements(jurisdiction)
     requirements = [
-        r for r in every_requirement if citer.in_force(r) and (include_proposed or not r.proposed)
+        r for r in every_requirement if citer.applies(r, include_proposed=include_proposed)
     ]
     citer.prefetch(r.provision_id for r in requirements)
     if wagers is None:

@@ -18,24 +18,12 @@ from compliance.models import ImpactJob, SimulationJob
 from jurisdictions.services import api_user_create
 from pitboss import background
 from tests.compliance.test_impact import RULE_8_WINDOW
+from tests.compliance.test_simulations import _config
 
 pytestmark = pytest.mark.usefixtures("knowledge_base_restored")
 
-CONFIGURATION = {
-    "jurisdiction": "US-CO",
-    "as_of": "2024-06-01",
-    "tables": [
-        {
-            "name": "BJ-1",
-            "game": "blackjack",
-            "decks": 6,
-            "dealer_soft_17": "stand",
-            "hole_card": "peek",
-            "blackjack_pays": "3 to 2",
-            "surrender": "none",
-        }
-    ],
-}
+CONFIGURATION = _config()
+"""A six-deck Colorado table (tests/compliance/test_simulations.py's)."""
 
 
 @pytest.fixture

@@ -122,6 +122,11 @@ class Citer:
         start = self._starts.get(fact.provision_id)
         return start is None or start <= self.as_of
 
+    def applies(self, fact: Cited, *, include_proposed: bool = False) -> bool:
+        """Whether a cited fact applies on the date: in force (`in_force`), and, where it is
+        drawn from a proposed text (never in force), only as asked (`include_proposed`)."""
+        return self.in_force(fact) and (include_proposed or not getattr(fact, "proposed", False))
+
 
 def _first(labels: list[tuple[str, dt.date | None]]) -> tuple[str, dt.date] | None:
     """The first of a provision's adopted labels, earliest first; None where one is undated."""

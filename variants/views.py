@@ -100,7 +100,7 @@ def wager(request: HttpRequest, jurisdiction: str, slug: str) -> HttpResponse:
         {
             "paytable": p,
             "url": paytable_url(p.key),
-            "in_force": citer.in_force(p) and not p.proposed,
+            "in_force": citer.applies(p),
             "cited": _cited(citer, p),
         }
         for p in selectors.in_label_order(found.paytables.all())
@@ -157,7 +157,7 @@ def paytable(request: HttpRequest, key: str) -> HttpResponse:
             "meter": request.GET.get("meter", ""),
             "paytable": found,
             "wager_url": wager_url(found.wager.jurisdiction.code, found.wager.slug),
-            "in_force": citer.in_force(found) and not found.proposed,
+            "in_force": citer.applies(found),
             "cited": _cited(citer, found),
             "columns": columns,
             "rows": rows,

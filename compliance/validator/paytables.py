@@ -110,7 +110,7 @@ def _check_paytable(
     found or not approved)."""
     name, given = table.name, side.paytable
     proposed = [p for p in wager.paytables.all() if p.proposed]
-    approved = [p for p in wager.paytables.all() if not p.proposed and ctx.citer.in_force(p)]
+    approved = [p for p in wager.paytables.all() if ctx.citer.applies(p)]
     if ctx.include_proposed:  # as if adopted
         approved += proposed
     if given is None:
@@ -301,11 +301,7 @@ def paytable_offered(
     the one with the shortest id, as `_closest` picks); None where it is neither. A proposed
     text's paytable is approved only `include_proposed`."""
     approved = sorted(
-        (
-            p
-            for p in wager.paytables.all()
-            if citer.in_force(p) and (include_proposed or not p.proposed)
-        ),
+        (p for p in wager.paytables.all() if citer.applies(p, include_proposed=include_proposed)),
         key=lambda p: (len(p.key), p.key),
     )
     given = side.paytable

@@ -7,6 +7,7 @@ every second, then the same report."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -81,20 +82,29 @@ def _judged(request: HttpRequest, body: dict[str, Any]) -> dict[str, Any] | Http
 
 
 def cited_linked(answer: dict[str, Any]) -> dict[str, Any]:
-    """Each finding's citations with the address of the rule cited, as of the change's later
-    side (a window's end, a proposed text's or a recorded change's date)."""
+    """The answer, each finding's citations with the address of the rule cited, as of the
+    change's later side (a window's end, a proposed text's or a recorded change's date)."""
     change = answer["change"]
     on = dt.date.fromisoformat(
         change.get("as_of") or change.get("to", "")[:10] or timezone.localdate().isoformat()
     )
-    for floor in answer["affected"]:
+    findings_linked(answer["affected"], lambda table: on)
+    return answer
+
+
+def findings_linked(
+    affected: list[dict[str, Any]], on: Callable[[dict[str, Any]], dt.date]
+) -> None:
+    """Each finding of each affected table given `cited`: its citations, each with the address
+    of the rule cited as of the date `on(table)` gives."""
+    for floor in affected:
         for table in floor["tables"]:
+            day = on(table)
             for finding in table["new_findings"] + table["cleared_findings"]:
                 finding["cited"] = [
-                    c | {"url": citation_url(c["jurisdiction"], c["citation"], on)}
+                    c | {"url": citation_url(c["jurisdiction"], c["citation"], day)}
                     for c in finding["citations"]
                 ]
-    return answer
 
 
 @login_required

@@ -19,8 +19,9 @@ from compliance.api.watch import change_shown
 from compliance.forms import WatchForm
 from compliance.models import RecordedChange, Subscription
 from compliance.watch import subscription_create
-from jurisdictions.web import citation_url
 from pitboss.errors import DomainError
+
+from .impact import findings_linked
 
 
 @login_required
@@ -72,14 +73,7 @@ def impact_change(request: HttpRequest, pk: Any) -> HttpResponse:
     the part that found it)."""
     change = get_object_or_404(RecordedChange, pk=pk)
     shown = change_shown(change, request.user)
-    for floor in shown["affected"]:
-        for table in floor["tables"]:
-            on = _part_date(table.get("change", {}))
-            for finding in table["new_findings"] + table["cleared_findings"]:
-                finding["cited"] = [
-                    c | {"url": citation_url(c["jurisdiction"], c["citation"], on)}
-                    for c in finding["citations"]
-                ]
+    findings_linked(shown["affected"], lambda table: _part_date(table.get("change", {})))
     return render(request, "compliance/impact_change.html", {"shown": shown, "change": change})
 
 

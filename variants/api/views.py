@@ -56,7 +56,7 @@ class _Catalog(CachedReads, viewsets.GenericViewSet):
     def _respond(self, rows: list[Any], query: dict[str, Any], serializer: Any) -> Response:
         citer = selectors.Citer(query.get("as_of") or timezone.localdate())
         if query.get("as_of"):  # a proposed text's fact is in force on no date
-            rows = [r for r in rows if citer.in_force(r) and not getattr(r, "proposed", False)]
+            rows = [r for r in rows if citer.applies(r)]
         page = self.paginate_queryset(rows)
         data = serializer(page, many=True, context={"citer": citer}).data
         return self.get_paginated_response(data)
